@@ -1,0 +1,261 @@
+"""Cards: values you can write, parse, compare and show.
+
+A :class:`Card` is a small immutable value. It prints the way a rulebook writes it
+(``K♠``, ``10♥``, ``🃏``) and its ``repr`` can be pasted back into Python:
+
+>>> card = Card("K♠")
+>>> card
+Card('K♠')
+>>> print(card)
+K♠
+>>> Card("Ks") == Card("KS") == Card("k♠")
+True
+>>> parse_cards("10h Th 🃏 Jk")
+(Card('10♥'), Card('10♥'), Card('🃏'), Card('🃏'))
+
+Cards from the two decks of Hungarian Rummy are equal when they have the same rank and suit,
+which is exactly why two of them "never count" in one set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from rummykit.messages import render
+
+__all__ = [
+    "ACE",
+    "JACK",
+    "JOKER",
+    "KING",
+    "QUEEN",
+    "RANKS",
+    "SUITS",
+    "SUIT_NAMES",
+    "Card",
+    "CardParseError",
+    "CardsLike",
+    "as_cards",
+    "format_cards",
+    "make_deck",
+    "parse_card",
+    "parse_cards",
+    "rank_name",
+    "sort_cards",
+]
+
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+RANKS: tuple[int, ...] = tuple(range(1, 14))
+SUITS: tuple[str, ...] = ("♠", "♥", "♦", "♣")
+SUIT_NAMES: dict[str, str] = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+JOKER_SYMBOL = "🃏"
+
+_RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+_RANK_FROM_TEXT = {
+    "A": 1,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "T": 10,
+    **{str(n): n for n in range(2, 11)},
+}
+_SUIT_FROM_TEXT = {
+    **{s: s for s in SUITS},
+    "♤": "♠",
+    "♡": "♥",
+    "♢": "♦",
+    "♧": "♣",
+    "S": "♠",
+    "H": "♥",
+    "D": "♦",
+    "C": "♣",
+}
+_JOKER_TEXTS = {JOKER_SYMBOL, "JK", "JOKER", "★"}
+_SPLIT = re.compile(r"[\s,;]+")
+_VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
+
+
+class CardParseError(ValueError):
+    """A card string could not be read."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        super().__init__(render("card_parse_error", token=token))
+
+
+def rank_name(rank: int) -> str:
+    """The short name of a rank: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``.
+
+    >>> rank_name(1), rank_name(10), rank_name(12)
+    ('A', '10', 'Q')
+    """
+    return _RANK_NAMES.get(rank, str(rank))
+
+
+@dataclass(frozen=True, slots=True, init=False, repr=False)
+class Card:
+    """One playing card, or a joker.
+
+    ``rank`` is 1 (ace) to 13 (king), and 0 for a joker; ``suit`` is one of ``♠ ♥ ♦ ♣``, or
+    ``""`` for a joker. Build a card from its text (``Card("10♥")``, ``Card("Th")``) or from
+    rank and suit (``Card(10, "♥")``).
+
+    >>> Card(13, "♠")
+    Card('K♠')
+    >>> Card("🃏").is_joker
+    True
+    """
+
+    rank: int
+    suit: str
+
+    def __init__(self, spec: str | int, suit: str | None = None) -> None:
+        if isinstance(spec, str) and suit is None:
+            parsed = parse_card(spec)
+            rank, suit = parsed.rank, parsed.suit
+        elif isinstance(spec, int) and not isinstance(spec, bool):
+            rank = spec
+            if rank == 0 and suit in (None, ""):
+                suit = ""
+            elif rank not in RANKS or suit not in SUITS:
+                raise CardParseError(f"{spec}{suit or ''}")
+        else:
+            raise CardParseError(f"{spec}{suit or ''}")
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this card is a joker."""
+        return self.rank == 0
+
+    @property
+    def is_red(self) -> bool:
+        """Whether the suit is red (♥ or ♦)."""
+        return self.suit in ("♥", "♦")
+
+    @property
+    def rank_name(self) -> str:
+        """``A``, ``2`` … ``10``, ``J``, ``Q``, ``K`` (``🃏`` for a joker)."""
+        return JOKER_SYMBOL if self.is_joker else rank_name(self.rank)
+
+    @property
+    def label(self) -> str:
+        """Words for screen readers: ``king of spades``, ``10 of hearts``, ``joker``.
+
+        >>> Card("Q♦").label
+        'queen of diamonds'
+        """
+        if self.is_joker:
+            return "joker"
+        rank = _RANK_WORDS.get(self.rank, str(self.rank))
+        return f"{rank} of {SUIT_NAMES[self.suit]}"
+
+    def sort_key(self) -> tuple[int, int]:
+        """Suit order ♠ ♥ ♦ ♣, then rank; jokers last."""
+        if self.is_joker:
+            return (len(SUITS), 0)
+        return (SUITS.index(self.suit), self.rank)
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return JOKER_SYMBOL
+        return f"{rank_name(self.rank)}{self.suit}"
+
+    def __repr__(self) -> str:
+        return f"Card('{self}')"
+
+    def _repr_html_(self) -> str:
+        from rummykit.display import cards_html
+
+        return cards_html((self,))
+
+
+CardsLike: TypeAlias = "str | Card | Iterable[Card | str]"
+"""What the checks accept as cards: ``"K♠ A♠ 2♠"``, a card, or an iterable of cards/strings."""
+
+
+def parse_card(token: str) -> Card:
+    """Read one card: ``K♠``, ``Ks``, ``KS``, ``10h``, ``Th``, ``🃏``, ``Jk`` or ``JK``.
+
+    >>> parse_card("Th")
+    Card('10♥')
+    >>> parse_card("1♠")
+    Traceback (most recent call last):
+    ...
+    rummykit.cards.CardParseError: '1♠' is not a card: ranks are A, 2–10, J, Q, K; suits ♠♥♦♣ or s h d c; jokers 🃏 or Jk
+    """
+    text = token.strip().translate(_VARIATION_SELECTORS)
+    upper = text.upper()
+    if upper in _JOKER_TEXTS:
+        return _JOKER
+    if len(text) >= 2:
+        rank = _RANK_FROM_TEXT.get(upper[:-1])
+        suit = _SUIT_FROM_TEXT.get(upper[-1])
+        if rank is not None and suit is not None:
+            return _CARDS[(rank, suit)]
+    raise CardParseError(token)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by spaces or commas.
+
+    >>> parse_cards("K♠ A♠ 2♠")
+    (Card('K♠'), Card('A♠'), Card('2♠'))
+    >>> parse_cards("Ks, As, 2s") == parse_cards("K♠ A♠ 2♠")
+    True
+    """
+    return tuple(parse_card(token) for token in _SPLIT.split(text.strip()) if token)
+
+
+def as_cards(cards: CardsLike) -> tuple[Card, ...]:
+    """Accept a string, a card, or an iterable of cards and strings; return a tuple of cards.
+
+    >>> as_cards(["K♠", Card("A♠")])
+    (Card('K♠'), Card('A♠'))
+    """
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if isinstance(cards, Card):
+        return (cards,)
+    return tuple(c if isinstance(c, Card) else parse_card(c) for c in cards)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards as a learner writes them: ``K♠ A♠ 2♠``.
+
+    >>> format_cards(parse_cards("Ks As 2s"))
+    'K♠ A♠ 2♠'
+    """
+    return " ".join(str(c) for c in cards)
+
+
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards in suit order (♠ ♥ ♦ ♣), by rank within a suit, jokers last."""
+    return tuple(sorted(cards, key=Card.sort_key))
+
+
+def make_deck(decks: int = 1, jokers: int = 0) -> tuple[Card, ...]:
+    """A fresh, unshuffled deck: ``decks`` × 52 cards plus ``jokers``.
+
+    >>> len(make_deck(2, 4)), len(make_deck(1))
+    (108, 52)
+    """
+    one = tuple(_CARDS[(rank, suit)] for suit in SUITS for rank in RANKS)
+    return one * decks + (_JOKER,) * jokers
+
+
+def _build(rank: int, suit: str) -> Card:
+    card = object.__new__(Card)
+    object.__setattr__(card, "rank", rank)
+    object.__setattr__(card, "suit", suit)
+    return card
+
+
+_CARDS: dict[tuple[int, str], Card] = {(r, s): _build(r, s) for s in SUITS for r in RANKS}
+_JOKER = _build(0, "")
+JOKER: Card = _JOKER

@@ -1,0 +1,367 @@
+"""The two variants as plain, immutable data — and house rules derived from them.
+
+Code asks the variant (``variant.ace_low``, ``variant.opening_threshold``); it never asks
+for a variant's name. A house rule is a derived variant, and every check and explanation
+follows it:
+
+>>> HUNGARIAN.opening_threshold, ROMMI.opening_threshold
+(51, 0)
+>>> house = HUNGARIAN.derive(opening_threshold=40, ace_above_king=False)
+>>> house.opening_threshold, house.ace_above_king, house.rule("meld")
+(40, False, 'H4')
+>>> variant("rommi", ace_high=True).card_value(Card("A♠"))
+11
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from rummykit.cards import ACE, JACK, Card, make_deck
+from rummykit.messages import number_word, render
+
+__all__ = ["HUNGARIAN", "ROMMI", "VARIANTS", "Variant", "VariantError", "variant"]
+
+
+class VariantError(ValueError):
+    """A variant name or option was not understood."""
+
+
+#: Rule ids by topic, per rulebook. Checks cite ``variant.rule(topic)``.
+_RULEBOOKS: dict[str, dict[str, str]] = {
+    "H": {
+        "deck": "H1",
+        "seats": "H2",
+        "deal": "H3",
+        "meld": "H4",
+        "joker": "H5",
+        "turn": "H6",
+        "discard_take": "H7",
+        "opening": "H8",
+        "first_turn": "H9",
+        "cut_card": "H10",
+        "joker_exchange": "H11",
+        "layoff": "H8",
+        "going_out": "H12",
+        "penalty": "H13",
+        "match": "H14",
+        "empty_stock": "H15",
+    },
+    "R": {
+        "deck": "R1",
+        "seats": "R4",
+        "deal": "R2",
+        "meld": "R3",
+        "joker": "R1",
+        "turn": "R4",
+        "discard_take": "R4",
+        "opening": "R5",
+        "first_turn": "R5",
+        "cut_card": "R4",
+        "joker_exchange": "R1",
+        "layoff": "R6",
+        "going_out": "R7",
+        "penalty": "R8",
+        "match": "R9",
+        "empty_stock": "R10",
+        "endless": "R11",
+    },
+}
+
+_OPTION_HELP: dict[str, str] = {
+    "players_min": "the fewest players",
+    "players_max": "the most players",
+    "hand_sizes": "cards dealt per player, by number of players",
+    "starter_extra": "extra cards for the player who starts (they begin with a discard)",
+    "ace_low": "the ace may stand below the 2 (A-2-3)",
+    "ace_above_king": "the ace may stand above the king (Q-K-A)",
+    "jokers_per_meld": "jokers allowed in one meld",
+    "opening_threshold": "points a first lay-down must reach (0: no opening rule)",
+    "no_opening_first_turn": "nobody may open on their very first turn",
+    "ace_high": "an ace left in hand counts 11 instead of the usual ace value",
+    "ace_points": "the usual value of an ace",
+    "face_points": "the value of J, Q and K",
+    "joker_points": "the value of a joker left in hand",
+    "discard_to_win": "the last card must go by a discard",
+    "cut_card": "a cut card is turned at the deal and may be taken to go out",
+    "first_draw_keeps_discard": "a player's first draw may take the discard and keep it",
+    "joker_exchange": "an opened player may exchange the card a joker stands for",
+    "go_out_points": "score for going out",
+    "go_out_hand_points": "score for opening and going out in the same turn",
+    "unopened_penalty": "flat penalty for a player who never opened (0: count the hand)",
+    "rounds": "rounds in a match (0: play to the target)",
+    "target": "score that ends the game (0: play a fixed number of rounds)",
+    "reshuffle_discards": "an empty stock is rebuilt once from the discard pile",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A rummy variant as data: the deck, meld rules, card values, turn and scoring rules.
+
+    Use the built-in :data:`HUNGARIAN` and :data:`ROMMI`, :func:`variant` by name, or
+    :meth:`derive` for house rules.
+    """
+
+    name: str
+    title: str
+    rulebook: str  # "H" or "R": which numbered rules the explanations cite
+    source: str
+    version: str
+    decks: int
+    jokers: int
+    players_min: int
+    players_max: int
+    hand_sizes: tuple[tuple[int, int], ...]
+    starter_extra: int
+    ace_low: bool
+    ace_above_king: bool
+    jokers_per_meld: int
+    opening_threshold: int
+    no_opening_first_turn: bool
+    ace_points: int
+    face_points: int
+    joker_points: int
+    discard_to_win: bool
+    cut_card: bool
+    first_draw_keeps_discard: bool
+    joker_exchange: bool
+    go_out_points: int
+    go_out_hand_points: int
+    unopened_penalty: int
+    rounds: int
+    target: int
+    reshuffle_discards: bool
+    ace_high: bool = False
+    low_score_wins: bool = True
+    base: str = field(default="", compare=False)
+
+    # --- asking the variant ------------------------------------------------------------
+
+    def rule(self, topic: str) -> str:
+        """The rule id to cite for a topic (``"meld"`` → ``"H4"`` or ``"R3"``)."""
+        return _RULEBOOKS[self.rulebook][topic]
+
+    @property
+    def ace_value(self) -> int:
+        """What an ace is worth: in hand, and toward the opening."""
+        return 11 if self.ace_high else self.ace_points
+
+    def card_value(self, card: Card) -> int:
+        """A card's value in hand (H13, R8) and toward the opening (H8).
+
+        >>> HUNGARIAN.card_value(Card("🃏")), HUNGARIAN.card_value(Card("A♥"))
+        (20, 10)
+        >>> ROMMI.card_value(Card("A♥")), ROMMI.card_value(Card("Q♣"))
+        (1, 10)
+        """
+        if card.is_joker:
+            return self.joker_points
+        if card.rank == ACE:
+            return self.ace_value
+        if card.rank >= JACK:
+            return self.face_points
+        return card.rank
+
+    def hand_size(self, players: int) -> int:
+        """Cards dealt to each player (the starter gets :attr:`starter_extra` more)."""
+        self.check_players(players)
+        return dict(self.hand_sizes)[players]
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`VariantError` unless the variant is played by ``players`` people."""
+        sizes = dict(self.hand_sizes)
+        if not (self.players_min <= players <= self.players_max) or players not in sizes:
+            raise VariantError(
+                render(
+                    "bad_option_value",
+                    name="players",
+                    variant=self.title,
+                    expected=f"{self.players_min} to {self.players_max}",
+                    value=players,
+                )
+            )
+
+    def deck(self) -> tuple[Card, ...]:
+        """The variant's full deck, unshuffled (108 cards for Hungarian, 52 for Rommi)."""
+        return make_deck(self.decks, self.jokers)
+
+    def copies(self, card: Card) -> int:
+        """How many of this card the deck holds."""
+        return self.jokers if card.is_joker else self.decks
+
+    @property
+    def decks_word(self) -> str:
+        """``one deck`` / ``two decks`` — for explanations."""
+        return f"{number_word(self.decks)} deck{'s' if self.decks != 1 else ''}"
+
+    # --- house rules -------------------------------------------------------------------
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """The fields a house rule may change."""
+        return tuple(_OPTION_HELP)
+
+    def options(self) -> dict[str, object]:
+        """Every option's current value (what :meth:`derive` accepts)."""
+        return {name: getattr(self, name) for name in _OPTION_HELP}
+
+    def changes(self) -> dict[str, object]:
+        """The options in which this variant differs from the built-in one it came from."""
+        built_in = VARIANTS[self.base or self.name]
+        return {k: v for k, v in self.options().items() if built_in.options()[k] != v}
+
+    def derive(self, **options: Any) -> Variant:
+        """A house-rule variant: this one with some options changed.
+
+        Unknown options and values of the wrong type raise :class:`VariantError`.
+
+        >>> ROMMI.derive(target=50).target
+        50
+        >>> ROMMI.derive(jokers=2)
+        Traceback (most recent call last):
+        ...
+        rummykit.variants.VariantError: 'jokers' is not an option of Rommi: options are ...
+        """
+        values: dict[str, object] = {}
+        for name, value in options.items():
+            if name not in _OPTION_HELP:
+                raise VariantError(
+                    render(
+                        "unknown_option",
+                        name=name,
+                        variant=self.title,
+                        choices=", ".join(sorted(_OPTION_HELP)),
+                    )
+                )
+            values[name] = self._coerce(name, value)
+        if not values:
+            return self
+        return dataclasses.replace(self, base=self.base or self.name, **values)  # type: ignore[arg-type]
+
+    def _coerce(self, name: str, value: object) -> object:
+        current = getattr(self, name)
+        if isinstance(current, bool):
+            if isinstance(value, bool):
+                return value
+            expected = "true or false"
+        elif isinstance(current, int):
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                return value
+            if name in ("go_out_points", "go_out_hand_points") and isinstance(value, int):
+                return value
+            expected = "a whole number of 0 or more"
+        else:  # hand_sizes
+            try:
+                pairs = dict(value)  # type: ignore[call-overload]
+                sizes = tuple(sorted((int(p), int(n)) for p, n in pairs.items()))
+            except (TypeError, ValueError):
+                sizes = ()
+            if sizes and all(n > 0 for _, n in sizes):
+                return sizes
+            expected = "cards per player by number of players, e.g. {2: 7, 3: 10}"
+        raise VariantError(
+            render(
+                "bad_option_value", name=name, variant=self.title, expected=expected, value=value
+            )
+        )
+
+    def __str__(self) -> str:
+        changed = self.changes()
+        if not changed:
+            return self.title
+        settings = ", ".join(f"{k}={v}" for k, v in changed.items())
+        return f"{self.title} ({settings})"
+
+
+HUNGARIAN = Variant(
+    name="hungarian",
+    title="Hungarian Rummy",
+    rulebook="H",
+    source="Hungarian Rummy (Römi), translated from the Portuguese seed text",
+    version="1",
+    decks=2,
+    jokers=4,
+    players_min=2,
+    players_max=4,
+    hand_sizes=((2, 14), (3, 14), (4, 14)),
+    starter_extra=1,
+    ace_low=True,
+    ace_above_king=True,
+    jokers_per_meld=1,
+    opening_threshold=51,
+    no_opening_first_turn=True,
+    ace_points=10,
+    face_points=10,
+    joker_points=20,
+    discard_to_win=True,
+    cut_card=True,
+    first_draw_keeps_discard=True,
+    joker_exchange=True,
+    go_out_points=-10,
+    go_out_hand_points=-20,
+    unopened_penalty=100,
+    rounds=7,
+    target=0,
+    reshuffle_discards=True,
+    low_score_wins=True,
+)
+"""Hungarian Rummy (H1–H15): 108 cards, 51-point opening, cut card, 7 rounds, low score wins."""
+
+ROMMI = Variant(
+    name="rommi",
+    title="Rommi",
+    rulebook="R",
+    source="CardVerse variant",
+    version="1.1.0",
+    decks=1,
+    jokers=0,
+    players_min=2,
+    players_max=4,
+    hand_sizes=((2, 7), (3, 10), (4, 10)),
+    starter_extra=0,
+    ace_low=False,
+    ace_above_king=True,
+    jokers_per_meld=0,
+    opening_threshold=0,
+    no_opening_first_turn=False,
+    ace_points=1,
+    face_points=10,
+    joker_points=0,
+    discard_to_win=False,
+    cut_card=False,
+    first_draw_keeps_discard=False,
+    joker_exchange=False,
+    go_out_points=0,
+    go_out_hand_points=0,
+    unopened_penalty=0,
+    rounds=0,
+    target=100,
+    reshuffle_discards=False,
+    ace_high=False,
+    low_score_wins=False,
+)
+"""Rommi, CardVerse variant 1.1.0 (R1–R12): 52 cards, no jokers, ace high only, to 100."""
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (HUNGARIAN, ROMMI)}
+"""The built-in variants by name."""
+
+
+def variant(name: str | Variant, **options: Any) -> Variant:
+    """A built-in variant by name, with options for house rules.
+
+    >>> variant("rommi", ace_high=True, target=50).target
+    50
+    >>> variant("poker")
+    Traceback (most recent call last):
+    ...
+    rummykit.variants.VariantError: 'poker' is not a variant: choose one of hungarian, rommi
+    """
+    if isinstance(name, Variant):
+        return name.derive(**options)
+    key = name.strip().lower()
+    if key not in VARIANTS:
+        raise VariantError(render("unknown_variant", name=name, choices=", ".join(VARIANTS)))
+    return VARIANTS[key].derive(**options)
