@@ -2,6 +2,7 @@
 
 >>> print(check_meld("5♥ 🃏 7♥"))
 5♥ 🃏 7♥ is a run of hearts from 5 to 7. (H4) The joker stands for the 6♥. (H5) Worth 18 toward the opening. (H8)
+>>> from rummykit import ROMMI
 >>> check_meld("A♥ 2♥ 3♥", ROMMI).codes
 ('ace_low_not_allowed',)
 >>> check_meld("🃏 2♥ 3♥").jokers
