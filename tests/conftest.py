@@ -1,11 +1,10 @@
-"""Shared test settings."""
+"""Shared test settings: hypothesis profiles (HYPOTHESIS_PROFILE=ci|dev|thorough)."""
 
 import os
 
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
 settings.register_profile("ci", max_examples=200, deadline=None)
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
-_ = HealthCheck
