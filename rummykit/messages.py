@@ -28,6 +28,26 @@ TEMPLATES: dict[str, str] = {
     "bad_option_text": "'{text}' is not an option setting: write KEY=VALUE, e.g. ace_high=true",
     "label_valid": "✔ valid",
     "label_invalid": "✘ not valid",
+    # --- the command line ----------------------------------------------------------------
+    "cli_description": (
+        "Learn rummy by asking why: check cards against the rules of Hungarian Rummy or "
+        "Rommi and read every reason, with the rule it cites."
+    ),
+    "cli_check_help": "is this a valid meld, and why?",
+    "cli_check_description": (
+        "Check whether cards form a valid meld and explain why, citing the rules. "
+        "Exit status: 0 valid, 1 not valid, 2 bad input."
+    ),
+    "cli_variant_help": "the variant whose rules apply: {choices} (default: {default})",
+    "cli_option_help": (
+        "a house rule as KEY=VALUE, e.g. ace_high=true, opening_threshold=40 or "
+        "hand_sizes=2:7,3:10; repeat for more. Options: {choices}"
+    ),
+    "cli_json_help": "print the verdict as one JSON object",
+    "cli_cards_help": "the cards, as one quoted string or several: 'K♠ A♠ 2♠', Ks As 2s, 10h, Jk",
+    "cli_hand_sizes_expected": "cards per player by number of players, e.g. 2:7,3:10",
+    "cli_no_cards": "no cards to check: write them like 'K♠ A♠ 2♠' or Ks As 2s",
+    "cli_error": "rummykit {command}: {message}",
     # --- meld checks: failures -----------------------------------------------------------
     "or_join": "{head} or {last}",
     "and_join": "{head} and {last}",
@@ -36,7 +56,7 @@ TEMPLATES: dict[str, str] = {
     "set_rank_mismatch": "Not a set: {cards} is not {rank_phrase}.",
     "set_rank_mismatch_many": "Not a set: {cards} are not {rank_phrase}.",
     "set_too_large": (
-        "A set holds at most four cards, one of each suit; this one has {count_word}."
+        "A set holds at most four cards, one of each suit; {cards} has {count_word}."
     ),
     "run_suit_mismatch": "Not a run: {cards} is not {suit_phrase}, and a run keeps to one suit.",
     "run_suit_mismatch_many": (
@@ -82,7 +102,7 @@ TEMPLATES: dict[str, str] = {
         "holds {count_word}."
     ),
     "not_in_deck_joker": (
-        "{variant} has only {copies_word} jokers — this meld holds {count_word}."
+        "{variant} has only {copies_word} jokers — this meld holds {count_word} {card}."
     ),
     # --- meld checks: explanations of valid melds ----------------------------------------
     "meld_invalid": "{cards} is not a valid meld in {variant}:",
@@ -102,11 +122,12 @@ TEMPLATES: dict[str, str] = {
     "layoff_invalid": "{cards} can't go onto {meld}:",
     "layoff_no_cards": "Choose at least one card to lay off onto {meld}.",
     "layoff_changes_kind": (
-        "{meld} is a {kind}; a lay-off keeps it a {kind} (melds on the table are never rearranged)."
+        "{cards} would turn {meld} into another kind of meld; it is a {kind}, and a lay-off "
+        "keeps it a {kind} (melds on the table are never rearranged)."
     ),
     "layoff_moves_joker": (
-        "The joker in {meld} stands for the {stands_for}; a lay-off can't change that — "
-        "exchange the joker instead."
+        "{cards} would need the joker in {meld} to move, but it stands for the {stands_for} "
+        "and a lay-off can't change that — exchange the joker instead."
     ),
     # --- the opening ---------------------------------------------------------------------
     "opening_meld_value": "{meld}: {points}.",
@@ -121,6 +142,134 @@ TEMPLATES: dict[str, str] = {
     "opening_card_reused": (
         "{card} is used {count_word} times across these melds; {variant} has only {copies_word}."
     ),
+    # --- the referee: actions as words ------------------------------------------------
+    "action_cut": "cut the deck at {height} cards",
+    "action_draw_stock": "draw from the stock",
+    "action_draw_discard": "take the top of the discard pile",
+    "action_draw_cut_card": "take the cut card",
+    "action_meld": "meld {cards}",
+    "action_joker_as": " (joker as {card})",
+    "action_layoff": "lay off {cards} onto meld {meld}",
+    "action_exchange": "exchange {card} for the joker in meld {meld}",
+    "action_undo": "undo the last move",
+    "action_return_cut": "give back the cut card",
+    "action_discard": "discard {card}",
+    "bad_action_text": (
+        "'{text}' is not a move: try draw, take discard, take cut, meld 5h 6h 7h, "
+        "lay off 7h onto 2, exchange 6h from 1, discard 9s, undo, return cut"
+    ),
+    "bad_action_data": "{data!r} is not an action: its type must be one of {choices}",
+    "bad_action_field": "a '{kind}' action has a missing or bad field: {field}",
+    # --- the referee: refusals -----------------------------------------------------------
+    "action_refused": "Not allowed: {action}.",
+    "action_ok": "Allowed: {action}.",
+    "round_over": "The round is over: no more moves.",
+    "not_your_turn": "It is seat {current}'s turn, not seat {seat}'s.",
+    "cut_not_now": "The deck has already been cut.",
+    "cut_bad_height": "Cut somewhere from 1 to {most} cards.",
+    "cut_first": "Seat {seat} must cut the deck first.",
+    "draw_first": "Draw first: from the stock or the discard pile.",
+    "already_drew": "You have already drawn this turn: lay down, lay off, or discard.",
+    "starter_discards": (
+        "You start the round with one card more: your first turn is a discard only, no draw."
+    ),
+    "discard_empty": "The discard pile is empty: draw from the stock.",
+    "discard_take_again": (
+        "You already took the discard and put it back this turn: draw from the stock."
+    ),
+    "no_cut_card_rule": "{variant} has no cut card.",
+    "cut_card_second_attempt": (
+        "You already tried the cut card this turn — one attempt per turn. Draw from the stock "
+        "or the discard pile."
+    ),
+    "cut_card_gone": "The cut card has already been taken.",
+    "cut_not_taken": "You don't hold the cut card, so there is nothing to give back.",
+    "card_not_in_hand": "You don't hold {cards}.",
+    "first_turn_no_opening": (
+        "Nobody may open on their very first turn — you can open from your next turn."
+    ),
+    "not_opened_layoff": (
+        "Lay-offs come after your opening: first lay down {threshold} points of your own melds."
+    ),
+    "not_opened_exchange": (
+        "Joker exchanges come after your opening: first lay down {threshold} points of your "
+        "own melds."
+    ),
+    "no_such_meld": "There is no meld {index} on the table (there are {count}).",
+    "joker_ambiguous": "Say what the joker stands for: {choices}.",
+    "joker_as_impossible": "The joker can't be the {card} here; it can be {choices}.",
+    "must_keep_discard": (
+        "Keep a card to discard: in {variant} you go out with a final discard."
+    ),
+    "exchange_not_allowed": "{variant} has no joker exchange.",
+    "no_joker_in_meld": "There is no joker in {meld}.",
+    "joker_in_small_set": (
+        "The joker in {meld} stays where it is until the set holds three natural cards."
+    ),
+    "joker_wrong_card": (
+        "The joker in {meld} stands for the {stands_for}, not the {card}: hand in the "
+        "{stands_for} to take it."
+    ),
+    "nothing_to_undo": "There is nothing to undo this turn.",
+    "turn_opening_short": (
+        "Your melds total {total}; opening needs {threshold} — {missing} more. Add a meld, or "
+        "take these back."
+    ),
+    "discard_take_unplayed": (
+        "You took {card} from the discard pile, so it must be on the table before you discard."
+    ),
+    "discard_take_not_in_opening": (
+        "You took {card} from the discard pile before opening, so it must be part of your "
+        "opening melds."
+    ),
+    "cut_card_must_go_out": (
+        "You took the cut card, so you must go out this turn — or give it back and draw from "
+        "the stock."
+    ),
+    "joker_replay": "You took the joker from {meld}; play it again before you discard.",
+    # --- the referee: where a turn stands ------------------------------------------------
+    "status_cut": "Seat {seat} cuts the deck.",
+    "status_draw": "Seat {seat} draws: from the stock or the discard pile.",
+    "status_play": "Seat {seat} plays: lay down, lay off, or discard to end the turn.",
+    "status_over": "The round is over.",
+    "status_opening": "Opening: {points} of {threshold} points so far.",
+    # --- the referee: what happened -------------------------------------------------------
+    "event_cut": "Seat {seat} cut the deck at {height}; the cut card is {card}.",
+    "event_draw_stock": "Seat {seat} drew from the stock.",
+    "event_draw_discard": "Seat {seat} took {card} from the discard pile.",
+    "event_draw_cut": "Seat {seat} took the cut card {card}.",
+    "event_return_cut": "Seat {seat} gave back the cut card {card}.",
+    "event_meld": "Seat {seat} laid down {cards}.",
+    "event_layoff": "Seat {seat} laid off {cards} onto meld {index}.",
+    "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {index}.",
+    "event_undo": "Seat {seat} took back a move.",
+    "event_discard": "Seat {seat} discarded {card}.",
+    "event_reshuffle": "The stock ran out: the discard pile (but its top card) became a new stock of {count}.",
+    "event_stock_empty": "Seat {seat} asked for a card, but the stock is empty: the deal ends.",
+    "event_no_progress": (
+        "Nobody melded or laid off for a whole round of turns with the stock empty: the deal ends."
+    ),
+    # --- the referee: scoring ------------------------------------------------------------
+    "score_went_out": "Seat {seat} went out: {points}.",
+    "score_out": "Seat {seat} went out.",
+    "score_went_out_hand": (
+        "Seat {seat} opened and went out in the same turn with their own melds: {points}."
+    ),
+    "score_unopened": "Seat {seat} never opened: a flat {points}.",
+    "score_hand": "Seat {seat} holds {cards}: {points}.",
+    "score_no_winner": (
+        "The stock ran out a second time: no winner; everyone scores what they hold."
+    ),
+    "score_deal_ended": "The deal ended with no winner; everyone scores what they hold.",
+    "score_empty_stock": "A card was asked for from the empty stock: the deal ends.",
+    "score_no_progress": (
+        "A whole round of turns passed with the stock empty and nothing laid down: the deal ends."
+    ),
+    "score_lowest_hand": "Seat {seat} holds the lowest hand ({value}) and wins the round.",
+    "score_lowest_hand_tie": (
+        "Seat {seat} holds the lowest hand ({value}), tied — the first in seat order wins."
+    ),
+    "score_winner_takes": "Seat {seat} wins the round and scores {points}.",
 }
 """English templates, keyed by reason or message code."""
 

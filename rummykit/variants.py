@@ -87,6 +87,7 @@ _OPTION_HELP: dict[str, str] = {
     "discard_to_win": "the last card must go by a discard",
     "cut_card": "a cut card is turned at the deal and may be taken to go out",
     "first_draw_keeps_discard": "a player's first draw may take the discard and keep it",
+    "discard_take_must_play": "a card taken from the discard pile must be played that turn",
     "joker_exchange": "an opened player may exchange the card a joker stands for",
     "go_out_points": "score for going out",
     "go_out_hand_points": "score for opening and going out in the same turn",
@@ -127,6 +128,7 @@ class Variant:
     discard_to_win: bool
     cut_card: bool
     first_draw_keeps_discard: bool
+    discard_take_must_play: bool
     joker_exchange: bool
     go_out_points: int
     go_out_hand_points: int
@@ -299,6 +301,7 @@ HUNGARIAN = Variant(
     discard_to_win=True,
     cut_card=True,
     first_draw_keeps_discard=True,
+    discard_take_must_play=True,
     joker_exchange=True,
     go_out_points=-10,
     go_out_hand_points=-20,
@@ -333,6 +336,7 @@ ROMMI = Variant(
     discard_to_win=False,
     cut_card=False,
     first_draw_keeps_discard=False,
+    discard_take_must_play=False,
     joker_exchange=False,
     go_out_points=0,
     go_out_hand_points=0,
@@ -349,7 +353,7 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (HUNGARIAN, ROMMI)}
 """The built-in variants by name."""
 
 
-def variant(name: str | Variant, **options: Any) -> Variant:
+def variant(name: str | Variant, /, **options: Any) -> Variant:
     """A built-in variant by name, with options for house rules.
 
     >>> variant("rommi", ace_high=True, target=50).target

@@ -1,0 +1,273 @@
+"""Actions: small frozen values, one per thing a player can do.
+
+Every action prints as words a learner reads, reads back from a short text, and converts
+to and from JSON for saved games:
+
+>>> action = LayOff(parse_cards("7♥"), meld=2)
+>>> print(action)
+lay off 7♥ onto meld 2
+>>> parse_action("lay off 7h onto 2") == action
+True
+>>> Action.from_dict(action.to_dict()) == action
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import MISSING, dataclass
+from typing import Any, ClassVar
+
+from rummykit.cards import Card, CardParseError, as_cards, parse_card
+from rummykit.messages import render
+
+__all__ = [
+    "Action",
+    "ActionParseError",
+    "Cut",
+    "Discard",
+    "Draw",
+    "ExchangeJoker",
+    "LayOff",
+    "PlayMeld",
+    "ReturnCutCard",
+    "Undo",
+    "parse_action",
+]
+
+SOURCES = ("stock", "discard", "cut_card")
+
+
+class ActionParseError(ValueError):
+    """An action could not be read from text or JSON."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action."""
+
+    kind: ClassVar[str] = "action"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``{"type": kind, ...}`` with cards as text."""
+        out: dict[str, Any] = {"type": self.kind}
+        for name in self.__dataclass_fields__:  # type: ignore[attr-defined]
+            value = getattr(self, name)
+            if isinstance(value, tuple):
+                value = [str(c) for c in value]
+            elif isinstance(value, Card):
+                value = str(value)
+            out[name] = value
+        return out
+
+    @staticmethod
+    def from_dict(data: object) -> Action:
+        """Read an action back from :meth:`to_dict` output; bad data raises ActionParseError."""
+        if not isinstance(data, dict) or data.get("type") not in _KINDS:
+            raise ActionParseError(
+                render("bad_action_data", data=data, choices=", ".join(sorted(_KINDS)))
+            )
+        cls = _KINDS[data["type"]]
+        fields: dict[str, Any] = {}
+        try:
+            for name, spec in cls.__dataclass_fields__.items():  # type: ignore[attr-defined]
+                if name not in data:
+                    if spec.default is not MISSING:
+                        continue
+                    raise ActionParseError(render("bad_action_field", kind=cls.kind, field=name))
+                value = data[name]
+                fields[name] = _field_value(cls.kind, name, value)
+            return cls(**fields)
+        except (CardParseError, TypeError) as exc:
+            raise ActionParseError(
+                render("bad_action_field", kind=cls.kind, field=str(exc))
+            ) from exc
+
+    def __str__(self) -> str:
+        return render(f"action_{self.kind}", self._params())
+
+    def _params(self) -> dict[str, object]:
+        return {}
+
+
+def _field_value(kind: str, name: str, value: object) -> object:
+    if name == "cards":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ActionParseError(render("bad_action_field", kind=kind, field=name))
+        return as_cards(value)
+    if name in ("card", "joker_as"):
+        if value is None and name == "joker_as":
+            return None
+        if not isinstance(value, str):
+            raise ActionParseError(render("bad_action_field", kind=kind, field=name))
+        return parse_card(value)
+    if name in ("meld", "height"):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ActionParseError(render("bad_action_field", kind=kind, field=name))
+        return value
+    if name == "source":
+        if value not in SOURCES:
+            raise ActionParseError(render("bad_action_field", kind=kind, field=name))
+        return value
+    raise ActionParseError(render("bad_action_field", kind=kind, field=name))
+
+
+@dataclass(frozen=True, slots=True)
+class Cut(Action):
+    """Cut the deck at a height of the cutter's choice (H3): lift ``height`` cards."""
+
+    kind: ClassVar[str] = "cut"
+    height: int
+
+    def _params(self) -> dict[str, object]:
+        return {"height": self.height}
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Draw: from the ``"stock"``, the ``"discard"`` pile, or take the ``"cut_card"`` (H6, H10)."""
+
+    kind: ClassVar[str] = "draw"
+    source: str = "stock"
+
+    def __post_init__(self) -> None:
+        if self.source not in SOURCES:
+            raise ActionParseError(render("bad_action_field", kind=self.kind, field="source"))
+
+    def __str__(self) -> str:
+        return render(f"action_draw_{self.source}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMeld(Action):
+    """Lay down a new meld from hand; ``joker_as`` says what an end joker stands for (H5)."""
+
+    kind: ClassVar[str] = "meld"
+    cards: tuple[Card, ...]
+    joker_as: Card | None = None
+
+    def __str__(self) -> str:
+        return render("action_meld", cards=self.cards) + _joker_text(self.joker_as)
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff(Action):
+    """Add cards from hand to meld number ``meld`` on the table (R6, H8)."""
+
+    kind: ClassVar[str] = "layoff"
+    cards: tuple[Card, ...]
+    meld: int
+    joker_as: Card | None = None
+
+    def __str__(self) -> str:
+        return render("action_layoff", cards=self.cards, meld=self.meld) + _joker_text(
+            self.joker_as
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeJoker(Action):
+    """Hand in ``card`` for the joker in meld number ``meld`` that stands for it (H11)."""
+
+    kind: ClassVar[str] = "exchange"
+    card: Card
+    meld: int
+
+    def _params(self) -> dict[str, object]:
+        return {"card": self.card, "meld": self.meld}
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Action):
+    """Take back the last provisional move of this turn."""
+
+    kind: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnCutCard(Action):
+    """Give the cut card back: everything done with it is undone; then draw normally (H10)."""
+
+    kind: ClassVar[str] = "return_cut"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Discard a card, ending the turn (H6, R4)."""
+
+    kind: ClassVar[str] = "discard"
+    card: Card
+
+    def _params(self) -> dict[str, object]:
+        return {"card": self.card}
+
+
+def _joker_text(joker_as: Card | None) -> str:
+    return render("action_joker_as", card=joker_as) if joker_as else ""
+
+
+_KINDS: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (Cut, Draw, PlayMeld, LayOff, ExchangeJoker, Undo, ReturnCutCard, Discard)
+}
+
+_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?:draw|d)(?:\s+(?:from\s+)?(?:the\s+)?(stock|s))?$"), "stock"),
+    (re.compile(r"^(?:take|draw|t)\s+(?:the\s+)?(?:discard|pile|d)$"), "discard"),
+    (re.compile(r"^(?:take|draw|t)\s+(?:the\s+)?(?:cut|cut card|c)$"), "cut_card"),
+)
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from short text, as a learner types it in a terminal.
+
+    Forms: ``draw``, ``take discard``, ``take cut``, ``meld 5h 6h 7h``,
+    ``meld Jk 2h 3h as 4h``, ``lay off 7h onto 2``, ``exchange 6h from 1``,
+    ``discard 9s``, ``undo``, ``return cut``, ``cut 40``.
+
+    >>> parse_action("meld Jk 2h 3h as 4h")
+    PlayMeld(cards=(Card('🃏'), Card('2♥'), Card('3♥')), joker_as=Card('4♥'))
+    >>> parse_action("fold")
+    Traceback (most recent call last):
+    ...
+    rummykit.game.actions.ActionParseError: 'fold' is not a move: ...
+    """
+    words = " ".join(text.strip().split())
+    low = words.lower()
+    for pattern, source in _PATTERNS:
+        if pattern.match(low):
+            return Draw(source)
+    try:
+        if low == "undo":
+            return Undo()
+        if low in ("return cut", "return cut card", "give back cut", "give back"):
+            return ReturnCutCard()
+        head, _, rest = words.partition(" ")
+        head = head.lower()
+        if head == "cut" and rest.isdigit():
+            return Cut(int(rest))
+        if head == "discard" and rest:
+            return Discard(parse_card(rest))
+        if head == "meld" and rest:
+            cards, joker_as = _split_as(rest)
+            return PlayMeld(as_cards(cards), joker_as)
+        if head in ("lay", "layoff", "lay-off"):
+            body = re.sub(r"^off\s+", "", rest, flags=re.I)
+            m = re.match(r"^(.*?)\s+(?:onto|on|to)\s+(\d+)(?:\s+as\s+(\S+))?$", body, flags=re.I)
+            if m:
+                joker = parse_card(m.group(3)) if m.group(3) else None
+                return LayOff(as_cards(m.group(1)), int(m.group(2)), joker)
+        if head == "exchange":
+            m = re.match(r"^(\S+)\s+(?:from|in|on)\s+(\d+)$", rest, flags=re.I)
+            if m:
+                return ExchangeJoker(parse_card(m.group(1)), int(m.group(2)))
+    except CardParseError as exc:
+        raise ActionParseError(str(exc)) from exc
+    raise ActionParseError(render("bad_action_text", text=text))
+
+
+def _split_as(text: str) -> tuple[str, Card | None]:
+    m = re.match(r"^(.*?)\s+as\s+(\S+)$", text, flags=re.I)
+    if m:
+        return m.group(1), parse_card(m.group(2))
+    return text, None

@@ -1,0 +1,99 @@
+"""Scoring a round, explained line by line (H12, H13, H15; R8, R10, R11).
+
+Hungarian (low score wins): going out scores −10, or −20 for opening and going out in one
+turn with one's own new melds; everyone else counts their hand (joker 20), or a flat 100 if
+they never opened. Rommi (high score wins): the winner adds the values left in the other
+hands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rummykit.cards import Card, sort_cards
+from rummykit.explain import Reason
+from rummykit.variants import Variant
+
+if TYPE_CHECKING:
+    from rummykit.game.state import RoundResult, _State
+
+__all__ = ["hand_value", "score_round"]
+
+
+def hand_value(cards: tuple[Card, ...] | list[Card], variant: Variant) -> int:
+    """The value of cards left in hand (H13, R8).
+
+    >>> from rummykit import HUNGARIAN, parse_cards
+    >>> hand_value(parse_cards("K♠ 7♥ 🃏"), HUNGARIAN)
+    37
+    """
+    return sum(variant.card_value(c) for c in cards)
+
+
+def score_round(variant: Variant, s: _State, winner: int | None, how: str) -> RoundResult:
+    """The points each seat scores for this round, and the lines that explain them."""
+    from rummykit.game.state import RoundResult
+
+    players = len(s.hands)
+    values = [hand_value(h, variant) for h in s.hands]
+    lines: list[Reason] = []
+
+    def line(code: str, topic: str, seat: int, **params: object) -> None:
+        lines.append(Reason(code, variant.rule(topic), (), {"seat": seat, **params}, False))
+
+    if variant.low_score_wins:
+        points = [0] * players
+        if winner is None:
+            code = "score_no_winner" if how == "stock_exhausted" else "score_deal_ended"
+            lines.append(Reason(code, variant.rule("empty_stock"), (), {}, False))
+        for seat in range(players):
+            if seat == winner:
+                t = s.turn
+                own = t.opened_now and not t.laid_off and not t.exchanged
+                points[seat] = variant.go_out_hand_points if own else variant.go_out_points
+                code = "score_went_out_hand" if own else "score_went_out"
+                line(code, "going_out", seat, points=points[seat])
+            elif not s.opened[seat] and variant.unopened_penalty:
+                points[seat] = variant.unopened_penalty
+                line("score_unopened", "penalty", seat, points=points[seat])
+            else:
+                points[seat] = values[seat]
+                line(
+                    "score_hand",
+                    "penalty",
+                    seat,
+                    cards=sort_cards(s.hands[seat]) or "no cards",
+                    points=values[seat],
+                )
+        return RoundResult(winner, how, tuple(points), tuple(lines))
+
+    # the winner takes what is left in the other hands (R8)
+    if winner is None:
+        lowest = min(values)
+        winner = values.index(lowest)  # ties: the first in seat order (R10)
+        tied = values.count(lowest) > 1
+        code = "score_no_progress" if how == "no_progress" else "score_empty_stock"
+        lines.append(
+            Reason(code, variant.rule("endless" if how == "no_progress" else "empty_stock"), (), {}, False)
+        )
+        line(
+            "score_lowest_hand_tie" if tied else "score_lowest_hand",
+            "empty_stock",
+            winner,
+            value=lowest,
+        )
+    else:
+        line("score_out", "going_out", winner)
+    gain = sum(v for seat, v in enumerate(values) if seat != winner)
+    points = [gain if seat == winner else 0 for seat in range(players)]
+    for seat in range(players):
+        if seat != winner:
+            line(
+                "score_hand",
+                "penalty",
+                seat,
+                cards=sort_cards(s.hands[seat]) or "no cards",
+                points=values[seat],
+            )
+    line("score_winner_takes", "penalty", winner, points=gain)
+    return RoundResult(winner, how, tuple(points), tuple(lines))

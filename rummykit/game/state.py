@@ -1,0 +1,940 @@
+"""The referee: one round (deal) of Hungarian Rummy or Rommi, from the deal to the score.
+
+A :class:`Game` holds the whole state. Ask before you act, and the same code decides:
+
+>>> game = Game.new("rommi", players=2, seed=7)
+>>> game.current, game.phase
+(1, 'draw')
+>>> verdict = game.check(Discard(game.hand(1)[0]))
+>>> verdict.ok, verdict.codes
+(False, ('draw_first',))
+>>> game.play(Draw("stock"))
+>>> game.phase
+'play'
+
+A turn is a transaction: melds, lay-offs and joker exchanges stay provisional until the
+player discards (or goes out), and can be undone until then. The opening total (H8), the
+discard-take obligation (H7), the joker replay (H11) and the cut-card attempt (H10) are
+checked when the turn ends.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from typing import Any
+
+from rummykit.cards import JOKER, SUITS, Card, as_cards
+from rummykit.explain import Reason, Verdict
+from rummykit.game.actions import (
+    Action,
+    Cut,
+    Discard,
+    Draw,
+    ExchangeJoker,
+    LayOff,
+    PlayMeld,
+    ReturnCutCard,
+    Undo,
+)
+from rummykit.melds import (
+    HIGH_ACE,
+    Meld,
+    check_layoff,
+    check_meld,
+    layoff_readings,
+    meld_readings,
+)
+from rummykit.variants import Variant, variant as get_variant
+
+__all__ = ["Event", "Game", "IllegalAction", "RoundResult", "TableMeld", "TurnStatus"]
+
+PHASES = ("cut", "draw", "play", "over")
+
+
+class IllegalAction(ValueError):
+    """The referee refused an action; ``verdict`` says why. The game is unchanged."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        super().__init__(str(verdict))
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table and the seat that laid it down."""
+
+    owner: int
+    meld: Meld
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: owner, kind, cards, and what each card stands for."""
+        return {
+            "owner": self.owner,
+            "kind": self.meld.kind,
+            "cards": [str(c) for c in self.meld.cards],
+            "represents": [str(c) if c else None for c in self.meld.represents],
+            "start": self.meld.start,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as every seat saw it (hidden cards left out)."""
+
+    seat: int
+    code: str
+    params: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
+
+    def __str__(self) -> str:
+        from rummykit.messages import render
+
+        return render(f"event_{self.code}", {"seat": self.seat, **self.params})
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"seat": self.seat, "code": self.code, "params": dict(self.params)}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How a round ended: the winner (or None), the points each seat scores, and why."""
+
+    winner: int | None
+    how: str  # went_out | stock_exhausted | empty_stock | no_progress
+    points: tuple[int, ...]
+    lines: tuple[Reason, ...]
+
+    def __str__(self) -> str:
+        return " ".join(str(r) for r in self.lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "winner": self.winner,
+            "how": self.how,
+            "points": list(self.points),
+            "lines": [r.to_dict() for r in self.lines],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStatus:
+    """Where the player to act stands in the current turn, in data and in words."""
+
+    seat: int
+    phase: str
+    opened: bool
+    meld_points: int
+    threshold: int
+    obligations: tuple[Reason, ...]
+    can_end_turn: bool
+
+    def __str__(self) -> str:
+        from rummykit.messages import render
+
+        parts = [render(f"status_{self.phase}", seat=self.seat)]
+        if self.threshold and not self.opened and self.phase == "play":
+            parts.append(
+                render("status_opening", points=self.meld_points, threshold=self.threshold)
+            )
+        parts.extend(r.message for r in self.obligations)
+        return " ".join(parts)
+
+
+@dataclass
+class _Turn:
+    """What happened in the current turn (provisional until the turn ends)."""
+
+    drew: str | None = None  # "stock" | "discard" | "cut_card" | "start" (the starter's discard)
+    taken: Card | None = None  # a card taken from the discard pile that must be played (H7)
+    cut_taken: Card | None = None
+    cut_attempted: bool = False
+    discard_attempted: bool = False
+    meld_points: int = 0
+    new_melds: list[int] = field(default_factory=list)
+    placed: list[Card] = field(default_factory=list)  # cards put on the table this turn
+    melded: list[Card] = field(default_factory=list)  # cards in new melds this turn
+    laid_off: bool = False
+    opened_now: bool = False  # opened in this turn (set when the turn ends; H12's −20)
+    exchanged: list[int] = field(default_factory=list)  # meld indices jokers were taken from
+    steps: list[tuple[str, _State]] = field(default_factory=list)
+
+    def clone(self) -> _Turn:
+        return replace(
+            self,
+            new_melds=list(self.new_melds),
+            placed=list(self.placed),
+            melded=list(self.melded),
+            exchanged=list(self.exchanged),
+            steps=list(self.steps),
+        )
+
+
+@dataclass
+class _State:
+    hands: list[list[Card]]
+    stock: list[Card]  # top is the last card
+    discard: list[Card]  # top is the last card
+    table: list[TableMeld]
+    cut_card: Card | None
+    current: int
+    phase: str
+    opened: list[bool]
+    turns: list[int]
+    drawn: list[bool]  # has each seat drawn at least once this round (H7)
+    turn: _Turn
+    reshuffled: bool = False
+    quiet_turns: int = 0  # R11: turns in a row without a meld or lay-off since the stock ran out
+    result: RoundResult | None = None
+
+    def clone(self) -> _State:
+        return _State(
+            hands=[list(h) for h in self.hands],
+            stock=list(self.stock),
+            discard=list(self.discard),
+            table=list(self.table),
+            cut_card=self.cut_card,
+            current=self.current,
+            phase=self.phase,
+            opened=list(self.opened),
+            turns=list(self.turns),
+            drawn=list(self.drawn),
+            turn=self.turn.clone(),
+            reshuffled=self.reshuffled,
+            quiet_turns=self.quiet_turns,
+            result=self.result,
+        )
+
+
+def _remove(hand: list[Card], cards: Iterable[Card]) -> None:
+    for card in cards:
+        hand.remove(card)
+
+
+def _holds(hand: list[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards (with multiplicity) that the hand does not hold."""
+    need = Counter(cards)
+    have = Counter(hand)
+    return tuple(c for c, n in need.items() for _ in range(max(0, n - have[c])))
+
+
+class Game:
+    """One round of rummy under a variant's rules, from the deal to the score.
+
+    Create with :meth:`new` (a seeded deal) or :meth:`from_position` (a lesson set up by
+    hand). ``seat`` numbers go clockwise from 0; play passes to seat + 1 (H2).
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        seed: int | None,
+        dealer: int,
+        state: _State,
+        rng: random.Random,
+        setup: dict[str, Any],
+        match_scores: tuple[int, ...] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.players = players
+        self.seed = seed
+        self.dealer = dealer
+        self._state = state
+        self._rng = rng
+        self.setup = setup
+        self.match_scores = match_scores or (0,) * players
+        self.actions: list[tuple[int, Action]] = []
+        self.events: list[Event] = []
+
+    # --- creating a game ---------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        variant: str | Variant = "hungarian",
+        players: int = 2,
+        seed: int | None = None,
+        *,
+        dealer: int = 0,
+        cut: int | None = None,
+        choose_cut: bool = False,
+        match_scores: tuple[int, ...] | None = None,
+        **options: Any,
+    ) -> Game:
+        """Shuffle (seeded) and deal a round.
+
+        Hungarian (H3): the player to the dealer's right cuts — at ``cut`` cards, or, with
+        ``choose_cut=True``, the game waits for their :class:`Cut` action; by default the
+        cut is at the middle of the deck. The player to the dealer's left gets 15 cards and
+        starts with a discard. Rommi (R2): 7 or 10 cards each, one card starts the discard
+        pile, the player to the dealer's left starts by drawing.
+
+        >>> game = Game.new("hungarian", players=4, seed=7)
+        >>> [len(game.hand(s)) for s in range(4)], game.current, game.phase
+        ([14, 15, 14, 14], 1, 'play')
+        """
+        rules = get_variant(variant, **options)
+        rules.check_players(players)
+        if not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+        rng = random.Random(seed)
+        deck = list(rules.deck())
+        rng.shuffle(deck)
+        state = _State(
+            hands=[[] for _ in range(players)],
+            stock=deck[::-1],
+            discard=[],
+            table=[],
+            cut_card=None,
+            current=(dealer - 1) % players,
+            phase="cut",
+            opened=[rules.opening_threshold == 0] * players,
+            turns=[0] * players,
+            drawn=[False] * players,
+            turn=_Turn(),
+        )
+        setup = {
+            "variant": rules.base or rules.name,
+            "options": rules.changes(),
+            "players": players,
+            "seed": seed,
+            "dealer": dealer,
+        }
+        game = cls(rules, players, seed, dealer, state, rng, setup, match_scores)
+        if not rules.cut_card:
+            game._deal()
+        elif not choose_cut:
+            game._cut(cut if cut is not None else game.default_cut())
+        return game
+
+    def default_cut(self) -> int:
+        """The cut height used when nobody chooses one: the middle of the deck."""
+        return len(self._state.stock) // 2
+
+    def _cut(self, height: int) -> None:
+        s = self._state
+        deck = s.stock[::-1]  # top first
+        lifted, rest = deck[:height], deck[height:]
+        s.cut_card = lifted[-1]
+        s.stock = (rest + lifted[:-1])[::-1]
+        self._deal()
+
+    def _deal(self) -> None:
+        s, v = self._state, self.variant
+        size = v.hand_size(self.players)
+        starter = (self.dealer + 1) % self.players
+        for _ in range(size):
+            for i in range(self.players):
+                s.hands[(starter + i) % self.players].append(s.stock.pop())
+        for _ in range(v.starter_extra):
+            s.hands[starter].append(s.stock.pop())
+        if not v.starter_extra:
+            s.discard.append(s.stock.pop())
+        s.current = starter
+        if v.starter_extra:
+            s.phase = "play"
+            s.turn = _Turn(drew="start")
+        else:
+            s.phase = "draw"
+
+    # --- reading the state -------------------------------------------------------------
+
+    @property
+    def current(self) -> int:
+        """The seat to act."""
+        return self._state.current
+
+    @property
+    def phase(self) -> str:
+        """``"cut"``, ``"draw"``, ``"play"`` (after drawing) or ``"over"``."""
+        return self._state.phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round has ended."""
+        return self._state.phase == "over"
+
+    @property
+    def result(self) -> RoundResult | None:
+        """How the round ended (None while it goes on)."""
+        return self._state.result
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """A seat's hand (in the order the cards arrived)."""
+        return tuple(self._state.hands[seat])
+
+    @property
+    def table(self) -> tuple[TableMeld, ...]:
+        """The melds on the table, numbered from 0 in the order they were laid down."""
+        return tuple(self._state.table)
+
+    @property
+    def stock_size(self) -> int:
+        """How many cards are left in the stock."""
+        return len(self._state.stock)
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first (the last card is the top)."""
+        return tuple(self._state.discard)
+
+    @property
+    def cut_card(self) -> Card | None:
+        """The face-up cut card beside the stock (H3), if it is there."""
+        return self._state.cut_card
+
+    def opened(self, seat: int) -> bool:
+        """Whether a seat has opened (H8) — counting an opening made this turn."""
+        s = self._state
+        if s.opened[seat]:
+            return True
+        t = s.turn
+        return (
+            seat == s.current
+            and bool(t.new_melds)
+            and t.meld_points >= self.variant.opening_threshold
+        )
+
+    def all_cards(self) -> Counter[Card]:
+        """Every card in the game wherever it is — for invariant checks."""
+        s = self._state
+        count: Counter[Card] = Counter()
+        for hand in s.hands:
+            count.update(hand)
+        count.update(s.stock)
+        count.update(s.discard)
+        for tm in s.table:
+            count.update(tm.meld.cards)
+        if s.cut_card is not None:
+            count[s.cut_card] += 1
+        return count
+
+    # --- asking and acting -------------------------------------------------------------
+
+    def check(self, action: Action, seat: int | None = None) -> Verdict:
+        """Would this action be allowed? A Verdict saying why or why not; nothing changes.
+
+        ``seat`` is who acts (default: the seat to act).
+        """
+        failures = self._failures(action, self.current if seat is None else seat)
+        if failures:
+            return self._verdict(action, failures)
+        return Verdict((self._ok_reason(action),), variant=self.variant.name)
+
+    def play(self, action: Action, seat: int | None = None) -> None:
+        """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
+        who = self.current if seat is None else seat
+        failures = self._failures(action, who)
+        if failures:
+            raise IllegalAction(self._verdict(action, failures))
+        self._apply(self._state, action, events=True)
+        self.actions.append((who, action))
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take now."""
+        s = self._state
+        if s.phase == "over":
+            return []
+        if s.phase == "cut":
+            return [Cut(h) for h in range(1, len(s.stock))]
+        candidates: list[Action]
+        if s.phase == "draw":
+            candidates = [Draw("stock"), Draw("discard"), Draw("cut_card")]
+        else:
+            candidates = list(self._play_candidates())
+        seat = s.current
+        return [a for a in candidates if not self._failures(a, seat)]
+
+    def turn_status(self) -> TurnStatus:
+        """Where the player to act stands: opening points so far, what is still missing.
+
+        >>> game = Game.new("hungarian", players=2, seed=1)
+        >>> print(game.turn_status())
+        Seat 1 plays: lay down, lay off, or discard to end the turn. Opening: 0 of 51 points so far.
+        """
+        s = self._state
+        obligations = tuple(self._end_failures(s, going_out=False)) if s.phase == "play" else ()
+        return TurnStatus(
+            seat=s.current,
+            phase=s.phase,
+            opened=self.opened(s.current),
+            meld_points=s.turn.meld_points,
+            threshold=self.variant.opening_threshold,
+            obligations=obligations,
+            can_end_turn=s.phase == "play" and not obligations,
+        )
+
+    # --- the rules ---------------------------------------------------------------------
+
+    def _r(self, code: str, topic: str, cards: Iterable[Card] = (), /, **params: Any) -> Reason:
+        return Reason(code, self.variant.rule(topic), tuple(cards), params)
+
+    def _verdict(self, action: Action, failures: list[Reason]) -> Verdict:
+        head = Reason("action_refused", None, (), {"action": str(action)}, failing=False)
+        cards = tuple(c for r in failures for c in r.cards)
+        return Verdict((head, *failures), cards, variant=self.variant.name)
+
+    def _ok_reason(self, action: Action) -> Reason:
+        return Reason("action_ok", None, (), {"action": str(action)}, failing=False)
+
+    def _failures(self, action: Action, seat: int) -> list[Reason]:
+        s = self._state
+        if s.phase == "over":
+            return [self._r("round_over", "turn")]
+        if seat != s.current:
+            return [self._r("not_your_turn", "turn", seat=seat, current=s.current)]
+        if isinstance(action, Cut):
+            if s.phase != "cut":
+                return [self._r("cut_not_now", "deal")]
+            if not 1 <= action.height < len(s.stock):
+                return [self._r("cut_bad_height", "deal", most=len(s.stock) - 1)]
+            return []
+        if s.phase == "cut":
+            return [self._r("cut_first", "deal", seat=s.current)]
+        if isinstance(action, Draw):
+            return self._draw_failures(s, action)
+        if s.phase == "draw":
+            return [self._r("draw_first", "turn")]
+        if isinstance(action, Discard):
+            return self._discard_failures(s, action)
+        if isinstance(action, PlayMeld):
+            return self._meld_failures(s, action)
+        if isinstance(action, LayOff):
+            return self._layoff_failures(s, action)
+        if isinstance(action, ExchangeJoker):
+            return self._exchange_failures(s, action)
+        if isinstance(action, Undo):
+            return [] if s.turn.steps else [self._r("nothing_to_undo", "turn")]
+        if isinstance(action, ReturnCutCard):
+            return [] if s.turn.cut_taken is not None else [self._r("cut_not_taken", "cut_card")]
+        raise TypeError(f"not an action: {action!r}")
+
+    def _draw_failures(self, s: _State, action: Draw) -> list[Reason]:
+        v = self.variant
+        if s.phase != "draw":
+            if s.turn.drew == "start":
+                return [self._r("starter_discards", "deal")]
+            return [self._r("already_drew", "turn")]
+        if action.source == "discard":
+            if not s.discard:
+                return [self._r("discard_empty", "turn")]
+            if s.turn.discard_attempted:
+                return [self._r("discard_take_again", "discard_take")]
+        if action.source == "cut_card":
+            if not v.cut_card:
+                return [self._r("no_cut_card_rule", "turn", variant=v.title)]
+            if s.turn.cut_attempted:
+                return [self._r("cut_card_second_attempt", "cut_card")]
+            if s.cut_card is None:
+                return [self._r("cut_card_gone", "cut_card")]
+        return []
+
+    def _hand_failures(self, s: _State, cards: Iterable[Card]) -> list[Reason]:
+        missing = _holds(s.hands[s.current], cards)
+        if missing:
+            return [self._r("card_not_in_hand", "turn", missing, cards=missing)]
+        return []
+
+    def _must_open_first(self, s: _State, topic: str) -> list[Reason]:
+        v = self.variant
+        if self.opened(s.current):
+            return []
+        if v.no_opening_first_turn and s.turns[s.current] == 0:
+            return [self._r("first_turn_no_opening", "first_turn")]
+        code = "not_opened_layoff" if topic == "layoff" else "not_opened_exchange"
+        return [self._r(code, "opening", threshold=v.opening_threshold)]
+
+    def _keeps_discard(self, s: _State, cards_out: int) -> list[Reason]:
+        if self.variant.discard_to_win and len(s.hands[s.current]) - cards_out < 1:
+            return [self._r("must_keep_discard", "going_out", variant=self.variant.title)]
+        return []
+
+    def _table_meld(self, s: _State, index: int) -> list[Reason]:
+        if not 0 <= index < len(s.table):
+            return [self._r("no_such_meld", "layoff", index=index, count=len(s.table))]
+        return []
+
+    def _joker_choice(
+        self, readings: tuple[Meld, ...], joker_as: Card | None, cards: tuple[Card, ...]
+    ) -> tuple[Meld | None, list[Reason]]:
+        """Pick the reading the player meant; refuse when a joker's meaning is open."""
+        if joker_as is not None:
+            chosen = [m for m in readings if joker_as in _joker_cards(m)]
+            if not chosen:
+                options = sorted({c for m in readings for c in _joker_cards(m)}, key=str)
+                return None, [
+                    self._r("joker_as_impossible", "joker", cards, card=joker_as, choices=options)
+                ]
+            return chosen[0], []
+        meanings = {tuple(m.represents) for m in readings}
+        if len(meanings) > 1:
+            options = [c for m in readings for c in _joker_cards(m)]
+            return None, [
+                self._r("joker_ambiguous", "joker", cards, choices=tuple(dict.fromkeys(options)))
+            ]
+        return readings[0], []
+
+    def _meld_failures(self, s: _State, action: PlayMeld) -> list[Reason]:
+        failures = self._hand_failures(s, action.cards)
+        if failures:
+            return failures
+        v = self.variant
+        if not s.opened[s.current] and v.no_opening_first_turn and s.turns[s.current] == 0:
+            return [self._r("first_turn_no_opening", "first_turn")]
+        readings = meld_readings(action.cards, v)
+        if not readings:
+            return list(check_meld(action.cards, v).failures)
+        _, failures = self._joker_choice(readings, action.joker_as, action.cards)
+        return failures or self._keeps_discard(s, len(action.cards)) or self._goes_out_ok(s, action)
+
+    def _layoff_failures(self, s: _State, action: LayOff) -> list[Reason]:
+        failures = self._hand_failures(s, action.cards) or self._table_meld(s, action.meld)
+        if failures:
+            return failures
+        failures = self._must_open_first(s, "layoff")
+        if failures:
+            return failures
+        meld = s.table[action.meld].meld
+        readings = layoff_readings(meld, action.cards, self.variant)
+        if not readings:
+            verdict = check_layoff(meld, action.cards, self.variant)
+            return list(verdict.failures)
+        _, failures = self._joker_choice(readings, action.joker_as, action.cards)
+        return failures or self._keeps_discard(s, len(action.cards)) or self._goes_out_ok(s, action)
+
+    def _exchange_failures(self, s: _State, action: ExchangeJoker) -> list[Reason]:
+        v = self.variant
+        if not v.joker_exchange:
+            return [self._r("exchange_not_allowed", "joker_exchange", variant=v.title)]
+        failures = self._hand_failures(s, (action.card,)) or self._table_meld(s, action.meld)
+        if failures:
+            return failures
+        failures = self._must_open_first(s, "exchange")
+        if failures:
+            return failures
+        meld = s.table[action.meld].meld
+        jokers = [(i, rep) for i, (c, rep) in enumerate(zip(meld.cards, meld.represents)) if c.is_joker]
+        if not jokers:
+            return [self._r("no_joker_in_meld", "joker_exchange", meld=meld.cards)]
+        if any(rep == action.card for _, rep in jokers):
+            return []
+        if all(rep is None for _, rep in jokers):
+            return [
+                self._r("joker_in_small_set", "joker_exchange", meld.cards, meld=meld.cards)
+            ]
+        stands = next(rep for _, rep in jokers if rep is not None)
+        return [
+            self._r(
+                "joker_wrong_card",
+                "joker_exchange",
+                (action.card,),
+                meld=meld.cards,
+                stands_for=stands,
+                card=action.card,
+            )
+        ]
+
+    def _goes_out_ok(self, s: _State, action: Action) -> list[Reason]:
+        """A move that empties the hand ends the round (R7): the turn must be able to end."""
+        cards = action.cards if isinstance(action, (PlayMeld, LayOff)) else ()
+        if len(s.hands[s.current]) - len(cards) > 0:
+            return []
+        trial = s.clone()
+        self._apply(trial, action, events=False, finish=False)
+        return self._end_failures(trial, going_out=True)
+
+    def _discard_failures(self, s: _State, action: Discard) -> list[Reason]:
+        failures = self._hand_failures(s, (action.card,))
+        if failures:
+            return failures
+        going_out = len(s.hands[s.current]) == 1
+        return self._end_failures(s, going_out=going_out, discarding=action.card)
+
+    def _end_failures(
+        self, s: _State, *, going_out: bool, discarding: Card | None = None
+    ) -> list[Reason]:
+        """What still stands in the way of ending the turn (H7, H8, H10, H11)."""
+        v, t, seat = self.variant, s.turn, s.current
+        out: list[Reason] = []
+        if t.cut_taken is not None and not going_out:
+            out.append(self._r("cut_card_must_go_out", "cut_card", (t.cut_taken,)))
+        if not s.opened[seat] and t.new_melds and t.meld_points < v.opening_threshold:
+            melds = tuple(s.table[i].meld.cards for i in t.new_melds)
+            out.append(
+                self._r(
+                    "turn_opening_short",
+                    "opening",
+                    (),
+                    total=t.meld_points,
+                    threshold=v.opening_threshold,
+                    missing=v.opening_threshold - t.meld_points,
+                    melds=len(melds),
+                )
+            )
+        if t.taken is not None:
+            pool = t.melded if not s.opened[seat] else t.placed
+            if t.taken not in pool:
+                code = "discard_take_not_in_opening" if not s.opened[seat] else "discard_take_unplayed"
+                out.append(self._r(code, "discard_take", (t.taken,), card=t.taken))
+        jokers_placed = sum(1 for c in t.placed if c.is_joker)
+        if t.taken is not None and t.taken.is_joker:
+            jokers_placed -= 1
+        if len(t.exchanged) > max(0, jokers_placed):
+            meld = s.table[t.exchanged[-1]].meld.cards
+            out.append(self._r("joker_replay", "joker_exchange", (JOKER,), meld=meld))
+        return out
+
+    # --- applying ----------------------------------------------------------------------
+
+    def _apply(self, s: _State, action: Action, *, events: bool, finish: bool = True) -> None:
+        seat = s.current
+        emit = self._emit if events else (lambda *a, **k: None)
+        if isinstance(action, Cut):
+            self._cut(action.height)
+            emit(seat, "cut", height=action.height, card=str(s.cut_card))
+            return
+        if isinstance(action, Draw):
+            self._apply_draw(s, action, emit)
+            return
+        if isinstance(action, Undo):
+            kind, before = s.turn.steps[-1]
+            self._restore(s, before)
+            if kind == "discard":
+                s.turn.discard_attempted = True
+            if kind == "cut_card":
+                s.turn.cut_attempted = True
+            emit(seat, "undo")
+            return
+        if isinstance(action, ReturnCutCard):
+            first = next(before for kind, before in s.turn.steps if kind == "cut_card")
+            card = s.turn.cut_taken
+            self._restore(s, first)
+            s.turn.cut_attempted = True
+            emit(seat, "return_cut", card=str(card))
+            return
+        if isinstance(action, Discard):
+            hand = s.hands[seat]
+            hand.remove(action.card)
+            s.discard.append(action.card)
+            emit(seat, "discard", card=str(action.card))
+            self._end_turn(s, emit, went_out=not hand)
+            return
+        snapshot = s.clone()
+        t = s.turn
+        if isinstance(action, PlayMeld):
+            readings = meld_readings(action.cards, self.variant)
+            meld, _ = self._joker_choice(readings, action.joker_as, action.cards)
+            assert meld is not None
+            _remove(s.hands[seat], action.cards)
+            s.table.append(TableMeld(seat, meld))
+            t.new_melds.append(len(s.table) - 1)
+            t.meld_points += meld.points(self.variant)
+            t.placed.extend(action.cards)
+            t.melded.extend(action.cards)
+            emit(seat, "meld", cards=[str(c) for c in meld.cards], index=len(s.table) - 1)
+        elif isinstance(action, LayOff):
+            old = s.table[action.meld]
+            readings = layoff_readings(old.meld, action.cards, self.variant)
+            meld, _ = self._joker_choice(readings, action.joker_as, action.cards)
+            assert meld is not None
+            _remove(s.hands[seat], action.cards)
+            s.table[action.meld] = TableMeld(old.owner, meld)
+            t.placed.extend(action.cards)
+            t.laid_off = True
+            emit(seat, "layoff", cards=[str(c) for c in action.cards], index=action.meld)
+        elif isinstance(action, ExchangeJoker):
+            old = s.table[action.meld]
+            cards = list(old.meld.cards)
+            i = next(
+                i
+                for i, (c, rep) in enumerate(zip(old.meld.cards, old.meld.represents))
+                if c.is_joker and rep == action.card
+            )
+            cards[i] = action.card
+            s.table[action.meld] = TableMeld(old.owner, replace(old.meld, cards=tuple(cards)))
+            s.hands[seat].remove(action.card)
+            s.hands[seat].append(JOKER)
+            t.exchanged.append(action.meld)
+            emit(seat, "exchange", card=str(action.card), index=action.meld)
+        t.steps.append((action.kind, snapshot))
+        if finish and not s.hands[seat]:
+            self._end_turn(s, emit, went_out=True)
+
+    def _apply_draw(self, s: _State, action: Draw, emit: Any) -> None:
+        seat, v, t = s.current, self.variant, s.turn
+        if action.source == "stock":
+            if not s.stock:
+                if v.reshuffle_discards and not s.reshuffled and len(s.discard) > 1:
+                    top = s.discard.pop()
+                    s.stock = s.discard
+                    self._rng.shuffle(s.stock)
+                    s.discard = [top]
+                    s.reshuffled = True
+                    emit(seat, "reshuffle", count=len(s.stock))
+                else:
+                    emit(seat, "stock_empty")
+                    self._finish(s, None, "stock_exhausted" if v.reshuffle_discards else "empty_stock")
+                    return
+            s.hands[seat].append(s.stock.pop())
+            emit(seat, "draw_stock")
+        elif action.source == "discard":
+            snapshot = s.clone()
+            card = s.discard.pop()
+            s.hands[seat].append(card)
+            if v.discard_take_must_play and not (v.first_draw_keeps_discard and not s.drawn[seat]):
+                t.taken = card
+            t.steps.append(("discard", snapshot))
+            emit(seat, "draw_discard", card=str(card))
+        else:
+            snapshot = s.clone()
+            card = s.cut_card
+            assert card is not None
+            s.cut_card = None
+            s.hands[seat].append(card)
+            t.cut_taken = card
+            t.steps.append(("cut_card", snapshot))
+            emit(seat, "draw_cut", card=str(card))
+        t.drew = action.source
+        s.drawn[seat] = True
+        s.phase = "play"
+
+    def _restore(self, s: _State, before: _State) -> None:
+        steps = s.turn.steps[: len(before.turn.steps)]
+        s.__dict__.update(before.clone().__dict__)
+        s.turn.steps = steps
+
+    def _end_turn(self, s: _State, emit: Any, *, went_out: bool) -> None:
+        seat, t = s.current, s.turn
+        if t.new_melds:
+            t.opened_now = not s.opened[seat]
+            s.opened[seat] = True
+        if went_out:
+            self._finish(s, seat, "went_out")
+            return
+        s.turns[seat] += 1
+        if not s.stock and not self.variant.reshuffle_discards:
+            s.quiet_turns = 0 if (t.new_melds or t.laid_off) else s.quiet_turns + 1
+            if s.quiet_turns >= self.players:  # R11
+                emit(seat, "no_progress")
+                self._finish(s, None, "no_progress")
+                return
+        s.current = (seat + 1) % self.players
+        s.phase = "draw"
+        s.turn = _Turn()
+
+    def _emit(self, seat: int, code: str, **params: Any) -> None:
+        self.events.append(Event(seat, code, params))
+
+    def _finish(self, s: _State, winner: int | None, how: str) -> None:
+        from rummykit.game.scoring import score_round
+
+        s.result = score_round(self.variant, s, winner, how)
+        s.phase = "over"
+
+    # --- candidates for legal_actions ----------------------------------------------------
+
+    def _play_candidates(self) -> Iterator[Action]:
+        s = self._state
+        hand = s.hands[s.current]
+        for card in dict.fromkeys(hand):
+            yield Discard(card)
+        if s.turn.steps:
+            yield Undo()
+        if s.turn.cut_taken is not None:
+            yield ReturnCutCard()
+        yield from candidate_melds(hand, self.variant)
+        for i, tm in enumerate(s.table):
+            for card in dict.fromkeys(hand):
+                readings = layoff_readings(tm.meld, (card,), self.variant)
+                for meaning in dict.fromkeys(_new_joker_meanings(tm.meld, readings)):
+                    yield LayOff((card,), i, meaning)
+            for card, rep in zip(tm.meld.cards, tm.meld.represents):
+                if card.is_joker and rep is not None and rep in hand:
+                    yield ExchangeJoker(rep, i)
+
+    # --- information -------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Any:
+        """Everything ``seat`` may know, and nothing more (see :class:`Observation`)."""
+        from rummykit.game.observation import observe
+
+        return observe(self, seat)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The complete state as JSON-ready data (the position form of a saved game)."""
+        from rummykit.game.record import position_of
+
+        return position_of(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.variant.name} players={self.players} seed={self.seed} "
+            f"phase={self.phase} current={self.current}>"
+        )
+
+
+def _joker_cards(meld: Meld) -> set[Card]:
+    return {c for options in meld.joker_choices for c in options}
+
+
+def _new_joker_meanings(old: Meld, readings: tuple[Meld, ...]) -> Iterator[Card | None]:
+    """For each lay-off reading, what a newly added joker stands for (None when fixed)."""
+    if len({tuple(m.represents) for m in readings}) <= 1:
+        if readings:
+            yield None
+        return
+    for m in readings:
+        new = [rep for c, rep in zip(m.cards, m.represents) if c.is_joker and rep is not None]
+        old_reps = {rep for c, rep in zip(old.cards, old.represents) if c.is_joker}
+        fresh = [r for r in new if r not in old_reps]
+        yield fresh[0] if fresh else None
+
+
+def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld]:
+    """Every distinct new meld these cards can make (each joker meaning once).
+
+    >>> from rummykit.variants import ROMMI
+    >>> [str(m) for m in candidate_melds(as_cards("5♥ 6♥ 7♥ 7♠ 7♦"), ROMMI)]
+    ['meld 7♠ 7♥ 7♦', 'meld 5♥ 6♥ 7♥']
+    """
+    cards = list(hand)
+    jokers = sum(1 for c in cards if c.is_joker)
+    use_jokers = min(jokers, variant.jokers_per_meld)
+    naturals = sorted(set(c for c in cards if not c.is_joker), key=Card.sort_key)
+    by_rank: dict[int, list[Card]] = {}
+    by_suit: dict[str, set[int]] = {}
+    for c in naturals:
+        by_rank.setdefault(c.rank, []).append(c)
+        by_suit.setdefault(c.suit, set()).add(c.rank)
+    for rank in sorted(by_rank):
+        group = by_rank[rank]
+        for size in (3, 4):
+            for combo in combinations(group, size):
+                yield PlayMeld(combo)
+        if use_jokers:
+            for size in (2, 3):
+                for combo in combinations(group, size):
+                    yield PlayMeld((*combo, JOKER))
+    low = 1 if variant.ace_low else 2
+    high = HIGH_ACE if variant.ace_above_king else 13
+    for suit in SUITS:
+        ranks = by_suit.get(suit, set())
+        present = {r for r in ranks if r != 1} | ({1, HIGH_ACE} if 1 in ranks else set())
+        for start in range(low, high - 1):
+            for stop in range(start + 2, min(high, start + 12) + 1):
+                window = range(start, stop + 1)
+                missing = [p for p in window if p not in present]
+                if len(missing) > use_jokers:
+                    continue
+                laid = tuple(JOKER if p in missing else _card(p, suit) for p in window)
+                meaning = _card(missing[0], suit) if len(missing) == 1 else None
+                yield PlayMeld(laid, meaning)
+
+
+def _card(position: int, suit: str) -> Card:
+    return Card(1 if position == HIGH_ACE else position, suit)
