@@ -13,6 +13,7 @@
 
 from rummykit.cards import Card, CardParseError, make_deck, parse_card, parse_cards
 from rummykit.explain import Reason, Verdict
+from rummykit.game import Game, IllegalAction, Match
 from rummykit.melds import (
     IllegalMeld,
     Meld,
@@ -32,7 +33,10 @@ __all__ = [
     "VARIANTS",
     "Card",
     "CardParseError",
+    "Game",
+    "IllegalAction",
     "IllegalMeld",
+    "Match",
     "Meld",
     "Reason",
     "Variant",

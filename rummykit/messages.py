@@ -270,6 +270,29 @@ TEMPLATES: dict[str, str] = {
         "Seat {seat} holds the lowest hand ({value}), tied — the first in seat order wins."
     ),
     "score_winner_takes": "Seat {seat} wins the round and scores {points}.",
+    # --- saved games --------------------------------------------------------------------
+    "record_not_json": "this is not JSON: {error}",
+    "record_not_object": "a saved game is a JSON object with format, version, setup and actions",
+    "record_bad_format": "format is {found!r}; rummykit reads {choices}",
+    "record_bad_version": (
+        "this file is version {found} of the game format; rummykit reads version {version}"
+    ),
+    "record_bad_field": "'{field}' must be {expected}",
+    "record_bad_cards": "'{field}' holds a card that can't be read: {error}",
+    "record_bad_meld": "table meld {index} is not a valid meld: {error}",
+    "record_too_many": "the position holds more than {copies} {card} — {variant} has only {copies}",
+    "record_cards_unaccounted": (
+        "every card must be somewhere exactly once ({count} in all): {card} is {problem}"
+    ),
+    "record_bad_action": "action {number} can't be read: {error}",
+    "record_illegal_action": (
+        "action {number} (seat {seat}: {action}) is not legal at that point: {why}"
+    ),
+    # --- matches --------------------------------------------------------------------------
+    "standing": "{place}. seat {seat}: {total}",
+    "match_round_unfinished": "finish the current round before dealing the next one",
+    "match_over": "the match is over",
+    "match_too_long": "a round took more than {count} actions — stopped",
 }
 """English templates, keyed by reason or message code."""
 

@@ -13,6 +13,9 @@ from rummykit.game.actions import (
     Undo,
     parse_action,
 )
+from rummykit.game.match import Match, Standing
+from rummykit.game.observation import Observation
+from rummykit.game.record import RecordError, from_position
 from rummykit.game.state import Event, Game, IllegalAction, RoundResult, TableMeld, TurnStatus
 
 __all__ = [
@@ -26,11 +29,16 @@ __all__ = [
     "Game",
     "IllegalAction",
     "LayOff",
+    "Match",
+    "Observation",
     "PlayMeld",
+    "RecordError",
     "ReturnCutCard",
     "RoundResult",
+    "Standing",
     "TableMeld",
     "TurnStatus",
     "Undo",
+    "from_position",
     "parse_action",
 ]

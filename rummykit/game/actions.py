@@ -3,7 +3,7 @@
 Every action prints as words a learner reads, reads back from a short text, and converts
 to and from JSON for saved games:
 
->>> action = LayOff(parse_cards("7♥"), meld=2)
+>>> action = LayOff(as_cards("7♥"), meld=2)
 >>> print(action)
 lay off 7♥ onto meld 2
 >>> parse_action("lay off 7h onto 2") == action
@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from rummykit.cards import Card, CardParseError, as_cards, parse_card
@@ -51,7 +51,8 @@ class Action:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: ``{"type": kind, ...}`` with cards as text."""
         out: dict[str, Any] = {"type": self.kind}
-        for name in self.__dataclass_fields__:  # type: ignore[attr-defined]
+        for spec in fields(self):
+            name = spec.name
             value = getattr(self, name)
             if isinstance(value, tuple):
                 value = [str(c) for c in value]
@@ -68,16 +69,17 @@ class Action:
                 render("bad_action_data", data=data, choices=", ".join(sorted(_KINDS)))
             )
         cls = _KINDS[data["type"]]
-        fields: dict[str, Any] = {}
+        values: dict[str, Any] = {}
         try:
-            for name, spec in cls.__dataclass_fields__.items():  # type: ignore[attr-defined]
+            for spec in fields(cls):
+                name = spec.name
                 if name not in data:
                     if spec.default is not MISSING:
                         continue
                     raise ActionParseError(render("bad_action_field", kind=cls.kind, field=name))
                 value = data[name]
-                fields[name] = _field_value(cls.kind, name, value)
-            return cls(**fields)
+                values[name] = _field_value(cls.kind, name, value)
+            return cls(**values)
         except (CardParseError, TypeError) as exc:
             raise ActionParseError(
                 render("bad_action_field", kind=cls.kind, field=str(exc))

@@ -74,7 +74,13 @@ def score_round(variant: Variant, s: _State, winner: int | None, how: str) -> Ro
         tied = values.count(lowest) > 1
         code = "score_no_progress" if how == "no_progress" else "score_empty_stock"
         lines.append(
-            Reason(code, variant.rule("endless" if how == "no_progress" else "empty_stock"), (), {}, False)
+            Reason(
+                code,
+                variant.rule("endless" if how == "no_progress" else "empty_stock"),
+                (),
+                {},
+                False,
+            )
         )
         line(
             "score_lowest_hand_tie" if tied else "score_lowest_hand",

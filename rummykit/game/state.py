@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from rummykit.cards import JOKER, SUITS, Card, as_cards
+from rummykit.cards import JOKER, SUITS, Card
 from rummykit.explain import Reason, Verdict
 from rummykit.game.actions import (
     Action,
@@ -48,7 +48,8 @@ from rummykit.melds import (
     layoff_readings,
     meld_readings,
 )
-from rummykit.variants import Variant, variant as get_variant
+from rummykit.variants import Variant
+from rummykit.variants import variant as get_variant
 
 __all__ = ["Event", "Game", "IllegalAction", "RoundResult", "TableMeld", "TurnStatus"]
 
@@ -304,6 +305,9 @@ class Game:
             "players": players,
             "seed": seed,
             "dealer": dealer,
+            "cut": cut,
+            "choose_cut": choose_cut,
+            "match_scores": list(match_scores) if match_scores else None,
         }
         game = cls(rules, players, seed, dealer, state, rng, setup, match_scores)
         if not rules.cut_card:
@@ -387,6 +391,11 @@ class Game:
     def cut_card(self) -> Card | None:
         """The face-up cut card beside the stock (H3), if it is there."""
         return self._state.cut_card
+
+    @property
+    def turns_taken(self) -> tuple[int, ...]:
+        """How many turns each seat has finished this round."""
+        return tuple(self._state.turns)
 
     def opened(self, seat: int) -> bool:
         """Whether a seat has opened (H8) — counting an opening made this turn."""
@@ -618,15 +627,15 @@ class Game:
         if failures:
             return failures
         meld = s.table[action.meld].meld
-        jokers = [(i, rep) for i, (c, rep) in enumerate(zip(meld.cards, meld.represents)) if c.is_joker]
+        jokers = [
+            (i, rep) for i, (c, rep) in enumerate(zip(meld.cards, meld.represents)) if c.is_joker
+        ]
         if not jokers:
             return [self._r("no_joker_in_meld", "joker_exchange", meld=meld.cards)]
         if any(rep == action.card for _, rep in jokers):
             return []
         if all(rep is None for _, rep in jokers):
-            return [
-                self._r("joker_in_small_set", "joker_exchange", meld.cards, meld=meld.cards)
-            ]
+            return [self._r("joker_in_small_set", "joker_exchange", meld.cards, meld=meld.cards)]
         stands = next(rep for _, rep in jokers if rep is not None)
         return [
             self._r(
@@ -679,7 +688,9 @@ class Game:
         if t.taken is not None:
             pool = t.melded if not s.opened[seat] else t.placed
             if t.taken not in pool:
-                code = "discard_take_not_in_opening" if not s.opened[seat] else "discard_take_unplayed"
+                code = (
+                    "discard_take_not_in_opening" if not s.opened[seat] else "discard_take_unplayed"
+                )
                 out.append(self._r(code, "discard_take", (t.taken,), card=t.taken))
         jokers_placed = sum(1 for c in t.placed if c.is_joker)
         if t.taken is not None and t.taken.is_joker:
@@ -778,7 +789,9 @@ class Game:
                     emit(seat, "reshuffle", count=len(s.stock))
                 else:
                     emit(seat, "stock_empty")
-                    self._finish(s, None, "stock_exhausted" if v.reshuffle_discards else "empty_stock")
+                    self._finish(
+                        s, None, "stock_exhausted" if v.reshuffle_discards else "empty_stock"
+                    )
                     return
             s.hands[seat].append(s.stock.pop())
             emit(seat, "draw_stock")
@@ -792,13 +805,13 @@ class Game:
             emit(seat, "draw_discard", card=str(card))
         else:
             snapshot = s.clone()
-            card = s.cut_card
-            assert card is not None
+            cut = s.cut_card
+            assert cut is not None
             s.cut_card = None
-            s.hands[seat].append(card)
-            t.cut_taken = card
+            s.hands[seat].append(cut)
+            t.cut_taken = cut
             t.steps.append(("cut_card", snapshot))
-            emit(seat, "draw_cut", card=str(card))
+            emit(seat, "draw_cut", card=str(cut))
         t.drew = action.source
         s.drawn[seat] = True
         s.phase = "play"
@@ -865,6 +878,26 @@ class Game:
 
         return observe(self, seat)
 
+    def to_json(self, indent: int | None = None) -> str:
+        """The game record as JSON text (setup and actions); :meth:`load` reads it back."""
+        from rummykit.game.record import dumps
+
+        return dumps(self, indent)
+
+    @staticmethod
+    def load(text: str) -> Game:
+        """Read a saved game (JSON text), validating it and replaying its actions."""
+        from rummykit.game.record import loads
+
+        return loads(text)
+
+    @staticmethod
+    def from_position(variant: str | Variant = "hungarian", **position: Any) -> Game:
+        """A game set up by hand for a lesson (see :func:`rummykit.game.record.from_position`)."""
+        from rummykit.game.record import from_position
+
+        return from_position(variant, **position)
+
     def snapshot(self) -> dict[str, Any]:
         """The complete state as JSON-ready data (the position form of a saved game)."""
         from rummykit.game.record import position_of
@@ -898,7 +931,7 @@ def _new_joker_meanings(old: Meld, readings: tuple[Meld, ...]) -> Iterator[Card 
 def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld]:
     """Every distinct new meld these cards can make (each joker meaning once).
 
-    >>> from rummykit.variants import ROMMI
+    >>> from rummykit import ROMMI, parse_cards as as_cards
     >>> [str(m) for m in candidate_melds(as_cards("5♥ 6♥ 7♥ 7♠ 7♦"), ROMMI)]
     ['meld 7♠ 7♥ 7♦', 'meld 5♥ 6♥ 7♥']
     """

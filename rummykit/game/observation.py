@@ -1,0 +1,109 @@
+"""What one seat may know: its own hand and everything public — nothing hidden.
+
+Agents and widgets for a seat see only an :class:`Observation`. Two games that differ only
+in cards the seat cannot see (other hands, the order of the stock) give equal observations.
+
+>>> from rummykit.game import Game
+>>> game = Game.new("rommi", players=2, seed=3)
+>>> obs = game.observation(0)
+>>> len(obs.hand), obs.hand_sizes, obs.stock_size, obs.legal_actions
+(7, (7, 7), 37, ())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rummykit.cards import Card, sort_cards
+from rummykit.game.actions import Action
+from rummykit.variants import Variant
+
+if TYPE_CHECKING:
+    from rummykit.game.state import Event, Game, TableMeld, TurnStatus
+
+__all__ = ["Observation", "observe"]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of a game, at one moment."""
+
+    seat: int
+    variant: Variant
+    players: int
+    dealer: int
+    phase: str
+    current: int
+    hand: tuple[Card, ...]
+    table: tuple[TableMeld, ...]
+    discard_pile: tuple[Card, ...]
+    cut_card: Card | None
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    opened: tuple[bool, ...]
+    turns: tuple[int, ...]
+    scores: tuple[int, ...]
+    history: tuple[Event, ...]
+    legal_actions: tuple[Action, ...]
+    status: TurnStatus | None
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat is to act."""
+        return self.current == self.seat and self.phase != "over"
+
+    @property
+    def discard_top(self) -> Card | None:
+        """The visible card of the discard pile."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "seat": self.seat,
+            "variant": self.variant.name,
+            "players": self.players,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "current": self.current,
+            "hand": [str(c) for c in self.hand],
+            "table": [tm.to_dict() for tm in self.table],
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "cut_card": str(self.cut_card) if self.cut_card else None,
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "opened": list(self.opened),
+            "turns": list(self.turns),
+            "scores": list(self.scores),
+            "history": [e.to_dict() for e in self.history],
+            "legal_actions": [a.to_dict() for a in self.legal_actions],
+            "status": str(self.status) if self.status else None,
+        }
+
+
+def observe(game: Game, seat: int) -> Observation:
+    """Build ``seat``'s observation of ``game``."""
+    if not 0 <= seat < game.players:
+        raise ValueError(f"seat must be from 0 to {game.players - 1}, not {seat}")
+    mine = game.current == seat and not game.is_over
+    return Observation(
+        seat=seat,
+        variant=game.variant,
+        players=game.players,
+        dealer=game.dealer,
+        phase=game.phase,
+        current=game.current,
+        hand=sort_cards(game.hand(seat)),
+        table=game.table,
+        discard_pile=game.discard_pile,
+        cut_card=game.cut_card,
+        hand_sizes=tuple(len(game.hand(s)) for s in range(game.players)),
+        stock_size=game.stock_size,
+        opened=tuple(game.opened(s) for s in range(game.players)),
+        turns=game.turns_taken,
+        scores=game.match_scores,
+        history=tuple(game.events),
+        legal_actions=tuple(game.legal_actions()) if mine else (),
+        status=game.turn_status() if mine else None,
+    )
