@@ -543,8 +543,11 @@ class Game:
                 return [self._r("cut_card_gone", "cut_card")]
         return []
 
-    def _hand_failures(self, s: _State, cards: Iterable[Card]) -> list[Reason]:
-        missing = _holds(s.hands[s.current], cards)
+    def _hand_failures(self, s: _State, cards: tuple[Card, ...]) -> list[Reason]:
+        hand = s.hands[s.current]
+        if len(cards) == 1 and cards[0] in hand:
+            return []
+        missing = _holds(hand, cards)
         if missing:
             return [self._r("card_not_in_hand", "turn", missing, cards=missing)]
         return []
@@ -854,15 +857,23 @@ class Game:
     def _play_candidates(self) -> Iterator[Action]:
         s = self._state
         hand = s.hands[s.current]
-        for card in dict.fromkeys(hand):
+        distinct = list(dict.fromkeys(hand))
+        for card in distinct:
             yield Discard(card)
         if s.turn.steps:
             yield Undo()
         if s.turn.cut_taken is not None:
             yield ReturnCutCard()
+        first_turn = self.variant.no_opening_first_turn and s.turns[s.current] == 0
+        if first_turn and not s.opened[s.current]:
+            return  # H9: no melds, so no lay-offs or exchanges either
         yield from candidate_melds(hand, self.variant)
+        if self._must_open_first(s, "layoff"):
+            return
         for i, tm in enumerate(s.table):
-            for card in dict.fromkeys(hand):
+            for card in distinct:
+                if not _may_fit(tm.meld, card):
+                    continue
                 readings = layoff_readings(tm.meld, (card,), self.variant)
                 for meaning in dict.fromkeys(_new_joker_meanings(tm.meld, readings)):
                     yield LayOff((card,), i, meaning)
@@ -911,6 +922,18 @@ class Game:
         )
 
 
+def _may_fit(meld: Meld, card: Card) -> bool:
+    """A quick test before the full check: could this card join this meld at all?"""
+    if card.is_joker:
+        return True
+    if meld.is_run:
+        if card.suit != meld.suit:
+            return False
+        positions = (1, HIGH_ACE) if card.rank == 1 else (card.rank,)
+        return any(p in (meld.start - 1, meld.end + 1) for p in positions)
+    return card.rank == meld.rank and len(meld.cards) < 4
+
+
 def _joker_cards(meld: Meld) -> set[Card]:
     return {c for options in meld.joker_choices for c in options}
 
@@ -957,13 +980,19 @@ def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld
     high = HIGH_ACE if variant.ace_above_king else 13
     for suit in SUITS:
         ranks = by_suit.get(suit, set())
+        if len(ranks) + use_jokers < 3 or len(ranks) < 2:
+            continue
         present = {r for r in ranks if r != 1} | ({1, HIGH_ACE} if 1 in ranks else set())
         for start in range(low, high - 1):
-            for stop in range(start + 2, min(high, start + 12) + 1):
-                window = range(start, stop + 1)
-                missing = [p for p in window if p not in present]
-                if len(missing) > use_jokers:
+            missing: list[int] = []
+            for stop in range(start, min(high, start + 12) + 1):
+                if stop not in present:
+                    missing.append(stop)
+                    if len(missing) > use_jokers:
+                        break
+                if stop - start < 2:
                     continue
+                window = range(start, stop + 1)
                 laid = tuple(JOKER if p in missing else _card(p, suit) for p in window)
                 meaning = _card(missing[0], suit) if len(missing) == 1 else None
                 yield PlayMeld(laid, meaning)
