@@ -20,7 +20,7 @@ from rummykit.game.actions import Action
 from rummykit.variants import Variant
 
 if TYPE_CHECKING:
-    from rummykit.game.state import Event, Game, TableMeld, TurnStatus
+    from rummykit.game.state import Event, Game, TableMeld, TurnInfo, TurnStatus
 
 __all__ = ["Observation", "observe"]
 
@@ -47,6 +47,7 @@ class Observation:
     history: tuple[Event, ...]
     legal_actions: tuple[Action, ...]
     status: TurnStatus | None
+    turn: TurnInfo
 
     @property
     def my_turn(self) -> bool:
@@ -106,4 +107,5 @@ def observe(game: Game, seat: int) -> Observation:
         history=tuple(game.events),
         legal_actions=tuple(game.legal_actions()) if mine else (),
         status=game.turn_status() if mine else None,
+        turn=game.turn_info(),
     )

@@ -51,7 +51,15 @@ from rummykit.melds import (
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
 
-__all__ = ["Event", "Game", "IllegalAction", "RoundResult", "TableMeld", "TurnStatus"]
+__all__ = [
+    "Event",
+    "Game",
+    "IllegalAction",
+    "RoundResult",
+    "TableMeld",
+    "TurnInfo",
+    "TurnStatus",
+]
 
 PHASES = ("cut", "draw", "play", "over")
 
@@ -144,6 +152,21 @@ class TurnStatus:
             )
         parts.extend(r.message for r in self.obligations)
         return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnInfo:
+    """The public facts of the turn in progress (everyone at the table sees them)."""
+
+    seat: int
+    drew: str | None
+    taken: Card | None  # a discard-pile card that must be played this turn (H7)
+    cut_taken: Card | None
+    meld_points: int
+    new_melds: tuple[int, ...]
+    laid_off: bool
+    exchanged: int
+    provisional: int  # moves that Undo can take back
 
 
 @dataclass
@@ -458,6 +481,22 @@ class Game:
             candidates = list(self._play_candidates())
         seat = s.current
         return [a for a in candidates if not self._failures(a, seat)]
+
+    def turn_info(self) -> TurnInfo:
+        """The public facts of the turn in progress."""
+        s = self._state
+        t = s.turn
+        return TurnInfo(
+            seat=s.current,
+            drew=t.drew,
+            taken=t.taken,
+            cut_taken=t.cut_taken,
+            meld_points=t.meld_points,
+            new_melds=tuple(t.new_melds),
+            laid_off=t.laid_off,
+            exchanged=len(t.exchanged),
+            provisional=len(t.steps),
+        )
 
     def turn_status(self) -> TurnStatus:
         """Where the player to act stands: opening points so far, what is still missing.
