@@ -102,9 +102,11 @@ class Card:
 
     ``rank`` is 1 (ace) to 13 (king), and 0 for a joker; ``suit`` is one of ``♠ ♥ ♦ ♣``, or
     ``""`` for a joker. Build a card from its text (``Card("10♥")``, ``Card("Th")``) or from
-    rank and suit (``Card(10, "♥")``).
+    rank and suit (``Card(10, "♥")``, ``Card("K", "s")``).
 
     >>> Card(13, "♠")
+    Card('K♠')
+    >>> Card("K", "s")
     Card('K♠')
     >>> Card("🃏").is_joker
     True
@@ -114,8 +116,8 @@ class Card:
     suit: str
 
     def __init__(self, spec: str | int, suit: str | None = None) -> None:
-        if isinstance(spec, str) and suit is None:
-            parsed = parse_card(spec)
+        if isinstance(spec, str):
+            parsed = parse_card(spec if suit is None else f"{spec}{suit}")
             rank, suit = parsed.rank, parsed.suit
         elif isinstance(spec, int) and not isinstance(spec, bool):
             rank = spec

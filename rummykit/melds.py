@@ -309,7 +309,7 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
                     "not_in_deck_joker" if card.is_joker else None,
                 )
             )
-    if jokers and variant.jokers == 0:
+    if jokers and (variant.jokers == 0 or variant.jokers_per_meld == 0):
         out.append(
             _reason(
                 variant, "jokers_not_allowed", jokers, "joker", variant=variant.title, cards=jokers
@@ -344,8 +344,11 @@ def _set_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
     if not naturals:
         return out
     counts = Counter(c.rank for c in naturals)
-    best = max(counts.values())
-    rank = next(c.rank for c in naturals if counts[c.rank] == best)
+    # the rank the set is read as: most cards, then most suits, then the lower rank — never
+    # the input order, so the explanation does not change when the cards are reordered
+    rank = max(
+        counts, key=lambda r: (counts[r], len({c.suit for c in naturals if c.rank == r}), -r)
+    )
     wrong = tuple(c for c in naturals if c.rank != rank)
     if wrong:
         many = len(wrong) > 1
@@ -363,7 +366,11 @@ def _set_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
         if count > 1:
             out.append(_reason(variant, "identical_cards", (card,) * count, card=card))
     if len(cards) > 4:
-        out.append(_reason(variant, "set_too_large", cards, count_word=number_word(len(cards))))
+        out.append(
+            _reason(
+                variant, "set_too_large", cards, cards=cards, count_word=number_word(len(cards))
+            )
+        )
     return out
 
 
@@ -381,8 +388,15 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
     if not naturals:
         return out
     suit_counts = Counter(c.suit for c in naturals)
-    best = max(suit_counts.values())
-    suit = next(c.suit for c in naturals if suit_counts[c.suit] == best)
+    # the suit the run is read in: most cards, then most ranks, then suit order (not input order)
+    suit = max(
+        suit_counts,
+        key=lambda s: (
+            suit_counts[s],
+            len({c.rank for c in naturals if c.suit == s}),
+            -SUITS.index(s),
+        ),
+    )
     wrong = tuple(c for c in naturals if c.suit != suit)
     if wrong:
         many = len(wrong) > 1
@@ -762,7 +776,13 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
         if base.kind != plain.kind:
             failures = [
                 _reason(
-                    variant, "layoff_changes_kind", added, "layoff", meld=base.cards, kind=base.kind
+                    variant,
+                    "layoff_changes_kind",
+                    added,
+                    "layoff",
+                    cards=added,
+                    meld=base.cards,
+                    kind=base.kind,
                 )
             ]
         else:
@@ -772,6 +792,7 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
                     "layoff_moves_joker",
                     added,
                     "joker",
+                    cards=added,
                     meld=base.cards,
                     stands_for=moved[0] if moved else JOKER,
                 )
@@ -812,7 +833,6 @@ def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Ve
                 verdict = check_meld(cards, variant)
                 reasons.append(_reason(variant, "opening_bad_meld", cards, meld=cards))
                 reasons.extend(verdict.failures)
-                used.update(cards)
                 continue
             meld = readings[0]
         built.append(meld)
