@@ -141,8 +141,8 @@ class BaseAgent(ABC):
         undoing = any(c in ("undo", "return_cut") for c in plan.turn_events(obs))
         discards = [a for a in obs.legal_actions if isinstance(a, Discard)]
         cut = obs.turn.cut_taken
-        can_return = cut is not None and ReturnCutCard() in obs.legal_actions
-        if can_return and not plan.going_out_moves(obs, hand):
+        can_return = ReturnCutCard() in obs.legal_actions
+        if cut is not None and can_return and not plan.going_out_moves(obs, hand):
             self.step("ai_return_cut", (cut,), card=cut)
             return ReturnCutCard(), Note("ai_why_return_cut")
         if not undoing:
