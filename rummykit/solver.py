@@ -1,0 +1,1009 @@
+"""Exact meld arrangement: least deadwood, going out, the best opening, lay-off options.
+
+Every answer is the true optimum, found by an exhaustive search with memoisation — jokers,
+two decks and both places of the ace included — and every answer explains itself:
+
+>>> from rummykit import HUNGARIAN, ROMMI
+>>> result = best_arrangement("7♥ 8♥ 9♥ Q♣ Q♦ Q♠ 2♠ K♦", ROMMI)
+>>> result.melds
+(Meld('7♥ 8♥ 9♥'), Meld('Q♠ Q♦ Q♣'))
+>>> result.deadwood, result.deadwood_value
+((Card('2♠'), Card('K♦')), 12)
+>>> print(best_opening("7♥ 8♥ 9♥ Q♣ Q♦ Q♠ 2♠ K♦", HUNGARIAN))
+7♥ 8♥ 9♥ + Q♠ Q♦ Q♣ = 54: you can open. (H8)
+
+The hard AI asks for :func:`min_deadwood` thousands of times per decision; it answers with
+a number only, through a fast path for hands without jokers or twin cards (per-suit tables
+indexed by a 13-bit mask, and an enumeration of the few sets the hand allows).
+
+How the search works. Cards are numbered suit by suit (``♠`` first) and rank by rank, and
+the hand is a vector of counts packed into one integer (four bits per card). The search
+always decides the lowest card left: it is deadwood, or the discard, or it goes into a set
+with higher suits of its rank, or it is the lowest natural card of a run in its suit (the
+ace: the top of a run ending in Q-K-A). Jokers are placed as the meld is made, in its gaps
+or at either end, at most ``variant.jokers_per_meld`` to a meld. Each state (cards left,
+jokers left, discard still to choose) is solved once. Cards that cannot be in any meld are
+set aside first.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from rummykit.cards import (
+    ACE,
+    JOKER,
+    RANKS,
+    SUITS,
+    Card,
+    CardsLike,
+    as_cards,
+    parse_card,
+    rank_name,
+)
+from rummykit.melds import Meld, layoff_readings, make_meld
+from rummykit.messages import join, render
+from rummykit.variants import HUNGARIAN, Variant
+
+__all__ = [
+    "Arrangement",
+    "GoingOut",
+    "Layoff",
+    "Opening",
+    "best_arrangement",
+    "best_opening",
+    "can_go_out",
+    "layoff_options",
+    "min_deadwood",
+]
+
+HIGH_ACE = 14
+KING_POSITION = 13
+_BIG = 1 << 30
+
+# --- encoding cards ----------------------------------------------------------------------
+# A natural card is field f = 16 * suit + rank (rank 1..13). In a mask it is bit f; in a
+# count vector it is the four bits from 4 * f.
+
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+# parsing returns the interned cards of ``rummykit.cards``; they live as long as the module,
+# so their ids are a safe, fast key (any other card is looked up by rank and suit)
+_FIELD_CARD: dict[int, Card] = {
+    16 * i + r: parse_card(rank_name(r) + s) for i, s in enumerate(SUITS) for r in RANKS
+}
+_JOKER_BIT = 1 << 64
+_CARD_BIT: dict[int, int] = {id(c): 1 << f for f, c in _FIELD_CARD.items()}
+_CARD_BIT[id(JOKER)] = _JOKER_BIT
+
+
+def _field(card: Card) -> int:
+    return 16 * _SUIT_INDEX[card.suit] + card.rank
+
+
+def _card_of(field: int) -> Card:
+    return _FIELD_CARD[field]
+
+
+def _position_card(position: int, suit: str) -> Card:
+    return _FIELD_CARD[16 * _SUIT_INDEX[suit] + (ACE if position == HIGH_ACE else position)]
+
+
+def _encode(cards: Iterable[Card]) -> tuple[int, int]:
+    """The count vector of the natural cards, and the number of jokers."""
+    state = 0
+    jokers = 0
+    for card in cards:
+        if card.is_joker:
+            jokers += 1
+        else:
+            state += 1 << (_field(card) << 2)
+    return state, jokers
+
+
+def _fields(state: int) -> list[int]:
+    """Each natural card of a count vector, as fields (repeated for twin cards)."""
+    out = []
+    while state:
+        low = state & -state
+        f = (low.bit_length() - 1) >> 2
+        state -= 1 << (f << 2)
+        out.append(f)
+    return out
+
+
+# --- the rules the search needs, per variant -----------------------------------------------
+
+# search modes: what a melded card is worth
+_VALUE, _OPENING, _COUNT = 0, 1, 2
+
+
+class _Rules:
+    """What the search needs from a variant, precomputed once per variant."""
+
+    __slots__ = (
+        "bonus",
+        "dw",
+        "dwx",
+        "hi",
+        "joker_bonus",
+        "joker_points",
+        "jpm",
+        "lo",
+        "nat",
+        "pos",
+        "rank",
+        "value",
+        "variant",
+    )
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.jpm = variant.jokers_per_meld if variant.jokers else 0
+        self.lo = 1 if variant.ace_low else 2
+        self.hi = HIGH_ACE if variant.ace_above_king else KING_POSITION
+        self.joker_points = variant.card_value(JOKER)
+        value = [0] * 64
+        for f, card in _FIELD_CARD.items():
+            value[f] = variant.card_value(card)
+        self.value = value
+        rank_value = [0] + [variant.card_value(Card(r, SUITS[0])) for r in RANKS]
+        pos_value = [*rank_value, rank_value[ACE], 0]  # positions 0..15
+        ones = [1] * 64
+        # per mode: natural weight by field, joker weight by run position / set rank,
+        # and what leaving a card for the discard adds (natural by field, joker)
+        self.nat = (value, value, ones)
+        self.pos = ([self.joker_points] * 16, pos_value, [1] * 16)
+        self.rank = ([self.joker_points] * 16, [*rank_value, 0, 0], [1] * 16)
+        self.bonus = (value, [0] * 64, ones)
+        self.joker_bonus = (self.joker_points, 0, 1)
+        self.dw: list[int] = []
+        self.dwx: list[int] = []
+
+    def tables(self) -> list[int]:
+        """Per suit, indexed by its 13-bit mask (bit r for rank r): deadwood left by runs."""
+        if not self.dw:
+            values = self.value[1:14]
+            lo, hi = self.lo, self.hi
+            dw = [0] * (1 << 14)
+            for mask in range(0, 1 << 14, 2):
+                total = sum(v for r, v in enumerate(values, 1) if mask >> r & 1)
+                placements = [mask if lo == 1 else mask & ~2]
+                if hi == HIGH_ACE and mask & 2:
+                    placements.append((mask & ~2) | (1 << HIGH_ACE))
+                best = 0
+                for m in placements:
+                    starts = m & (m >> 1) & (m >> 2)
+                    covered = m & (starts | starts << 1 | starts << 2)
+                    melded = sum(values[(p if p < HIGH_ACE else ACE) - 1] for p in _bits(covered))
+                    best = max(best, melded)
+                dw[mask] = total - best
+            self.dw = dw
+        return self.dw
+
+    def discard_tables(self) -> list[int]:
+        """Per suit mask: the least run deadwood after taking one card of it away."""
+        if not self.dwx:
+            dw = self.tables()
+            dwx = [_BIG] * (1 << 14)
+            for mask in range(2, 1 << 14, 2):
+                dwx[mask] = min(dw[mask & ~(1 << p)] for p in _bits(mask))
+            self.dwx = dwx
+        return self.dwx
+
+
+_RULES: dict[int, tuple[Variant, _Rules]] = {}
+
+
+def _rules(variant: Variant) -> _Rules:
+    got = _RULES.get(id(variant))
+    if got is not None and got[0] is variant:
+        return got[1]
+    rules = _Rules(variant)
+    if len(_RULES) > 64:
+        _RULES.clear()
+    _RULES[id(variant)] = (variant, rules)
+    return rules
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# --- the fast path: no jokers, no twin cards -----------------------------------------------
+
+_M14 = 0x3FFE
+
+
+def _mask_of(hand: Sequence[Card]) -> int:
+    """A bit per card (``_JOKER_BIT`` per joker); cards that are not interned are looked up."""
+    try:
+        return sum(map(_CARD_BIT.__getitem__, map(id, hand)))
+    except KeyError:
+        return sum(_JOKER_BIT if c.is_joker else 1 << _field(c) for c in hand)
+
+
+def _fast_deadwood(mask: int, rules: _Rules, discard: bool) -> int:
+    """Least deadwood of a hand given as a mask of distinct natural cards."""
+    a = mask & _M14
+    b = (mask >> 16) & _M14
+    c = (mask >> 32) & _M14
+    d = (mask >> 48) & _M14
+    dw = rules.dw or rules.tables()
+    sets = (a & b & (c | d)) | (c & d & (a | b))
+    if not sets:
+        if discard:
+            dwx = rules.dwx or rules.discard_tables()
+            da, db, dc, dd = dw[a], dw[b], dw[c], dw[d]
+            return da + db + dc + dd + min(dwx[a] - da, dwx[b] - db, dwx[c] - dc, dwx[d] - dd)
+        return dw[a] + dw[b] + dw[c] + dw[d]
+    states = [(a, b, c, d)]
+    while sets:
+        bit = sets & -sets
+        sets ^= bit
+        keep = ~bit
+        four = a & b & c & d & bit
+        grown = []
+        for sa, sb, sc, sd in states:
+            ra, rb, rc, rd = sa & keep, sb & keep, sc & keep, sd & keep
+            grown.append((sa, sb, sc, sd))
+            grown.append((ra, rb, rc, rd))
+            if four:
+                grown.append((sa, rb, rc, rd))
+                grown.append((ra, sb, rc, rd))
+                grown.append((ra, rb, sc, rd))
+                grown.append((ra, rb, rc, sd))
+        states = grown
+    if discard:
+        dwx = rules.dwx or rules.discard_tables()
+        best = _BIG
+        for sa, sb, sc, sd in states:
+            da, db, dc, dd = dw[sa], dw[sb], dw[sc], dw[sd]
+            x = min(dwx[sa] - da, dwx[sb] - db, dwx[sc] - dc, dwx[sd] - dd)
+            best = min(best, da + db + dc + dd + x)
+        return best
+    return min(dw[sa] + dw[sb] + dw[sc] + dw[sd] for sa, sb, sc, sd in states)
+
+
+# --- the exact search -----------------------------------------------------------------------
+
+# a meld as the search makes it: (kind, items, suit, start / jokers). A set is
+# (_SET, its fields, 0, jokers); a run is (_RUN, a field per position or -1 for a joker,
+# suit index, first position).
+_SET, _RUN = 0, 1
+_Plan: TypeAlias = "tuple[int, tuple[int, ...], int, int]"
+# a step of the search: (what, card field, meld, state, jokers, flag) — what is one of
+_DEADWOOD, _DISCARD, _MELD = 0, 1, 2
+_Move: TypeAlias = "tuple[int, int, _Plan | None, int, int, int]"
+
+
+class _Search:
+    """One exact search over a hand: the best worth of disjoint melds, and how."""
+
+    def __init__(self, rules: _Rules, mode: int, record: bool) -> None:
+        self.rules = rules
+        self.memo: dict[int, int] = {}
+        self.moves: dict[int, _Move] = {}
+        self.record = record
+        self.nat = rules.nat[mode]
+        self.pos = rules.pos[mode]
+        self.rank = rules.rank[mode]
+        self.bonus = rules.bonus[mode]
+        self.joker_bonus = rules.joker_bonus[mode]
+
+    def best(self, state: int, jokers: int, flag: int) -> int:
+        """Best worth of melds (plus the discard's bonus when ``flag``) from these cards."""
+        if not state:
+            if not flag:
+                return 0
+            return self.joker_bonus if jokers else -_BIG  # the discard is still owed
+        key = ((state << 8 | jokers) << 1) | flag
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        low = state & -state
+        f = (low.bit_length() - 1) >> 2
+        rest = state - (1 << (f << 2))
+        best = self.best(rest, jokers, flag)
+        move: _Move = (_DEADWOOD, f, None, rest, jokers, flag)
+        if flag:
+            worth = self.bonus[f] + self.best(rest, jokers, 0)
+            if worth > best:
+                best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
+        for (state2, jokers2), (worth, plan) in self._melds(f, rest, jokers).items():
+            worth += self.best(state2, jokers2, flag)
+            if worth > best:
+                best, move = worth, (_MELD, f, plan, state2, jokers2, flag)
+        self.memo[key] = best
+        if self.record:
+            self.moves[key] = move
+        return best
+
+    def _melds(self, f: int, rest: int, jokers: int) -> dict[tuple[int, int], tuple[int, _Plan]]:
+        """Every meld holding card ``f`` (the lowest card left), by what it leaves."""
+        rules = self.rules
+        nat, pos = self.nat, self.pos
+        budget = min(rules.jpm, jokers)
+        out: dict[tuple[int, int], tuple[int, _Plan]] = {}
+
+        def offer(state2: int, used: int, worth: int, plan: _Plan) -> None:
+            key = (state2, jokers - used)
+            old = out.get(key)
+            if old is None or worth > old[0]:
+                out[key] = (worth, plan)
+
+        suit, rank = f >> 4, f & 15
+        # sets: higher suits of this rank, and jokers
+        others = [g for g in range(f + 16, 64, 16) if rest >> (g << 2) & 15]
+        if len(others) + budget >= 2:
+            joker_worth = self.rank[rank]
+            for pick in range(1 << len(others)):
+                chosen = [g for i, g in enumerate(others) if pick >> i & 1]
+                size = 1 + len(chosen)
+                if size > 4:
+                    continue
+                base = nat[f] + sum(nat[g] for g in chosen)
+                state2 = rest - sum(1 << (g << 2) for g in chosen)
+                for k in range(budget + 1):
+                    if 3 <= size + k <= 4:
+                        plan: _Plan = (_SET, (f, *chosen), 0, k)
+                        offer(state2, k, base + k * joker_worth, plan)
+        # runs: this card lowest natural (an ace may also top a run that ends Q-K-A)
+        lo, hi = rules.lo, rules.hi
+        places = []
+        if rank != ACE:
+            places.append((rank, 1))
+        else:
+            if lo == 1:
+                places.append((1, 1))
+            if hi == HIGH_ACE:
+                places.append((HIGH_ACE, -1))
+        base_field = suit << 4
+        for start, step in places:
+            # walk away from the card: (position reached, state, jokers used, worth, items)
+            stack: list[tuple[int, int, int, int, tuple[int, ...]]] = [
+                (start, rest, 0, nat[f], (f,))
+            ]
+            while stack:
+                at, state2, used, worth, items = stack.pop()
+                length = len(items)
+                # close the run here, with jokers behind the first card if that makes three
+                spare = budget - used
+                behind = 0
+                extra = 0
+                while True:
+                    if length + behind >= 3:
+                        if step == 1:
+                            plan = (_RUN, (-1,) * behind + items, suit, start - behind)
+                        else:
+                            plan = (_RUN, tuple(reversed(items)) + (-1,) * behind, suit, at)
+                        offer(state2, used + behind, worth + extra, plan)
+                    if behind >= spare or length + behind >= 13:
+                        break
+                    p = start - step * (behind + 1)
+                    if not lo <= p <= hi:
+                        break
+                    behind += 1
+                    extra += pos[p]
+                if length >= 13:
+                    continue
+                nxt = at + step
+                if not lo <= nxt <= hi:
+                    continue
+                g = base_field + (ACE if nxt == HIGH_ACE else nxt)
+                if nxt != 1 and state2 >> (g << 2) & 15:
+                    stack.append((nxt, state2 - (1 << (g << 2)), used, worth + nat[g], (*items, g)))
+                if used < budget:
+                    stack.append((nxt, state2, used + 1, worth + pos[nxt], (*items, -1)))
+        return out
+
+    def plans(self, state: int, jokers: int, flag: int) -> tuple[list[_Plan], list[int], int]:
+        """The melds, the deadwood fields and the discard (field, -1 joker, -2 none) chosen."""
+        melds: list[_Plan] = []
+        deadwood: list[int] = []
+        discard = -2
+        while state:
+            key = ((state << 8 | jokers) << 1) | flag
+            if key not in self.moves:
+                self.best(state, jokers, flag)
+            what, f, plan, state, jokers, flag = self.moves[key]
+            if what == _DEADWOOD:
+                deadwood.append(f)
+            elif what == _DISCARD:
+                discard = f
+            elif plan is not None:
+                melds.append(plan)
+        if flag and jokers:
+            discard = -1
+            jokers -= 1
+        deadwood.extend([-1] * jokers)
+        return melds, deadwood, discard
+
+
+def _reach(rules: _Rules, state: int, jokers: int) -> tuple[int, int]:
+    """Split the natural cards into those that may be in some meld and those that can't."""
+    budget = min(rules.jpm, jokers)
+    lo, hi = rules.lo, rules.hi
+    present = 0
+    for f in set(_fields(state)):
+        present |= 1 << f
+    keep = 0
+    alone = 0
+    rest = state
+    while rest:
+        low = rest & -rest
+        f = (low.bit_length() - 1) >> 2
+        count = rest >> (f << 2) & 15
+        rest -= count << (f << 2)
+        suit, rank = f >> 4, f & 15
+        ok = False
+        # a set: other suits of this rank, and jokers
+        if sum(1 for s in range(4) if s != suit and present >> (16 * s + rank) & 1) + budget >= 2:
+            ok = True
+        else:
+            base = suit << 4
+            places = [rank] if rank != ACE else [1, HIGH_ACE]
+            for p in places:
+                for first in (p - 2, p - 1, p):
+                    if first < lo or first + 2 > hi:
+                        continue
+                    missing = 0
+                    for q in range(first, first + 3):
+                        if q != p and not present >> (base + (ACE if q == HIGH_ACE else q)) & 1:
+                            missing += 1
+                    if missing <= budget:
+                        ok = True
+                        break
+                if ok:
+                    break
+        if ok:
+            keep += count << (f << 2)
+        else:
+            alone += count << (f << 2)
+    return keep, alone
+
+
+def _solve(search: _Search, state: int, jokers: int, flag: int) -> tuple[int, int, int]:
+    """Best worth; the cards searched; the discard set aside before the search (-2: none)."""
+    keep, alone = _reach(search.rules, state, jokers)
+    if not flag or not alone:
+        return search.best(keep, jokers, flag), keep, -2
+    # the discard is either the best card that can't meld, or chosen in the search
+    fields = _fields(alone)
+    top = max(fields, key=lambda g: search.bonus[g])
+    inside = search.best(keep, jokers, 1)
+    outside = search.bonus[top] + search.best(keep, jokers, 0)
+    if outside >= inside:
+        return outside, keep, top
+    return inside, keep, -2
+
+
+# --- building results ------------------------------------------------------------------
+
+
+def _meld_of(plan: _Plan) -> Meld:
+    """The :class:`Meld` for a plan, read as :mod:`rummykit.melds` reads it."""
+    kind, items, suit_index, extra = plan
+    if kind == _SET:
+        naturals = _sorted(_card_of(g) for g in items)
+        rank = naturals[0].rank
+        missing = [Card(rank, s) for s in SUITS if s not in {c.suit for c in naturals}]
+        represents: list[Card | None] = list(naturals)
+        if extra and len(missing) == extra:  # a full set: the jokers are the missing suits
+            represents += missing
+        else:
+            represents += [None] * extra
+        return Meld("set", (*naturals, *[JOKER] * extra), tuple(represents))
+    suit = SUITS[suit_index]
+    laid: list[Card] = []
+    represents = []
+    for offset, item in enumerate(items):
+        card = _position_card(extra + offset, suit)
+        represents.append(card)
+        laid.append(JOKER if item < 0 else card)
+    return Meld("run", tuple(laid), tuple(represents), extra)
+
+
+def _card(field: int) -> Card:
+    return JOKER if field < 0 else _card_of(field)
+
+
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=Card.sort_key))
+
+
+def _meld_order(meld: Meld) -> tuple[int, int, int]:
+    if meld.is_run:
+        return (meld.start, 1, _SUIT_INDEX[meld.suit])
+    return (meld.rank, 0, 0)
+
+
+def _split_long(melds: list[Meld]) -> list[Meld]:
+    """Melds in a reading order (by lowest rank), a 14-card run split in two (a run can't
+    hold the ace at both ends; only ever needed with two decks)."""
+    out = []
+    for meld in melds:
+        if meld.is_run and len(meld.cards) > 13:
+            for part in (slice(0, 7), slice(7, None)):
+                start = meld.start + (part.start or 0)
+                out.append(Meld("run", meld.cards[part], meld.represents[part], start))
+        else:
+            out.append(meld)
+    out.sort(key=_meld_order)
+    return out
+
+
+def _melds_text(melds: Sequence[Meld]) -> str:
+    return " + ".join(str(m) for m in melds)
+
+
+# --- least deadwood ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """The best way to lay out a hand: melds, deadwood and its value (the least there is).
+
+    With ``discard`` set, one card (``discard``) was put aside for the final discard first.
+
+    >>> a = best_arrangement("5♥ 🃏 7♥ 9♠ 9♦ 9♣ K♠")
+    >>> a.melds, a.deadwood, a.deadwood_value
+    ((Meld('5♥ 🃏 7♥'), Meld('9♠ 9♦ 9♣')), (Card('K♠'),), 10)
+    >>> print(a)
+    Melds 5♥ 🃏 7♥ + 9♠ 9♦ 9♣; deadwood K♠ = 10.
+    """
+
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    deadwood_value: int
+    discard: Card | None = None
+    variant: str = ""
+
+    @property
+    def message(self) -> str:
+        """The arrangement as a sentence (same as ``str(arrangement)``)."""
+        params = {
+            "melds": _melds_text(self.melds),
+            "deadwood": self.deadwood,
+            "value": self.deadwood_value,
+        }
+        if not self.melds:
+            text = render("solver_no_melds", params)
+        elif not self.deadwood:
+            text = render("solver_no_deadwood", params)
+        else:
+            text = render("solver_arrangement", params)
+        if self.discard is not None:
+            text += " " + render("solver_then_discard", card=self.discard)
+        return text
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from rummykit.display import cards_html
+
+        parts = [cards_html(m.cards) for m in self.melds]
+        if self.deadwood:
+            parts.append(cards_html(self.deadwood))
+        return f"<div>{' '.join(parts)}<p>{escape(self.message)}</p></div>"
+
+
+def min_deadwood(hand: CardsLike, variant: Variant = HUNGARIAN, *, discard: bool = False) -> int:
+    """The least deadwood value this hand can be left with (a number only: the fast path).
+
+    With ``discard=True`` one card is first put aside as the discard (the best one), as when
+    a player holds one card more than they keep.
+
+    >>> from rummykit import variant
+    >>> gin = variant("rommi", ace_low=True, ace_above_king=False)
+    >>> min_deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣", gin)
+    19
+    >>> min_deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣", gin, discard=True)
+    9
+    """
+    cards = hand if type(hand) is tuple else as_cards(hand)
+    rules = _rules(variant)
+    mask = _mask_of(cards)
+    if mask < _JOKER_BIT and mask.bit_count() == len(cards):
+        if discard and not mask:
+            raise ValueError(render("solver_nothing_to_discard"))
+        return _fast_deadwood(mask, rules, discard)
+    return best_arrangement(cards, variant, discard=discard).deadwood_value
+
+
+def best_arrangement(
+    hand: CardsLike, variant: Variant = HUNGARIAN, *, discard: bool = False
+) -> Arrangement:
+    """The melds that leave the least deadwood (by ``variant.card_value``), and that deadwood.
+
+    Exact: jokers go where they save most (at most ``variant.jokers_per_meld`` to a meld),
+    twin cards from two decks are handled, the ace stands where the variant lets it.
+    With ``discard=True`` the best card is first put aside for the discard.
+
+    >>> print(best_arrangement("A♠ 2♠ 3♠ Q♥ K♥ A♥ 🃏 7♦"))
+    Melds A♠ 2♠ 3♠ + 🃏 Q♥ K♥ A♥; deadwood 7♦ = 7.
+    >>> print(best_arrangement("A♠ 2♠ 3♠ Q♥ K♥ A♥ 🃏 7♦", discard=True))
+    Melds A♠ 2♠ 3♠ + 🃏 Q♥ K♥ A♥; no deadwood. Then discard 7♦.
+    """
+    cards = as_cards(hand)
+    rules = _rules(variant)
+    state, jokers = _encode(cards)
+    if discard and not cards:
+        raise ValueError(render("solver_nothing_to_discard"))
+    search = _Search(rules, _VALUE, True)
+    _, keep, outside = _solve(search, state, jokers, int(discard))
+    plans, dead_fields, inside = search.plans(keep, jokers, int(discard) if outside == -2 else 0)
+    melds = _split_long([_meld_of(p) for p in plans])
+    dead_fields += _fields(state - keep)
+    chosen = outside if outside != -2 else inside
+    if chosen != -2 and outside != -2:
+        dead_fields.remove(outside)
+    deadwood = _sorted(_card(g) for g in dead_fields)
+    value = sum(variant.card_value(c) for c in deadwood)
+    return Arrangement(
+        tuple(melds),
+        deadwood,
+        value,
+        None if chosen == -2 else _card(chosen),
+        variant.name,
+    )
+
+
+# --- the opening ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """The highest-valued set of new melds in a hand, and whether it opens (H8).
+
+    >>> o = best_opening("3♣ 4♣ 5♣ 8♦ 8♠ 8♥ 2♥")
+    >>> o.points, o.ok, o.missing
+    (36, False, 15)
+    >>> print(o)
+    3♣ 4♣ 5♣ + 8♠ 8♥ 8♦ = 36: 15 short of the 51 needed to open. (H8)
+    """
+
+    melds: tuple[Meld, ...]
+    points: int
+    threshold: int
+    left: tuple[Card, ...]
+    variant: str = ""
+    rule: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether these melds reach the threshold (any meld does when there is none)."""
+        return bool(self.melds) and self.points >= self.threshold
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    @property
+    def missing(self) -> int:
+        """Points still needed to open (0 when it opens)."""
+        return max(self.threshold - self.points, 0)
+
+    @property
+    def message(self) -> str:
+        """The opening as a sentence, without the rule citation."""
+        params = {
+            "melds": _melds_text(self.melds),
+            "total": self.points,
+            "threshold": self.threshold,
+            "missing": self.threshold - self.points,
+            "variant": self.variant,
+        }
+        if not self.melds:
+            code = "solver_opening_none" if self.threshold else "solver_opening_none_free"
+            return render(code, params)
+        if not self.threshold:
+            return render("solver_opening_free", params)
+        if self.ok:
+            return render("solver_opening_ok", params)
+        return render("solver_opening_short", params)
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.rule})" if self.rule else self.message
+
+
+def best_opening(hand: CardsLike, variant: Variant = HUNGARIAN) -> Opening:
+    """The new melds worth most toward the opening (H8: a joker counts as the card it stands
+    for), and whether they reach ``variant.opening_threshold``.
+
+    When the variant makes the last card go by a discard, one card is always kept back.
+
+    >>> print(best_opening("7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 2♦"))
+    7♥ 8♥ 9♥ + 10♠ 10♦ 10♣ + J♣ Q♣ K♣ = 84: you can open. (H8)
+    >>> best_opening("🃏 2♥ 3♥ 5♠").melds[0].represents[0]
+    Card('A♥')
+    """
+    cards = as_cards(hand)
+    rules = _rules(variant)
+    state, jokers = _encode(cards)
+    flag = int(variant.discard_to_win and bool(cards))
+    search = _Search(rules, _OPENING, True)
+    keep, _alone = _reach(rules, state, jokers)
+    if flag and state - keep:
+        flag = 0  # a card that can't meld is kept back anyway
+    points = search.best(keep, jokers, flag)
+    plans, dead_fields, discard = search.plans(keep, jokers, flag)
+    melds = tuple(_split_long([_meld_of(p) for p in plans]))
+    dead_fields += _fields(state - keep)
+    if discard != -2:
+        dead_fields.append(discard)
+    return Opening(
+        melds,
+        sum(m.points(variant) for m in melds) if points > 0 else 0,
+        variant.opening_threshold,
+        _sorted(_card(g) for g in dead_fields),
+        variant.title,
+        variant.rule("opening"),
+    )
+
+
+# --- lay-offs ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff:
+    """Cards from the hand that can go onto the meld at ``index`` on the table, and the
+    meld they make.
+
+    >>> from rummykit import make_meld
+    >>> print(layoff_options("7♥ 3♥", [make_meld("4♥ 5♥ 6♥")])[0])
+    3♥ onto 4♥ 5♥ 6♥ (meld 0), making 3♥ 4♥ 5♥ 6♥.
+    """
+
+    cards: tuple[Card, ...]
+    index: int
+    meld: Meld
+    result: Meld
+
+    @property
+    def message(self) -> str:
+        """The lay-off as a sentence."""
+        return render(
+            "solver_layoff", cards=self.cards, meld=self.meld, index=self.index, result=self.result
+        )
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _layoff_groups(meld: Meld, avail: Counter[Card], rules: _Rules) -> list[tuple[Card, ...]]:
+    """Candidate groups of cards from ``avail`` that extend ``meld`` (checked afterwards)."""
+    jokers_in = sum(1 for c in meld.cards if c.is_joker)
+    spare = max(0, min(rules.jpm - jokers_in, avail[JOKER]))
+    groups: list[tuple[Card, ...]] = []
+    if meld.is_run:
+        suit = meld.suit
+        lo, hi = rules.lo, rules.hi
+
+        def side(first: int, step: int) -> list[tuple[tuple[Card, ...], int]]:
+            # every extension on one side: (cards, jokers used)
+            out: list[tuple[tuple[Card, ...], int]] = [((), 0)]
+            frontier: list[tuple[tuple[Card, ...], int, int]] = [((), 0, first)]
+            while frontier:
+                got, used, p = frontier.pop()
+                if not lo <= p <= hi:
+                    continue
+                card = _position_card(p, suit)
+                if avail[card] > 0:
+                    nxt = (*got, card)
+                    out.append((nxt, used))
+                    frontier.append((nxt, used, p + step))
+                if used < spare:
+                    nxt = (*got, JOKER)
+                    out.append((nxt, used + 1))
+                    frontier.append((nxt, used + 1, p + step))
+            return out
+
+        below = side(meld.start - 1, -1)
+        above = side(meld.end + 1, 1)
+        for low_cards, low_used in below:
+            for high_cards, high_used in above:
+                added = low_cards + high_cards
+                if not added or low_used + high_used > spare:
+                    continue
+                if len(meld.cards) + len(added) > 13:
+                    continue
+                need = Counter(added)
+                if all(avail[c] >= n for c, n in need.items()):
+                    groups.append(added)
+    else:
+        rank = meld.rank
+        present = {c.suit for c in meld.cards if not c.is_joker}
+        naturals = [Card(rank, s) for s in SUITS if s not in present and avail[Card(rank, s)]]
+        room = 4 - len(meld.cards)
+        for pick in range(1, 1 << len(naturals)):
+            chosen = tuple(c for i, c in enumerate(naturals) if pick >> i & 1)
+            for k in range(spare + 1):
+                if len(chosen) + k <= room:
+                    groups.append(chosen + (JOKER,) * k)
+        for k in range(1, spare + 1):
+            if k <= room:
+                groups.append((JOKER,) * k)
+    return groups
+
+
+def _table_melds(table: Iterable[Meld | CardsLike], variant: Variant) -> list[Meld]:
+    return [m if isinstance(m, Meld) else make_meld(m, variant) for m in table]
+
+
+def layoff_options(
+    hand: CardsLike, table: Iterable[Meld | CardsLike], variant: Variant = HUNGARIAN
+) -> tuple[Layoff, ...]:
+    """Every card, or group of cards, from the hand that can go onto a meld on the table.
+
+    A lay-off keeps the meld's kind and what its jokers stand for (melds on the table are
+    never rearranged), exactly as :func:`rummykit.melds.layoff_readings` reads it. Single
+    cards come first, then pairs and longer groups, each by meld index.
+
+    >>> from rummykit.cards import format_cards
+    >>> from rummykit import make_meld
+    >>> table = [make_meld("9♠ 9♥ 9♦"), make_meld("4♥ 5♥ 6♥")]
+    >>> [(format_cards(o.cards), o.index) for o in layoff_options("9♣ 7♥ 8♥ 2♠", table)]
+    [('9♣', 0), ('7♥', 1), ('7♥ 8♥', 1)]
+    """
+    cards = as_cards(hand)
+    melds = _table_melds(table, variant)
+    options = _verified_layoffs(melds, Counter(cards), variant)
+    out = [
+        Layoff(group, index, melds[index], result)
+        for index, found in enumerate(options)
+        for group, result in found
+    ]
+    out.sort(key=lambda o: (len(o.cards), o.index, [c.sort_key() for c in o.cards]))
+    return tuple(out)
+
+
+# --- going out --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GoingOut:
+    """Whether a hand can be emptied this turn, and how: new melds, lay-offs onto the
+    table's melds, and the final discard when the variant wants one.
+
+    When it can't, the plan is the one that places the most cards, and ``left`` holds the
+    cards that would stay in hand (besides the discard).
+    """
+
+    ok: bool
+    melds: tuple[Meld, ...]
+    layoffs: tuple[Layoff, ...]
+    discard: Card | None
+    left: tuple[Card, ...]
+    final_discard: bool = False
+    rule: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    @property
+    def message(self) -> str:
+        """The plan (or what stays in hand) as a sentence, without the rule citation."""
+        if not self.ok:
+            code = "solver_cannot_go_out_discard" if self.final_discard else "solver_cannot_go_out"
+            return render(code, cards=self.left)
+        steps = [render("solver_step_meld", meld=m) for m in self.melds]
+        steps += [render("solver_step_layoff", cards=o.cards, meld=o.meld) for o in self.layoffs]
+        if self.discard is not None:
+            steps.append(render("solver_step_discard", card=self.discard))
+        return render("solver_go_out", plan=join(steps, "and"))
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.rule})" if self.rule else self.message
+
+
+def _verified_layoffs(
+    melds: Sequence[Meld], avail: Counter[Card], variant: Variant
+) -> list[list[tuple[tuple[Card, ...], Meld]]]:
+    """Per table meld, every group from ``avail`` that may go onto it, with the meld made."""
+    rules = _rules(variant)
+    out = []
+    for meld in melds:
+        seen: set[tuple[Card, ...]] = set()
+        found = []
+        for group in _layoff_groups(meld, avail, rules):
+            key = _sorted(group)
+            if key in seen:
+                continue
+            seen.add(key)
+            readings = layoff_readings(meld, group, variant)
+            if readings:
+                found.append((group, readings[0]))
+        out.append(found)
+    return out
+
+
+def can_go_out(
+    hand: CardsLike,
+    variant: Variant = HUNGARIAN,
+    table: Iterable[Meld | CardsLike] = (),
+    final_discard: bool | None = None,
+) -> GoingOut:
+    """Can this hand be emptied this turn — new melds, lay-offs onto ``table``, and (when
+    ``final_discard``, by default ``variant.discard_to_win``) exactly one card left to
+    discard? Lay-offs keep each table meld's kind and joker meanings.
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> print(can_go_out("7♥ 8♥ 9♥ 5♠", ROMMI, table=[make_meld("2♠ 3♠ 4♠", ROMMI)]))
+    You can go out: meld 7♥ 8♥ 9♥ and lay 5♠ onto 2♠ 3♠ 4♠. (R7)
+    >>> print(can_go_out("7♥ 8♥ 9♥ 5♠ K♦"))
+    You can't go out yet: 5♠ would stay in hand besides the discard. (H12)
+    """
+    cards = as_cards(hand)
+    melds = _table_melds(table, variant)
+    rules = _rules(variant)
+    flag = int(variant.discard_to_win if final_discard is None else final_discard)
+    options = _verified_layoffs(melds, Counter(cards), variant)
+    search = _Search(rules, _COUNT, True)
+    leaves: dict[int, int] = {}
+    # the best plan so far: cards placed, lay-offs chosen, natural cards and jokers left
+    best: list[tuple[int, list[tuple[int, tuple[Card, ...], Meld]], int, int]] = []
+
+    def leaf(rest: Counter[Card], chosen: list[tuple[int, tuple[Card, ...], Meld]]) -> bool:
+        state, jokers = _encode(rest.elements())
+        size = sum(rest.values())
+        key = state << 8 | jokers
+        placed = leaves.get(key)
+        if placed is None:
+            placed = _solve(search, state, jokers, flag)[0] if size else (-_BIG if flag else 0)
+            leaves[key] = placed
+        if not best or placed + len(cards) - size > best[0][0]:
+            best[:] = [(placed + len(cards) - size, list(chosen), state, jokers)]
+        return placed == size
+
+    def walk(i: int, rest: Counter[Card], chosen: list[tuple[int, tuple[Card, ...], Meld]]) -> bool:
+        if i == len(melds):
+            return leaf(rest, chosen)
+        if walk(i + 1, rest, chosen):
+            return True
+        for group, result in options[i]:
+            need = Counter(group)
+            if any(rest[c] < n for c, n in need.items()):
+                continue
+            rest.subtract(need)
+            chosen.append((i, group, result))
+            if walk(i + 1, rest, chosen):
+                return True
+            chosen.pop()
+            rest.update(need)
+        return False
+
+    ok = walk(0, Counter(cards), [])
+    _, chosen, state, jokers = best[0]
+    search = _Search(rules, _COUNT, True)
+    _, keep, outside = _solve(search, state, jokers, flag) if state or jokers else (0, 0, -2)
+    plans, dead_fields, inside = search.plans(keep, jokers, flag if outside == -2 else 0)
+    dead_fields += _fields(state - keep)
+    discard = outside if outside != -2 else inside
+    if outside != -2:
+        dead_fields.remove(outside)
+    if flag and dead_fields:  # any card left may be the discard: the costliest one
+        if discard != -2:
+            dead_fields.append(discard)
+        discard = max(dead_fields, key=lambda g: rules.joker_points if g < 0 else rules.value[g])
+        dead_fields.remove(discard)
+    new = tuple(_split_long([_meld_of(p) for p in plans]))
+    layoffs = tuple(Layoff(group, i, melds[i], result) for i, group, result in chosen)
+    return GoingOut(
+        ok,
+        new,
+        layoffs,
+        _card(discard) if flag and discard != -2 else None,
+        _sorted(_card(g) for g in dead_fields),
+        bool(flag),
+        variant.rule("going_out"),
+    )

@@ -1,0 +1,404 @@
+"""The solver is exact: it agrees with a brute-force reference on random and crowded hands.
+
+The reference below is deliberately simple: it lists every sub-multiset of the hand that
+``rummykit.melds.meld_readings`` accepts as a meld, then tries every way to pick disjoint
+ones (memoised on the cards left). Nothing from the solver is reused.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from itertools import combinations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rummykit import HUNGARIAN, ROMMI, Card, check_meld, make_meld, meld_readings, variant
+from rummykit.cards import JOKER, make_deck, parse_cards
+from rummykit.melds import check_layoff
+from rummykit.solver import (
+    best_arrangement,
+    best_opening,
+    can_go_out,
+    layoff_options,
+    min_deadwood,
+)
+from rummykit.variants import Variant
+
+GIN = variant("rommi", ace_low=True, ace_above_king=False)
+ROMMI_BOTH = variant("rommi", ace_low=True)
+ROMMI_ACE_HIGH = variant("rommi", ace_high=True)
+ONE_DECK = [ROMMI, GIN, ROMMI_BOTH, ROMMI_ACE_HIGH]
+TWO_JOKERS_PER_MELD = HUNGARIAN.derive(jokers_per_meld=2)
+
+# --- the reference ------------------------------------------------------------------------
+
+
+def reference_melds(hand: tuple[Card, ...], rules: Variant) -> list[tuple[int, int]]:
+    """Every meld in the hand as (bitmask of hand positions, best opening points)."""
+    jokers = [i for i, c in enumerate(hand) if c.is_joker]
+    groups: list[list[int]] = []
+    for key in ("suit", "rank"):
+        by: dict[object, list[int]] = {}
+        for i, c in enumerate(hand):
+            if not c.is_joker:
+                by.setdefault(getattr(c, key), []).append(i)
+        groups.extend(by.values())
+    found: dict[int, int] = {}
+    for group in groups:
+        pool = group + jokers
+        for size in range(3, min(len(pool), 13) + 1):
+            for chosen in combinations(pool, size):
+                mask = sum(1 << i for i in chosen)
+                if mask in found:
+                    continue
+                readings = meld_readings(tuple(hand[i] for i in chosen), rules)
+                if readings:
+                    found[mask] = max(m.points(rules) for m in readings)
+    return list(found.items())
+
+
+def reference(hand: tuple[Card, ...], rules: Variant) -> tuple[int, int, int, int, bool]:
+    """Least deadwood; least deadwood after one discard; best opening; best opening keeping
+    one card back; whether every card melds."""
+    melds = reference_melds(hand, rules)
+    values = [rules.card_value(c) for c in hand]
+    full = (1 << len(hand)) - 1
+
+    @cache
+    def least(mask: int) -> int:
+        if not mask:
+            return 0
+        low = mask & -mask
+        i = low.bit_length() - 1
+        best = values[i] + least(mask ^ low)
+        for meld, _ in melds:
+            if meld & low and meld & mask == meld:
+                best = min(best, least(mask ^ meld))
+        return best
+
+    @cache
+    def most(mask: int) -> int:
+        if not mask:
+            return 0
+        low = mask & -mask
+        best = most(mask ^ low)
+        for meld, points in melds:
+            if meld & low and meld & mask == meld:
+                best = max(best, points + most(mask ^ meld))
+        return best
+
+    one_out = [full ^ (1 << i) for i in range(len(hand))]
+    after_discard = min(least(m) for m in one_out) if hand else 0
+    opening_keep = max(most(m) for m in one_out) if hand else 0
+    all_meld = least(full) == 0 and all(v > 0 for v in values)
+    return least(full), after_discard, most(full), opening_keep, all_meld
+
+
+def check_result(hand: tuple[Card, ...], rules: Variant, discard: bool = False) -> int:
+    """Run the solver, check its arrangement is legal and adds up; return its deadwood."""
+    result = best_arrangement(hand, rules, discard=discard)
+    used: Counter[Card] = Counter()
+    for meld in result.melds:
+        verdict = check_meld(meld.cards, rules)
+        assert verdict.ok, (meld, str(verdict))
+        assert meld.kind in {m.kind for m in meld_readings(meld.cards, rules)}
+        used.update(meld.cards)
+    used.update(result.deadwood)
+    if discard:
+        assert result.discard is not None
+        used[result.discard] += 1
+    assert used == Counter(hand)
+    assert result.deadwood_value == sum(rules.card_value(c) for c in result.deadwood)
+    assert min_deadwood(hand, rules, discard=discard) == result.deadwood_value
+    return result.deadwood_value
+
+
+def check_against_reference(hand: tuple[Card, ...], rules: Variant) -> None:
+    least, after_discard, most, most_keep, _ = reference(hand, rules)
+    assert check_result(hand, rules) == least, hand
+    if hand:
+        assert check_result(hand, rules, discard=True) == after_discard, hand
+    opening = best_opening(hand, rules)
+    assert opening.points == (most_keep if rules.discard_to_win and hand else most), hand
+    assert sum(m.points(rules) for m in opening.melds) == opening.points
+    assert Counter(c for m in opening.melds for c in m.cards) + Counter(opening.left) == Counter(
+        hand
+    )
+
+
+# --- strategies ------------------------------------------------------------------------------
+
+ONE_DECK_CARDS = make_deck(1)
+TWO_DECK_CARDS = make_deck(2)
+
+
+def two_deck_hands(size: int, jokers: int) -> st.SearchStrategy[tuple[Card, ...]]:
+    return st.lists(
+        st.sampled_from(range(len(TWO_DECK_CARDS))), min_size=size, max_size=size, unique=True
+    ).map(lambda picks: tuple(TWO_DECK_CARDS[i] for i in picks) + (JOKER,) * jokers)
+
+
+def crowded_hands(max_size: int) -> st.SearchStrategy[tuple[Card, ...]]:
+    """Cards from a small window of ranks and suits, twins and jokers included."""
+
+    @st.composite
+    def build(draw: st.DrawFn) -> tuple[Card, ...]:
+        low = draw(st.integers(1, 10))
+        ranks = [r for r in range(low, low + 4) if r <= 13]
+        suits = draw(st.lists(st.sampled_from("♠♥♦♣"), min_size=2, max_size=3, unique=True))
+        pool = [Card(r, s) for r in ranks for s in suits] * 2
+        size = draw(st.integers(6, max_size))
+        picks = draw(
+            st.lists(st.sampled_from(range(len(pool))), min_size=size, max_size=size, unique=True)
+        )
+        jokers = draw(st.integers(0, 2))
+        return tuple(pool[i] for i in picks[: size - jokers]) + (JOKER,) * jokers
+
+    return build()
+
+
+# --- exactness -------------------------------------------------------------------------------
+
+
+@given(
+    st.lists(st.sampled_from(ONE_DECK_CARDS), min_size=7, max_size=11, unique=True),
+    st.sampled_from(ONE_DECK),
+)
+def test_one_deck_matches_reference(cards: list[Card], rules: Variant) -> None:
+    check_against_reference(tuple(cards), rules)
+
+
+@given(
+    st.lists(
+        st.sampled_from([Card(r, s) for s in "♠♥♦" for r in range(1, 7)] + [Card("K♠")]),
+        min_size=7,
+        max_size=11,
+        unique=True,
+    ),
+    st.sampled_from(ONE_DECK),
+)
+def test_one_deck_crowded_matches_reference(cards: list[Card], rules: Variant) -> None:
+    check_against_reference(tuple(cards), rules)
+
+
+@given(st.integers(0, 2).flatmap(lambda j: two_deck_hands(13 - j, j)))
+def test_two_decks_with_jokers_matches_reference(hand: tuple[Card, ...]) -> None:
+    check_against_reference(hand, HUNGARIAN)
+
+
+@given(st.integers(0, 2).flatmap(lambda j: two_deck_hands(15 - j, j)))
+def test_fifteen_cards_with_jokers_matches_reference(hand: tuple[Card, ...]) -> None:
+    least, _, _, _, _ = reference(hand, HUNGARIAN)
+    assert check_result(hand, HUNGARIAN) == least
+
+
+@given(crowded_hands(11))
+def test_crowded_two_deck_hands_match_reference(hand: tuple[Card, ...]) -> None:
+    check_against_reference(hand, HUNGARIAN)
+
+
+@given(crowded_hands(9))
+def test_two_jokers_per_meld_house_rule_matches_reference(hand: tuple[Card, ...]) -> None:
+    check_against_reference(hand, TWO_JOKERS_PER_MELD)
+
+
+@given(crowded_hands(10))
+def test_going_out_without_a_table_matches_reference(hand: tuple[Card, ...]) -> None:
+    """With nothing to lay off onto, a hand goes out exactly when all of it melds (or all
+    but the one card discarded)."""
+    melds = reference_melds(hand, HUNGARIAN)
+    full = (1 << len(hand)) - 1
+
+    @cache
+    def covers(mask: int) -> bool:
+        if not mask:
+            return True
+        low = mask & -mask
+        return any(m & low and m & mask == m and covers(mask ^ m) for m, _ in melds)
+
+    plain = can_go_out(hand, HUNGARIAN, final_discard=False)
+    assert plain.ok == covers(full)
+    with_discard = can_go_out(hand, HUNGARIAN)
+    assert with_discard.ok == any(covers(full ^ (1 << i)) for i in range(len(hand)))
+    for result in (plain, with_discard):
+        placed = Counter(c for m in result.melds for c in m.cards)
+        placed.update(result.left)
+        if result.discard is not None:
+            placed[result.discard] += 1
+        assert placed == Counter(hand)
+        assert result.ok == (not result.left)
+
+
+# --- examples -------------------------------------------------------------------------------
+
+
+def test_twin_cards_never_share_a_set() -> None:
+    result = best_arrangement("9♠ 9♠ 9♥ 9♦", HUNGARIAN)
+    assert [str(m) for m in result.melds] == ["9♠ 9♥ 9♦"]
+    assert result.deadwood == (Card("9♠"),)
+
+
+def test_two_runs_of_twin_cards() -> None:
+    result = best_arrangement("5♥ 6♥ 7♥ 5♥ 6♥ 7♥ 🃏", HUNGARIAN)
+    assert result.deadwood_value == 0
+    assert len(result.melds) == 2
+
+
+def test_H5_one_joker_per_meld() -> None:
+    assert best_arrangement("5♥ 🃏 🃏", HUNGARIAN).deadwood_value == 45
+    assert best_arrangement("5♥ 🃏 🃏", TWO_JOKERS_PER_MELD).deadwood_value == 0
+
+
+def test_H4_no_wrap_and_ace_at_either_end() -> None:
+    assert best_arrangement("K♠ A♠ 2♠", HUNGARIAN).deadwood_value == 22
+    assert min_deadwood("Q♥ K♥ A♥", HUNGARIAN) == 0
+    assert min_deadwood("A♥ 2♥ 3♥", HUNGARIAN) == 0
+
+
+def test_R3_ace_high_only() -> None:
+    assert min_deadwood("A♥ 2♥ 3♥", ROMMI) == 6
+    assert min_deadwood("Q♥ K♥ A♥", ROMMI) == 0
+    assert min_deadwood("Q♥ K♥ A♥", GIN) == 21
+    assert min_deadwood("A♥ 2♥ 3♥", ROMMI_ACE_HIGH) == 16
+
+
+def test_joker_placed_where_it_saves_most() -> None:
+    # the joker completes 9♣ 9♦ rather than sitting on a meld that is already whole
+    result = best_arrangement("4♠ 5♠ 6♠ 9♣ 9♦ 🃏 2♥", HUNGARIAN)
+    assert result.deadwood == (Card("2♥"),)
+
+
+def test_discard_is_the_costliest_loose_card() -> None:
+    result = best_arrangement("7♥ 8♥ 9♥ 2♠ K♦", HUNGARIAN, discard=True)
+    assert result.discard == Card("K♦")
+    assert result.deadwood_value == 2
+
+
+def test_discard_from_a_four_card_meld() -> None:
+    result = best_arrangement("7♥ 8♥ 9♥ 10♥", ROMMI, discard=True)
+    assert result.deadwood_value == 0
+    assert result.discard in (Card("7♥"), Card("10♥"))
+
+
+def test_discard_needs_a_card() -> None:
+    with pytest.raises(ValueError, match="no card to discard"):
+        min_deadwood((), GIN, discard=True)
+
+
+def test_cards_given_as_strings_and_new_objects() -> None:
+    hand = [Card(7, "♥"), "8♥", Card("9♥"), Card(2, "♠")]
+    assert min_deadwood(hand, ROMMI) == 2
+    assert min_deadwood(tuple(hand[:1]) + parse_cards("8♥ 9♥ 2♠"), ROMMI) == 2
+
+
+# --- the opening (H8) ------------------------------------------------------------------------
+
+
+def test_H8_opening_84() -> None:
+    opening = best_opening("7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 3♦", HUNGARIAN)
+    assert opening.ok and opening.points == 84
+    assert str(opening) == "7♥ 8♥ 9♥ + 10♠ 10♦ 10♣ + J♣ Q♣ K♣ = 84: you can open. (H8)"
+
+
+def test_H8_opening_36_is_not_yet() -> None:
+    opening = best_opening("3♣ 4♣ 5♣ 8♦ 8♠ 8♥ K♥", HUNGARIAN)
+    assert not opening.ok and opening.points == 36 and opening.missing == 15
+    assert opening.left == (Card("K♥"),)
+    assert "15 short of the 51" in str(opening)
+
+
+def test_H8_opening_54_sentence() -> None:
+    opening = best_opening("7♥ 8♥ 9♥ Q♣ Q♦ Q♠ 2♠", HUNGARIAN)
+    assert opening.message == "7♥ 8♥ 9♥ + Q♠ Q♦ Q♣ = 54: you can open."
+
+
+def test_H8_joker_counts_as_the_card_it_stands_for() -> None:
+    opening = best_opening("🃏 Q♥ K♥ 2♠", HUNGARIAN)
+    # as J♥ or as A♥, both worth 10: 30 either way
+    assert opening.points == 30
+    assert best_opening("5♥ 🃏 7♥ 2♠", HUNGARIAN).points == 18
+
+
+def test_H12_opening_keeps_a_card_to_discard() -> None:
+    # all six cards meld, but one must be kept back for the discard: the cheapest meld goes
+    opening = best_opening("2♥ 3♥ 4♥ K♠ K♥ K♦", HUNGARIAN)
+    assert opening.points == 30
+    assert best_opening("2♥ 3♥ 4♥ K♠ K♥ K♦", ROMMI).points == 39
+
+
+def test_R5_no_threshold() -> None:
+    assert best_opening("2♥ 3♥ 4♥ 9♣", ROMMI).ok
+    assert not best_opening("2♥ 5♥ 9♣", ROMMI).ok
+    assert str(best_opening("2♥ 5♥ 9♣", ROMMI)) == "No meld in this hand yet. (R5)"
+
+
+# --- lay-offs and going out ----------------------------------------------------------------
+
+
+def test_layoff_options_singles_and_groups() -> None:
+    table = [make_meld("9♠ 9♥ 9♦"), make_meld("4♥ 5♥ 6♥"), make_meld("Q♣ K♣ A♣")]
+    options = layoff_options("9♣ 7♥ 8♥ 3♥ J♣ 2♣ 🃏", table, HUNGARIAN)
+    found = {(" ".join(map(str, o.cards)), o.index) for o in options}
+    assert {("9♣", 0), ("3♥", 1), ("7♥", 1), ("J♣", 2), ("🃏", 0), ("🃏", 1)} <= found
+    assert ("7♥ 8♥", 1) in found
+    assert ("2♣", 2) not in found  # Q-K-A-2 wraps
+    for option in options:
+        assert check_layoff(table[option.index], option.cards, HUNGARIAN).ok
+
+
+def test_layoff_keeps_joker_meaning() -> None:
+    meld = make_meld("5♥ 🃏 7♥")  # the joker is the 6♥
+    options = layoff_options("6♥ 8♥", [meld], HUNGARIAN)
+    assert [str(o.result) for o in options] == ["5♥ 🃏 7♥ 8♥"]
+
+
+def test_R7_go_out_with_layoffs_no_discard() -> None:
+    table = [make_meld("2♠ 3♠ 4♠", ROMMI), make_meld("J♦ J♥ J♣", ROMMI)]
+    result = can_go_out("5♠ 6♠ J♠ 8♥ 8♦ 8♣", ROMMI, table=table)
+    assert result.ok and result.discard is None
+    assert {(" ".join(map(str, o.cards)), o.index) for o in result.layoffs} == {
+        ("5♠ 6♠", 0),
+        ("J♠", 1),
+    }
+    assert [str(m) for m in result.melds] == ["8♥ 8♦ 8♣"]
+
+
+def test_R7_discard_to_win_option() -> None:
+    table = [make_meld("2♠ 3♠ 4♠", ROMMI)]
+    plain = can_go_out("5♠ 8♥ 8♦ 8♣", ROMMI, table=table)
+    assert plain.ok and plain.discard is None and len(plain.layoffs) == 1
+    strict = ROMMI.derive(discard_to_win=True)
+    kept = can_go_out("5♠ 8♥ 8♦ 8♣", strict, table=table)
+    assert kept.ok and kept.discard == Card("5♠") and not kept.layoffs
+    assert not can_go_out("5♠ 8♥ 8♦ 8♣ K♣ Q♦", strict, table=table).ok
+    result = can_go_out("5♠ 6♠ 8♥ 8♦ 8♣ K♣", strict, table=table)
+    assert result.ok and result.discard == Card("K♣")
+    assert str(result) == (
+        "You can go out: meld 8♥ 8♦ 8♣, lay 5♠ 6♠ onto 2♠ 3♠ 4♠ and discard K♣. (R7)"
+    )
+
+
+def test_H12_go_out_needs_one_card_for_the_discard() -> None:
+    assert not can_go_out("7♥ 8♥ 9♥", HUNGARIAN).ok
+    assert can_go_out("7♥ 8♥ 9♥ 2♣", HUNGARIAN).ok
+    assert can_go_out("7♥ 8♥ 9♥ 10♥", HUNGARIAN).ok  # 7-8-9 and discard the 10 (or the 7)
+    result = can_go_out("7♥ 8♥ 9♥ 2♣ 5♠", HUNGARIAN)
+    assert not result.ok and result.left == (Card("2♣"),) and result.discard == Card("5♠")
+    assert str(result) == ("You can't go out yet: 2♣ would stay in hand besides the discard. (H12)")
+
+
+def test_go_out_lays_a_joker_off() -> None:
+    table = [make_meld("4♥ 5♥ 6♥")]
+    result = can_go_out("🃏 9♣ 9♦ 9♠ 9♥ K♦", HUNGARIAN, table=table)
+    assert result.ok and result.discard == Card("K♦")
+    assert result.layoffs and result.layoffs[0].cards == (JOKER,)
+
+
+def test_go_out_uses_two_table_melds_and_its_own() -> None:
+    table = [make_meld("9♠ 9♥ 9♦"), make_meld("4♥ 5♥ 6♥")]
+    result = can_go_out("9♣ 7♥ 8♥ 2♣ 3♣ 4♣ Q♦", HUNGARIAN, table=table)
+    assert result.ok
+    assert str(result).startswith("You can go out:")
