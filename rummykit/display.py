@@ -25,7 +25,14 @@ from rummykit.messages import render
 if TYPE_CHECKING:
     from rummykit.explain import Verdict
 
-__all__ = ["DisplayOptions", "card_svg", "cards_html", "options", "verdict_html"]
+__all__ = [
+    "DisplayOptions",
+    "card_back_svg",
+    "card_svg",
+    "cards_html",
+    "options",
+    "verdict_html",
+]
 
 
 @dataclass
@@ -89,6 +96,19 @@ def card_svg(card: Card, *, highlight: bool = False, width: int | None = None) -
         )
         + f'<text x="50" y="112" font-size="46" text-anchor="middle" fill="{colour}">'
         f"{centre}</text>" + border + "</svg>"
+    )
+
+
+def card_back_svg(width: int | None = None) -> str:
+    """The back of a card (for hidden hands and the stock)."""
+    w = width or options.card_width
+    h = round(w * 1.4)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" width="{w}" '
+        f'height="{h}" aria-hidden="true" class="rk-card-back">'
+        '<rect x="3" y="3" width="94" height="134" rx="8" fill="#2b4c7e" stroke="#555" '
+        'stroke-width="2"/><rect x="12" y="12" width="76" height="116" rx="5" fill="none" '
+        'stroke="#f2e6c9" stroke-width="3" stroke-dasharray="6 4"/></svg>'
     )
 
 

@@ -1,0 +1,11 @@
+"""Widgets for JupyterLab and Voilà: the card table, the AI stepper, the meld checker.
+
+Importing this module needs the notebook extras (``pip install rummykit[notebook]``);
+``import rummykit`` alone never imports it.
+"""
+
+from rummykit.widgets.checker import MeldChecker
+from rummykit.widgets.stepper import AIStepper
+from rummykit.widgets.table import Table
+
+__all__ = ["AIStepper", "MeldChecker", "Table"]

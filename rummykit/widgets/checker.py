@@ -1,0 +1,103 @@
+"""Pick cards from a deck palette and see the meld Verdict live, the rule cited.
+
+>>> checker = MeldChecker("rommi", cards="A♥ 2♥ 3♥")
+>>> checker
+MeldChecker('rommi', cards='A♥ 2♥ 3♥')
+>>> checker.verdict.codes
+('ace_low_not_allowed',)
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from rummykit.cards import JOKER, RANKS, SUITS, Card, CardParseError, as_cards
+from rummykit.explain import Verdict
+from rummykit.melds import check_meld
+from rummykit.messages import render
+from rummykit.variants import VARIANTS, VariantError, variant
+
+__all__ = ["MeldChecker"]
+
+
+class MeldChecker(widgets.VBox):  # type: ignore[misc]
+    """A deck palette, the chosen cards, and the live verdict with offending cards marked."""
+
+    def __init__(self, variant_name: str = "hungarian", cards: str = "") -> None:
+        self._variant = widgets.Dropdown(
+            options=list(VARIANTS), value=variant_name, description=render("checker_variant")
+        )
+        self._text = widgets.Text(
+            value=cards, description=render("checker_cards"), placeholder="K♠ A♠ 2♠"
+        )
+        self._out = widgets.HTML()
+        rows = []
+        for suit in SUITS:
+            rows.append(widgets.HBox([self._palette_button(Card(rank, suit)) for rank in RANKS]))
+        rows.append(
+            widgets.HBox(
+                [
+                    self._palette_button(JOKER),
+                    self._tool("checker_undo", self.remove_last),
+                    self._tool("checker_clear", self.clear),
+                ]
+            )
+        )
+        self._variant.observe(lambda _c: self.update(), names="value")
+        self._text.observe(lambda _c: self.update(), names="value")
+        self.verdict: Verdict | None = None
+        super().__init__([widgets.HBox([self._variant, self._text]), *rows, self._out])
+        self.update()
+
+    def _palette_button(self, card: Card) -> widgets.Button:
+        button = widgets.Button(
+            description=str(card),
+            tooltip=card.label,
+            layout=widgets.Layout(width="46px"),
+            style={"text_color": "#c8102e" if card.is_red else "#1a1a1a"},
+        )
+        button.on_click(lambda _b: self.add(card))
+        return button
+
+    def _tool(self, code: str, action: object) -> widgets.Button:
+        button = widgets.Button(description=render(code))
+        button.on_click(lambda _b: action())  # type: ignore[operator]
+        return button
+
+    def __repr__(self) -> str:
+        return f"MeldChecker('{self._variant.value}', cards='{self._text.value.strip()}')"
+
+    @property
+    def cards(self) -> str:
+        """The cards being checked, as text."""
+        return self._text.value.strip()
+
+    def add(self, card: Card) -> None:
+        """Add a card from the palette."""
+        self._text.value = f"{self.cards} {card}".strip()
+
+    def remove_last(self) -> None:
+        """Take the last card away."""
+        self._text.value = " ".join(self.cards.split()[:-1])
+
+    def clear(self) -> None:
+        """Start again with no cards."""
+        self._text.value = ""
+
+    def update(self) -> None:
+        """Check the cards and show the verdict."""
+        if not self.cards:
+            self.verdict = None
+            self._out.value = f"<p>{html.escape(render('checker_empty'))}</p>"
+            return
+        try:
+            rules = variant(self._variant.value)
+            cards = as_cards(self.cards)
+        except (CardParseError, VariantError) as error:
+            self.verdict = None
+            self._out.value = f"<p><b>{html.escape(str(error))}</b></p>"
+            return
+        self.verdict = check_meld(cards, rules)
+        self._out.value = self.verdict._repr_html_()
