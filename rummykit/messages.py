@@ -297,6 +297,10 @@ TEMPLATES: dict[str, str] = {
     "solver_no_melds": "No meld in this hand: deadwood {deadwood} = {value}.",
     "solver_then_discard": "Then discard {card}.",
     "solver_nothing_to_discard": "There is no card to discard: the hand is empty.",
+    "solver_mask_cards": (
+        "a hand mask holds distinct natural cards only (bit 16 × suit + rank): no jokers, "
+        "no twin cards"
+    ),
     "solver_opening_ok": "{melds} = {total}: you can open.",
     "solver_opening_short": "{melds} = {total}: {missing} short of the {threshold} needed to open.",
     "solver_opening_none": "No meld in this hand yet: nothing toward the {threshold} needed to open.",

@@ -56,6 +56,8 @@ __all__ = [
     "best_arrangement",
     "best_opening",
     "can_go_out",
+    "card_bit",
+    "hand_mask",
     "layoff_options",
     "min_deadwood",
 ]
@@ -63,6 +65,7 @@ __all__ = [
 HIGH_ACE = 14
 KING_POSITION = 13
 _BIG = 1 << 30
+_CACHE_LIMIT = 200_000
 
 # --- encoding cards ----------------------------------------------------------------------
 # A natural card is field f = 16 * suit + rank (rank 1..13). In a mask it is bit f; in a
@@ -132,6 +135,7 @@ class _Rules:
         "joker_points",
         "jpm",
         "lo",
+        "melds",
         "nat",
         "pos",
         "rank",
@@ -161,6 +165,8 @@ class _Rules:
         self.joker_bonus = (self.joker_points, 0, 1)
         self.dw: list[int] = []
         self.dwx: list[int] = []
+        # per mode: the melds a card can be in, by the cards near it (see _Search.best)
+        self.melds: tuple[dict[int, list[tuple[int, int, int, _Plan]]], ...] = ({}, {}, {})
 
     def tables(self) -> list[int]:
         """Per suit, indexed by its 13-bit mask (bit r for rank r): deadwood left by runs."""
@@ -244,6 +250,39 @@ def _fast_deadwood(mask: int, rules: _Rules, discard: bool) -> int:
             da, db, dc, dd = dw[a], dw[b], dw[c], dw[d]
             return da + db + dc + dd + min(dwx[a] - da, dwx[b] - db, dwx[c] - dc, dwx[d] - dd)
         return dw[a] + dw[b] + dw[c] + dw[d]
+    if not sets & (sets - 1):  # one rank with a set: the usual case
+        keep = ~sets
+        ra, rb, rc, rd = a & keep, b & keep, c & keep, d & keep
+        if a & b & c & d & sets:
+            states = [
+                (a, b, c, d),
+                (ra, rb, rc, rd),
+                (a, rb, rc, rd),
+                (ra, b, rc, rd),
+                (ra, rb, c, rd),
+                (ra, rb, rc, d),
+            ]
+        elif not discard:
+            return min(dw[a] + dw[b] + dw[c] + dw[d], dw[ra] + dw[rb] + dw[rc] + dw[rd])
+        else:
+            states = [(a, b, c, d), (ra, rb, rc, rd)]
+    else:
+        states = _set_choices(a, b, c, d, sets)
+    if discard:
+        dwx = rules.dwx or rules.discard_tables()
+        best = _BIG
+        for sa, sb, sc, sd in states:
+            da, db, dc, dd = dw[sa], dw[sb], dw[sc], dw[sd]
+            x = da + db + dc + dd + min(dwx[sa] - da, dwx[sb] - db, dwx[sc] - dc, dwx[sd] - dd)
+            if x < best:
+                best = x
+        return best
+    return min([dw[sa] + dw[sb] + dw[sc] + dw[sd] for sa, sb, sc, sd in states])
+
+
+def _set_choices(a: int, b: int, c: int, d: int, sets: int) -> list[tuple[int, int, int, int]]:
+    """Every way to take sets out of four suit masks: per rank in ``sets``, none, the set
+    of all its cards, or (with four) any three of them."""
     states = [(a, b, c, d)]
     while sets:
         bit = sets & -sets
@@ -261,15 +300,7 @@ def _fast_deadwood(mask: int, rules: _Rules, discard: bool) -> int:
                 grown.append((ra, rb, sc, rd))
                 grown.append((ra, rb, rc, sd))
         states = grown
-    if discard:
-        dwx = rules.dwx or rules.discard_tables()
-        best = _BIG
-        for sa, sb, sc, sd in states:
-            da, db, dc, dd = dw[sa], dw[sb], dw[sc], dw[sd]
-            x = min(dwx[sa] - da, dwx[sb] - db, dwx[sc] - dc, dwx[sd] - dd)
-            best = min(best, da + db + dc + dd + x)
-        return best
-    return min(dw[sa] + dw[sb] + dw[sc] + dw[sd] for sa, sb, sc, sd in states)
+    return states
 
 
 # --- the exact search -----------------------------------------------------------------------
@@ -297,6 +328,8 @@ class _Search:
         self.rank = rules.rank[mode]
         self.bonus = rules.bonus[mode]
         self.joker_bonus = rules.joker_bonus[mode]
+        self.jpm = rules.jpm
+        self.cache = rules.melds[mode]
 
     def best(self, state: int, jokers: int, flag: int) -> int:
         """Best worth of melds (plus the discard's bonus when ``flag``) from these cards."""
@@ -317,7 +350,29 @@ class _Search:
             worth = self.bonus[f] + self.best(rest, jokers, 0)
             if worth > best:
                 best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
-        for (state2, jokers2), (worth, plan) in self._melds(f, rest, jokers).items():
+        # the melds this card can be in depend only on the cards near it: look them up
+        budget = jokers if jokers < self.jpm else self.jpm
+        top = (f | 15) - 2  # the king of this suit
+        context = (
+            (
+                (rest >> ((f + 1) << 2)) & ((1 << ((top - f) << 2)) - 1)
+                | (rest >> ((f + 16) << 2) & 15) << 48
+                | (rest >> ((f + 32) << 2) & 15) << 52
+                | (rest >> ((f + 48) << 2) & 15) << 56
+            )
+            << 12
+            | budget << 6
+            | f
+        )
+        options = self.cache.get(context)
+        if options is None:
+            options = self._melds(f, rest, budget)
+            if len(self.cache) > _CACHE_LIMIT:
+                self.cache.clear()
+            self.cache[context] = options
+        for taken, used, worth, plan in options:
+            state2 = rest - taken
+            jokers2 = jokers - used
             worth += self.best(state2, jokers2, flag)
             if worth > best:
                 best, move = worth, (_MELD, f, plan, state2, jokers2, flag)
@@ -326,18 +381,20 @@ class _Search:
             self.moves[key] = move
         return best
 
-    def _melds(self, f: int, rest: int, jokers: int) -> dict[tuple[int, int], tuple[int, _Plan]]:
-        """Every meld holding card ``f`` (the lowest card left), by what it leaves."""
+    def _melds(self, f: int, rest: int, budget: int) -> list[tuple[int, int, int, _Plan]]:
+        """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
+        jokers: (the other natural cards as a count vector, jokers used, worth, plan).
+
+        Reads only the cards above ``f`` in its suit and its rank in higher suits."""
         rules = self.rules
         nat, pos = self.nat, self.pos
-        budget = min(rules.jpm, jokers)
-        out: dict[tuple[int, int], tuple[int, _Plan]] = {}
+        found: dict[tuple[int, int], tuple[int, _Plan]] = {}
 
         def offer(state2: int, used: int, worth: int, plan: _Plan) -> None:
-            key = (state2, jokers - used)
-            old = out.get(key)
+            key = (rest - state2, used)
+            old = found.get(key)
             if old is None or worth > old[0]:
-                out[key] = (worth, plan)
+                found[key] = (worth, plan)
 
         suit, rank = f >> 4, f & 15
         # sets: higher suits of this rank, and jokers
@@ -402,7 +459,7 @@ class _Search:
                     stack.append((nxt, state2 - (1 << (g << 2)), used, worth + nat[g], (*items, g)))
                 if used < budget:
                     stack.append((nxt, state2, used + 1, worth + pos[nxt], (*items, -1)))
-        return out
+        return [(taken, used, worth, plan) for (taken, used), (worth, plan) in found.items()]
 
     def plans(self, state: int, jokers: int, flag: int) -> tuple[list[_Plan], list[int], int]:
         """The melds, the deadwood fields and the discard (field, -1 joker, -2 none) chosen."""
@@ -598,11 +655,39 @@ class Arrangement:
         return f"<div>{' '.join(parts)}<p>{escape(self.message)}</p></div>"
 
 
-def min_deadwood(hand: CardsLike, variant: Variant = HUNGARIAN, *, discard: bool = False) -> int:
+def hand_mask(hand: CardsLike) -> int:
+    """A hand without jokers or twin cards as one integer, bit ``16 * suit + rank`` per card
+    (suits in the order ♠ ♥ ♦ ♣): the form :func:`min_deadwood` reads fastest.
+
+    An agent that weighs many draws and discards keeps its hand this way and adds or
+    removes a card with ``|`` and ``& ~`` on :func:`card_bit`.
+
+    >>> hand_mask("A♠ 2♠") == card_bit("A♠") | card_bit("2♠") == 0b110
+    True
+    """
+    cards = as_cards(hand)
+    mask = _mask_of(cards)
+    if mask >= _JOKER_BIT or mask.bit_count() != len(cards):
+        raise ValueError(render("solver_mask_cards"))
+    return mask
+
+
+def card_bit(card: Card | str) -> int:
+    """The bit of one card in a :func:`hand_mask`.
+
+    >>> card_bit("K♥") == 1 << (16 + 13)
+    True
+    """
+    return hand_mask((card if isinstance(card, Card) else parse_card(card),))
+
+
+def min_deadwood(
+    hand: CardsLike | int, variant: Variant = HUNGARIAN, *, discard: bool = False
+) -> int:
     """The least deadwood value this hand can be left with (a number only: the fast path).
 
     With ``discard=True`` one card is first put aside as the discard (the best one), as when
-    a player holds one card more than they keep.
+    a player holds one card more than they keep. The hand may also be a :func:`hand_mask`.
 
     >>> from rummykit import variant
     >>> gin = variant("rommi", ace_low=True, ace_above_king=False)
@@ -611,14 +696,49 @@ def min_deadwood(hand: CardsLike, variant: Variant = HUNGARIAN, *, discard: bool
     >>> min_deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣", gin, discard=True)
     9
     """
-    cards = hand if type(hand) is tuple else as_cards(hand)
-    rules = _rules(variant)
-    mask = _mask_of(cards)
-    if mask < _JOKER_BIT and mask.bit_count() == len(cards):
+    global _last_variant, _last_rules
+    if variant is _last_variant:
+        rules = _last_rules
+    else:
+        rules = _last_rules = _rules(variant)
+        _last_variant = variant
+    if type(hand) is int:
+        mask = hand
+        if mask >> 62 or mask & ~_ALL_CARDS:
+            raise ValueError(render("solver_mask_cards"))
+        cards: Sequence[Card] = ()
+        size = mask.bit_count()
+    else:
+        cards = hand if type(hand) is tuple else as_cards(hand)  # type: ignore[arg-type]
+        mask = 0
+        try:
+            for card in cards:
+                mask |= _CARD_BIT[id(card)]
+        except KeyError:
+            mask = _mask_of(cards)
+        size = len(cards)
+    if mask < _JOKER_BIT and mask.bit_count() == size:
+        dw = rules.dw or rules.tables()
+        a = mask & _M14
+        b = mask >> 16 & _M14
+        c = mask >> 32 & _M14
+        d = mask >> 48
+        if not (a & b & (c | d)) | (c & d & (a | b)):
+            if not discard:
+                return dw[a] + dw[b] + dw[c] + dw[d]
+            if mask:
+                dwx = rules.dwx or rules.discard_tables()
+                da, db, dc, dd = dw[a], dw[b], dw[c], dw[d]
+                return da + db + dc + dd + min(dwx[a] - da, dwx[b] - db, dwx[c] - dc, dwx[d] - dd)
         if discard and not mask:
             raise ValueError(render("solver_nothing_to_discard"))
         return _fast_deadwood(mask, rules, discard)
     return best_arrangement(cards, variant, discard=discard).deadwood_value
+
+
+_ALL_CARDS = sum(1 << f for f in _FIELD_CARD)
+_last_variant: Variant | None = None
+_last_rules: _Rules = _rules(HUNGARIAN)
 
 
 def best_arrangement(

@@ -1,0 +1,296 @@
+"""rummykit's least-deadwood solver against OpenSpiel (C++) and RLCard (Python), side by side.
+
+Same seeded hands for everyone, one process, implementations alternating round by round (the
+machine is shared and noisy, so each figure is the best of several rounds, and the median is
+printed beside it). Gin-style hands: one deck, the ace low only and worth 1, faces worth 10.
+
+What each one computes, and how they are compared like with like:
+
+* 10-card hands — the least deadwood of the hand.
+  - rummykit: ``min_deadwood(hand, gin)``, from a tuple of ``Card`` (and, on a second line,
+    from a ``hand_mask`` int, the form an agent keeps its hand in).
+  - OpenSpiel: ``GinRummyUtils(13, 4, 10).min_deadwood(ints)``, cards as ``suit * 13 + rank``
+    with suits in the order s c d h and ranks A=0 … K=12 (``gin_rummy_utils.cc``).
+  - RLCard: ``melding.get_best_meld_clusters(hand)`` (it only accepts 10 cards), then
+    ``utils.get_deadwood_count`` of the first best cluster (the whole hand when there is none).
+* 11-card hands — the least deadwood after one discard (a gin player holding 11 cards).
+  - rummykit: ``min_deadwood(hand, gin, discard=True)``: exact, the minimum over every
+    discard of the 10 cards left.
+  - OpenSpiel: ``min_deadwood`` of 11 cards. Its C++ takes the best meld group of all 11
+    cards and then drops the highest-ranked deadwood card. That is not always the best
+    discard: another arrangement with a costlier loose card can end lower. Every hand where
+    it differs is printed, with ours checked against OpenSpiel's *own* 10-card answer after
+    our discard, and against the minimum of its 10-card answers over all 11 discards.
+  - RLCard: no 11-card call; we time the 11 calls of its 10-card solver that the exact
+    answer needs (its own ``GinRummyProgramError`` refuses any other size).
+
+Run:  .venv/bin/python benchmarks/solver_vs_peers.py            (about two minutes)
+      .venv/bin/python benchmarks/solver_vs_peers.py --quick    (a smoke run)
+Peers: pip install -e '.[bench]'   (open-spiel 2.0.2, rlcard 1.2.0)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rummykit import variant
+from rummykit.cards import Card, make_deck
+from rummykit.solver import best_arrangement, hand_mask, min_deadwood
+
+GIN = variant("rommi", ace_low=True, ace_above_king=False)
+DECK = make_deck(1)
+
+# --- the peers, if they are installed -----------------------------------------------------
+
+PEERS_MISSING: dict[str, str] = {}
+try:
+    import pyspiel
+
+    OPEN_SPIEL: Any = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+except Exception as error:  # the reason is printed with the results
+    OPEN_SPIEL = None
+    PEERS_MISSING["OpenSpiel"] = f"{type(error).__name__}: {error}"
+try:
+    from rlcard.games.base import Card as RLCardCard
+    from rlcard.games.gin_rummy.utils import melding as rl_melding
+    from rlcard.games.gin_rummy.utils import utils as rl_utils
+except Exception as error:
+    RLCardCard = None
+    PEERS_MISSING["RLCard"] = f"{type(error).__name__}: {error}"
+
+_OS_SUIT = {"♠": 0, "♣": 1, "♦": 2, "♥": 3}  # OpenSpiel's "scdh"
+_RL_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_RL_RANK = "A23456789TJQK"
+
+
+def to_open_spiel(hand: Sequence[Card]) -> list[int]:
+    return [_OS_SUIT[c.suit] * 13 + c.rank - 1 for c in hand]
+
+
+def to_rlcard(hand: Sequence[Card]) -> list[Any]:
+    return [RLCardCard(_RL_SUIT[c.suit], _RL_RANK[c.rank - 1]) for c in hand]
+
+
+def rlcard_deadwood(hand: list[Any]) -> int:
+    clusters = rl_melding.get_best_meld_clusters(hand=hand)
+    return int(rl_utils.get_deadwood_count(hand=hand, meld_cluster=clusters[0] if clusters else []))
+
+
+def rlcard_deadwood_after_discard(hand: list[Any]) -> int:
+    return min(rlcard_deadwood(hand[:i] + hand[i + 1 :]) for i in range(len(hand)))
+
+
+# --- hands -----------------------------------------------------------------------------------
+
+
+def random_hands(rng: random.Random, count: int, size: int) -> list[tuple[Card, ...]]:
+    return [tuple(rng.sample(DECK, size)) for _ in range(count)]
+
+
+def dense_hands(rng: random.Random, count: int, size: int) -> list[tuple[Card, ...]]:
+    """Cards from 4 consecutive ranks (16 cards, all four suits)."""
+    out = []
+    for _ in range(count):
+        low = rng.randint(1, 10)
+        pool = [c for c in DECK if low <= c.rank < low + 4]
+        out.append(tuple(rng.sample(pool, size)))
+    return out
+
+
+# --- timing ----------------------------------------------------------------------------------
+
+Impl = tuple[str, Callable[[Any], int], list[Any]]
+
+
+def throughput(impls: list[Impl], rounds: int) -> dict[str, list[float]]:
+    """Hands per second of each implementation, per round; the order rotates every round."""
+    rates: dict[str, list[float]] = {name: [] for name, _, _ in impls}
+    for r in range(rounds):
+        order = impls[r % len(impls) :] + impls[: r % len(impls)]
+        for name, fn, inputs in order:
+            gc.collect()
+            start = time.perf_counter()
+            for item in inputs:
+                fn(item)
+            rates[name].append(len(inputs) / (time.perf_counter() - start))
+    return rates
+
+
+def single_hand_times(impls: list[Impl], repeat: int) -> dict[str, list[float]]:
+    """Each hand timed alone, implementations alternating hand by hand; per hand the
+    fastest of ``repeat`` runs (scheduler noise only ever adds time)."""
+    times: dict[str, list[float]] = {name: [] for name, _, _ in impls}
+    count = max(len(inputs) for _, _, inputs in impls)
+    clock = time.perf_counter
+    for i in range(count):
+        for name, fn, inputs in impls:
+            if i >= len(inputs):
+                continue
+            item = inputs[i]
+            best = float("inf")
+            for _ in range(repeat):
+                start = clock()
+                fn(item)
+                best = min(best, clock() - start)
+            times[name].append(best)
+    return times
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# --- comparing answers -----------------------------------------------------------------------
+
+
+def explain_eleven(hand: tuple[Card, ...], theirs: int) -> list[str]:
+    ours = best_arrangement(hand, GIN, discard=True)
+    assert ours.discard is not None
+    left = list(hand)
+    left.remove(ours.discard)
+    lines = [
+        f"    ours: {ours}",
+    ]
+    if OPEN_SPIEL is not None:
+        own10 = OPEN_SPIEL.min_deadwood(to_open_spiel(left))
+        every = min(
+            OPEN_SPIEL.min_deadwood(to_open_spiel(hand[:i] + hand[i + 1 :]))
+            for i in range(len(hand))
+        )
+        best_group = OPEN_SPIEL.best_meld_group(to_open_spiel(hand))
+        melds = " + ".join(
+            " ".join(OPEN_SPIEL.card_string(c) for c in sorted(meld)) for meld in best_group
+        )
+        lines.append(
+            f"    OpenSpiel's own 10-card min_deadwood after our discard: {own10}; "
+            f"its minimum over all 11 discards: {every}; its 11-card call melds "
+            f"[{melds}] and drops the highest-ranked loose card: {theirs}"
+        )
+    return lines
+
+
+def compare(
+    label: str,
+    hands: list[tuple[Card, ...]],
+    discard: bool,
+) -> list[str]:
+    """Every hand on which the answers differ, explained."""
+    out = []
+    for hand in hands:
+        ours = min_deadwood(hand, GIN, discard=discard)
+        answers = {"rummykit": ours}
+        if OPEN_SPIEL is not None:
+            answers["OpenSpiel"] = OPEN_SPIEL.min_deadwood(to_open_spiel(hand))
+        if RLCardCard is not None:
+            rl_hand = to_rlcard(hand)
+            answers["RLCard"] = (
+                rlcard_deadwood_after_discard(rl_hand) if discard else rlcard_deadwood(rl_hand)
+            )
+        if len(set(answers.values())) > 1:
+            text = ", ".join(f"{k} {v}" for k, v in answers.items())
+            out.append(f"  {label}: {' '.join(map(str, hand))}: {text}")
+            if discard:
+                out.extend(explain_eleven(hand, answers.get("OpenSpiel", -1)))
+    return out
+
+
+# --- main ------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--random", type=int, default=20000, help="random hands per size")
+    parser.add_argument("--dense", type=int, default=4000, help="dense hands per size")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--single", type=int, default=2000, help="hands timed one by one")
+    parser.add_argument("--quick", action="store_true", help="a small smoke run")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.random, args.dense, args.rounds, args.single = 2000, 400, 2, 200
+
+    print(f"Python {platform.python_version()} on {platform.machine()}, {sys.platform}")
+    for name, why in PEERS_MISSING.items():
+        print(f"{name} is not measured: it could not be imported here ({why}).")
+    rng = random.Random(args.seed)
+    sets = [
+        ("random 10", random_hands(rng, args.random, 10), False),
+        ("random 11", random_hands(rng, args.random, 11), True),
+        ("dense 10", dense_hands(rng, args.dense, 10), False),
+        ("dense 11", dense_hands(rng, args.dense, 11), True),
+    ]
+    min_deadwood(sets[0][1][0], GIN, discard=True)  # build the per-variant tables once
+
+    disagreements: list[str] = []
+    print()
+    header = f"{'hands':<10} {'implementation':<32} {'hands/s best':>13} {'median':>10}"
+    header += f" {'worst ms':>9} {'p99 ms':>8}"
+    print(header)
+    print("-" * len(header))
+    for label, hands, discard in sets:
+        ours: Callable[[Any], int]
+        if discard:
+
+            def ours(hand: Any) -> int:
+                return min_deadwood(hand, GIN, discard=True)
+        else:
+
+            def ours(hand: Any) -> int:
+                return min_deadwood(hand, GIN)
+
+        impls: list[Impl] = [
+            ("rummykit (Card tuples)", ours, hands),
+            ("rummykit (hand_mask ints)", ours, [hand_mask(h) for h in hands]),
+        ]
+        if OPEN_SPIEL is not None:
+            os_inputs = [to_open_spiel(h) for h in hands]
+            impls.append(("OpenSpiel C++ min_deadwood", OPEN_SPIEL.min_deadwood, os_inputs))
+        if RLCardCard is not None:
+            rl_fn = rlcard_deadwood_after_discard if discard else rlcard_deadwood
+            rl_name = "RLCard 11 × 10-card solves" if discard else "RLCard best_meld_clusters"
+            rl_count = max(1, len(hands) // 20)  # RLCard is slow: a twentieth of the hands
+            impls.append((rl_name, rl_fn, [to_rlcard(h) for h in hands[:rl_count]]))
+        rates = throughput(impls, args.rounds)
+        single = single_hand_times(
+            [
+                (name, fn, inputs[: args.single // (10 if name.startswith("RLCard") else 1)])
+                for name, fn, inputs in impls
+            ],
+            repeat=3,
+        )
+        for name, _, _ in impls:
+            print(
+                f"{label:<10} {name:<32} {max(rates[name]):>13,.0f}"
+                f" {statistics.median(rates[name]):>10,.0f}"
+                f" {max(single[name]) * 1e3:>9.3f} {percentile(single[name], 0.99) * 1e3:>8.3f}"
+            )
+        for ours_name in ("rummykit (Card tuples)", "rummykit (hand_mask ints)"):
+            parts = []
+            for peer, _, _ in impls[2:]:
+                best = max(rates[ours_name]) / max(rates[peer])
+                typical = statistics.median(rates[ours_name]) / statistics.median(rates[peer])
+                parts.append(f"{best:.2f}× {peer.split()[0]} (medians {typical:.2f}×)")
+            if parts:
+                print(f"{'':<10} {ours_name} vs peers: " + ", ".join(parts))
+        disagreements += compare(label, hands, discard)
+        print()
+    print("ratios: rummykit's hands/s divided by the peer's (best rounds; medians beside).")
+    print("worst / p99: single hands, the fastest of 3 runs each, implementations alternating.")
+    print()
+    print(f"Disagreements: {len([d for d in disagreements if not d.startswith('    ')])}")
+    for line in disagreements:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
