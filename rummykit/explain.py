@@ -55,6 +55,7 @@ class Reason:
             "rule": self.rule,
             "message": self.message,
             "cards": [str(c) for c in self.cards],
+            "failing": self.failing,
         }
 
 

@@ -282,7 +282,11 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
     """Faults whatever the cards were meant to be: size, deck, jokers."""
     out: list[Reason] = []
     jokers = tuple(c for c in cards if c.is_joker)
-    if len(cards) < 3:
+    if not cards:
+        out.append(
+            Reason("too_few_cards", variant.rule("meld"), (), {}, True, "too_few_cards_none")
+        )
+    elif len(cards) < 3:
         out.append(
             _reason(
                 variant, "too_few_cards", cards, cards=cards, count_word=number_word(len(cards))
@@ -298,7 +302,7 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
                     variant.rule("deck"),
                     (card,) * count,
                     {
-                        "variant": variant.title,
+                        "variant": str(variant),
                         "decks_word": variant.decks_word,
                         "is_are": "is" if variant.copies(card) == 1 else "are",
                         "copies_word": number_word(variant.copies(card)),
@@ -312,7 +316,7 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
     if jokers and (variant.jokers == 0 or variant.jokers_per_meld == 0):
         out.append(
             _reason(
-                variant, "jokers_not_allowed", jokers, "joker", variant=variant.title, cards=jokers
+                variant, "jokers_not_allowed", jokers, "joker", variant=str(variant), cards=jokers
             )
         )
     elif len(jokers) > variant.jokers_per_meld:
@@ -328,6 +332,21 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
             )
         )
     return out
+
+
+def _times(count: int) -> str:
+    """``twice``, ``three times`` …"""
+    return "twice" if count == 2 else f"{number_word(count)} times"
+
+
+def _run_span(variant: Variant) -> str:
+    """The longest runs the variant allows, in words."""
+    spans = []
+    if variant.ace_low:
+        spans.append("from A to K")
+    if variant.ace_above_king:
+        spans.append("from 2 to A")
+    return join(spans) or "from 2 to K"
 
 
 def _rank_phrase(rank: int, plural: bool) -> str:
@@ -364,7 +383,9 @@ def _set_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
         )
     for card, count in Counter(c for c in naturals if c.rank == rank).items():
         if count > 1:
-            out.append(_reason(variant, "identical_cards", (card,) * count, card=card))
+            out.append(
+                _reason(variant, "identical_cards", (card,) * count, card=card, times=_times(count))
+            )
     if len(cards) > 4:
         out.append(
             _reason(
@@ -419,7 +440,7 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
                     "run_duplicate_rank",
                     variant.rule("meld"),
                     (card,) * count,
-                    {"card": card},
+                    {"card": card, "times": _times(count)},
                     True,
                     "run_duplicate_ace" if card.rank == ACE else None,
                 )
@@ -437,8 +458,7 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
                 cards=cards,
                 count=n,
                 limit=13,
-                low="A",
-                high="K" if variant.ace_low else "A",
+                span=_run_span(variant),
             )
         )
         return out
@@ -453,6 +473,9 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
         params: dict[str, object] = {
             "cards": cards,
             "ace_places": _ace_places(variant),
+            "between": "them"
+            if variant.ace_low and variant.ace_above_king
+            else "the king and the 2",
         }
         if joker_ace:
             params["stands_for"] = Card(ACE, suit)
@@ -505,7 +528,7 @@ def _ace_failures(
             if natural_ace
             else tuple(c for c in cards if c.is_joker)
         )
-        params: dict[str, object] = {"cards": cards, "variant": variant.title}
+        params: dict[str, object] = {"cards": cards, "variant": str(variant)}
         if not natural_ace:
             params["stands_for"] = Card(ACE, suit)
         out.append(
@@ -588,7 +611,7 @@ def check_meld(cards: CardsLike, variant: Variant = HUNGARIAN) -> Verdict:
     if not general and not specific:  # shape is fine but the checks above disagree: explain
         specific = _set_failures(cards, variant) or _run_failures(cards, variant)
     reasons = [
-        Reason("meld_invalid", None, (), {"cards": cards, "variant": variant.title}, False),
+        Reason("meld_invalid", None, (), {"cards": cards, "variant": str(variant)}, False),
         *general,
         *specific,
     ]
@@ -730,7 +753,11 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
     >>> check_layoff("9♠ 9♥ 9♦", "10♦").codes
     ('set_rank_mismatch',)
     """
-    base = _as_meld(meld, variant)
+    try:
+        base = _as_meld(meld, variant)
+    except IllegalMeld as bad:
+        head = Reason("layoff_not_a_meld", None, (), {"meld": bad.verdict.cards}, False)
+        return Verdict((head, *bad.verdict.failures), bad.verdict.cards, variant=variant.name)
     added = as_cards(cards)
     if not added:
         return Verdict(
@@ -850,7 +877,7 @@ def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Ve
                     "deck",
                     card=card,
                     count_word=number_word(count),
-                    variant=variant.title,
+                    variant=str(variant),
                     copies_word=number_word(variant.copies(card)),
                 )
             )
@@ -858,12 +885,12 @@ def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Ve
     if not built and not reasons:
         reasons.append(_reason(variant, "opening_none", (), "opening"))
     elif not threshold:
-        reasons.append(_info(variant, "opening_not_required", "opening", variant=variant.title))
-    elif total >= threshold:
+        reasons.append(_info(variant, "opening_not_required", "opening", variant=str(variant)))
+    elif total >= threshold and not any(r.failing for r in reasons):
         reasons.append(
             _info(variant, "opening_total_ok", "opening", total=total, threshold=threshold)
         )
-    else:
+    elif total < threshold:
         reasons.append(
             _reason(
                 variant,

@@ -52,7 +52,8 @@ TEMPLATES: dict[str, str] = {
     "or_join": "{head} or {last}",
     "and_join": "{head} and {last}",
     "too_few_cards": "A meld needs at least three cards; {cards} has {count_word}.",
-    "identical_cards": "{card} appears twice: two identical cards never count in a set.",
+    "too_few_cards_none": "A meld needs at least three cards; none were given.",
+    "identical_cards": "{card} appears {times}: two identical cards never count in a set.",
     "set_rank_mismatch": "Not a set: {cards} is not {rank_phrase}.",
     "set_rank_mismatch_many": "Not a set: {cards} are not {rank_phrase}.",
     "set_too_large": (
@@ -67,16 +68,15 @@ TEMPLATES: dict[str, str] = {
         "{cards} skips {missing}, more than {jokers_phrase} can fill: the cards of a run "
         "follow one another."
     ),
-    "run_duplicate_rank": "{card} appears twice: each rank stands once in a run.",
+    "run_duplicate_rank": "{card} appears {times}: each rank stands once in a run.",
     "run_duplicate_ace": (
-        "{card} appears twice: the ace is low (A-2-3) or high (Q-K-A) in a run, never both."
+        "{card} appears {times}: the ace is low (A-2-3) or high (Q-K-A) in a run, never both."
     ),
     "run_too_long": (
-        "{cards} needs {count} cards in a row, but a run holds at most {limit}: "
-        "from {low} to {high}."
+        "{cards} needs {count} cards in a row, but a run holds at most {limit}: {span}."
     ),
     "run_wraps": (
-        "{cards} wraps around the ace: in a run the ace goes {ace_places}, never between them."
+        "{cards} wraps around the ace: in a run the ace goes {ace_places}, never between {between}."
     ),
     "run_wraps_joker": (
         "{cards}: the joker would have to be the {stands_for}, and {shape} wraps around the ace."
@@ -105,7 +105,7 @@ TEMPLATES: dict[str, str] = {
         "{variant} has only {copies_word} jokers — this meld holds {count_word} {card}."
     ),
     # --- meld checks: explanations of valid melds ----------------------------------------
-    "meld_invalid": "{cards} is not a valid meld in {variant}:",
+    "meld_invalid": "{cards} is not a valid meld in {variant}.",
     "valid_run": "{cards} is a run of {suit_name} from {low} to {high}.",
     "valid_run_open": "{cards} is a run of {suit_name}.",
     "valid_set": "{cards} is a set of {rank_plural}.",
@@ -119,7 +119,8 @@ TEMPLATES: dict[str, str] = {
     "meld_hand_value": "Its cards count {points} in hand.",
     # --- lay-offs ------------------------------------------------------------------------
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
-    "layoff_invalid": "{cards} can't go onto {meld}:",
+    "layoff_invalid": "{cards} can't go onto {meld}.",
+    "layoff_not_a_meld": "{meld} is not a meld on which cards can be laid off.",
     "layoff_no_cards": "Choose at least one card to lay off onto {meld}.",
     "layoff_changes_kind": (
         "{cards} would turn {meld} into another kind of meld; it is a {kind}, and a lay-off "

@@ -212,7 +212,9 @@ class Variant:
 
     def changes(self) -> dict[str, object]:
         """The options in which this variant differs from the built-in one it came from."""
-        built_in = VARIANTS[self.base or self.name]
+        built_in = VARIANTS.get(self.base or self.name)
+        if built_in is None:
+            return self.options()
         return {k: v for k, v in self.options().items() if built_in.options()[k] != v}
 
     def derive(self, **options: Any) -> Variant:

@@ -46,7 +46,7 @@ def test_H4_wrap_exits_1_one_reason_per_line(capsys: pytest.CaptureFixture[str])
     assert code == 1
     assert err == ""
     heading, reason = out.splitlines()
-    assert heading == "K♠ A♠ 2♠ is not a valid meld in Hungarian Rummy:"
+    assert heading == "K♠ A♠ 2♠ is not a valid meld in Hungarian Rummy."
     assert reason.startswith("  K♠ A♠ 2♠ wraps around the ace")
     assert reason.endswith("(H4)")
 
@@ -135,7 +135,7 @@ def test_json_shape_for_a_valid_meld(capsys: pytest.CaptureFixture[str]) -> None
     assert data["variant"] == "hungarian"
     assert data["jokers"] == [["6♥"]]
     for reason in data["reasons"]:
-        assert set(reason) == {"code", "rule", "message", "cards"}
+        assert set(reason) == {"code", "rule", "message", "cards", "failing"}
     assert [r["code"] for r in data["reasons"]] == ["valid_run", "joker_is", "meld_value"]
 
 

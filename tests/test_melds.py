@@ -417,7 +417,7 @@ def test_to_dict_is_json_with_a_stable_shape() -> None:
     assert data["ok"] is False and data["kind"] is None and data["points"] is None
     assert data["variant"] == "hungarian"
     for item in data["reasons"]:
-        assert set(item) == {"code", "rule", "message", "cards"}
+        assert set(item) == {"code", "rule", "message", "cards", "failing"}
         assert all(isinstance(c, str) for c in item["cards"])
         parse_cards(" ".join(item["cards"]))  # the cards read back
     wraps = [r for r in data["reasons"] if r["code"] == "run_wraps"]
