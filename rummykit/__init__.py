@@ -11,7 +11,7 @@
 ``rummykit.widgets`` and are imported only when you ask for them.
 """
 
-from rummykit.cards import Card, CardParseError, make_deck, parse_card, parse_cards
+from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
 from rummykit.explain import Reason, Verdict
 from rummykit.game import Game, IllegalAction, Match
 from rummykit.melds import (
@@ -33,6 +33,7 @@ __all__ = [
     "VARIANTS",
     "Card",
     "CardParseError",
+    "Cards",
     "Game",
     "IllegalAction",
     "IllegalMeld",

@@ -37,6 +37,7 @@ __all__ = [
     "SUIT_NAMES",
     "Card",
     "CardParseError",
+    "Cards",
     "CardsLike",
     "as_cards",
     "format_cards",
@@ -177,6 +178,25 @@ class Card:
         return cards_html((self,))
 
 
+class Cards(tuple[Card, ...]):
+    """A row of cards: a plain tuple that prints as ``K♠ A♠ 2♠`` and shows as SVG cards.
+
+    >>> cards = parse_cards("K♠ A♠ 2♠")
+    >>> cards, str(cards)
+    ((Card('K♠'), Card('A♠'), Card('2♠')), 'K♠ A♠ 2♠')
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return format_cards(self)
+
+    def _repr_html_(self) -> str:
+        from rummykit.display import cards_html
+
+        return cards_html(self)
+
+
 CardsLike: TypeAlias = "str | Card | Iterable[Card | str]"
 """What the checks accept as cards: ``"K♠ A♠ 2♠"``, a card, or an iterable of cards/strings."""
 
@@ -211,7 +231,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     >>> parse_cards("Ks, As, 2s") == parse_cards("K♠ A♠ 2♠")
     True
     """
-    return tuple(parse_card(token) for token in _SPLIT.split(text.strip()) if token)
+    return Cards(parse_card(token) for token in _SPLIT.split(text.strip()) if token)
 
 
 def as_cards(cards: CardsLike) -> tuple[Card, ...]:
@@ -223,8 +243,8 @@ def as_cards(cards: CardsLike) -> tuple[Card, ...]:
     if isinstance(cards, str):
         return parse_cards(cards)
     if isinstance(cards, Card):
-        return (cards,)
-    return tuple(c if isinstance(c, Card) else parse_card(c) for c in cards)
+        return Cards((cards,))
+    return Cards(c if isinstance(c, Card) else parse_card(c) for c in cards)
 
 
 def format_cards(cards: Iterable[Card]) -> str:
