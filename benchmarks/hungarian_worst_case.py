@@ -44,7 +44,8 @@ def hands(seed: int, count: int, dense: bool) -> list[tuple[Card, ...]]:
 
 
 def clear_cache() -> None:
-    for cache in _rules(HUNGARIAN).melds:
+    rules = _rules(HUNGARIAN)
+    for cache in (*rules.melds, *rules.near):
         cache.clear()
 
 

@@ -110,17 +110,28 @@ def dense_hands(rng: random.Random, count: int, size: int) -> list[tuple[Card, .
 Impl = tuple[str, Callable[[Any], int], list[Any]]
 
 
-def throughput(impls: list[Impl], rounds: int) -> dict[str, list[float]]:
-    """Hands per second of each implementation, per round; the order rotates every round."""
+def throughput(impls: list[Impl], rounds: int, chunks: int = 25) -> dict[str, list[float]]:
+    """Hands per second of each implementation, one figure per round.
+
+    Within a round the hands are cut into ``chunks`` slices and every implementation runs
+    each slice in turn (the order rotating), so a burst of load from elsewhere on the machine
+    falls on all of them alike rather than on whoever happened to be running."""
     rates: dict[str, list[float]] = {name: [] for name, _, _ in impls}
+    clock = time.perf_counter
     for r in range(rounds):
-        order = impls[r % len(impls) :] + impls[: r % len(impls)]
-        for name, fn, inputs in order:
-            gc.collect()
-            start = time.perf_counter()
-            for item in inputs:
-                fn(item)
-            rates[name].append(len(inputs) / (time.perf_counter() - start))
+        spent = dict.fromkeys(rates, 0.0)
+        gc.collect()
+        for k in range(chunks):
+            turn = (r + k) % len(impls)
+            for name, fn, inputs in impls[turn:] + impls[:turn]:
+                size = len(inputs)
+                part = inputs[k * size // chunks : (k + 1) * size // chunks]
+                start = clock()
+                for item in part:
+                    fn(item)
+                spent[name] += clock() - start
+        for name, _, inputs in impls:
+            rates[name].append(len(inputs) / spent[name])
     return rates
 
 

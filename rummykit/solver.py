@@ -66,6 +66,14 @@ HIGH_ACE = 14
 KING_POSITION = 13
 _BIG = 1 << 30
 _CACHE_LIMIT = 200_000
+_WINDOW = (1 << 48) - 1
+# what the melds of card f depend on, read from the count vector shifted to field f + 1:
+# the cards above it in its suit (the low 48 bits at most) and its rank in higher suits
+_CONTEXT = [
+    ((1 << (max(0, (f | 15) - 2 - f) << 2)) - 1 if f & 15 else 0)
+    | sum(15 << ((k - 1) << 2) for k in (16, 32, 48) if f + k < 64)
+    for f in range(64)
+]
 
 # --- encoding cards ----------------------------------------------------------------------
 # A natural card is field f = 16 * suit + rank (rank 1..13). In a mask it is bit f; in a
@@ -137,6 +145,7 @@ class _Rules:
         "lo",
         "melds",
         "nat",
+        "near",
         "pos",
         "rank",
         "value",
@@ -167,6 +176,7 @@ class _Rules:
         self.dwx: list[int] = []
         # per mode: the melds a card can be in, by the cards near it (see _Search.best)
         self.melds: tuple[dict[int, list[tuple[int, int, int, _Plan]]], ...] = ({}, {}, {})
+        self.near: tuple[dict[int, list[tuple[int, int, int, _Plan]]], ...] = ({}, {}, {})
 
     def tables(self) -> list[int]:
         """Per suit, indexed by its 13-bit mask (bit r for rank r): deadwood left by runs."""
@@ -330,6 +340,7 @@ class _Search:
         self.joker_bonus = rules.joker_bonus[mode]
         self.jpm = rules.jpm
         self.cache = rules.melds[mode]
+        self.near = rules.near[mode]
 
     def best(self, state: int, jokers: int, flag: int) -> int:
         """Best worth of melds (plus the discard's bonus when ``flag``) from these cards."""
@@ -352,23 +363,28 @@ class _Search:
                 best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
         # the melds this card can be in depend only on the cards near it: look them up
         budget = jokers if jokers < self.jpm else self.jpm
-        top = (f | 15) - 2  # the king of this suit
-        context = (
-            (
-                (rest >> ((f + 1) << 2)) & ((1 << ((top - f) << 2)) - 1)
-                | (rest >> ((f + 16) << 2) & 15) << 48
-                | (rest >> ((f + 32) << 2) & 15) << 52
-                | (rest >> ((f + 48) << 2) & 15) << 56
-            )
-            << 12
-            | budget << 6
-            | f
-        )
+        context = ((rest >> ((f + 1) << 2)) & _CONTEXT[f]) << 12 | budget << 6 | f
         options = self.cache.get(context)
         if options is None:
-            options = self._melds(f, rest, budget)
+            # a run from this card stops at its (budget + 1)th missing place: what lies
+            # beyond can't matter, so hands that differ only there share the answer
+            near = context
+            if f & 15 != ACE:
+                window = context >> 12 & _WINDOW
+                missing = 0
+                for i in range(0, 48, 4):
+                    if not window >> i & 15:
+                        missing += 1
+                        if missing > budget:
+                            near = context & ~(_WINDOW << 12) | (window & ((1 << i) - 1)) << 12
+                            break
+            options = self.near.get(near)
+            if options is None:
+                options = self._melds(f, rest, budget)
+                self.near[near] = options
             if len(self.cache) > _CACHE_LIMIT:
                 self.cache.clear()
+                self.near.clear()
             self.cache[context] = options
         for taken, used, worth, plan in options:
             state2 = rest - taken
@@ -700,14 +716,14 @@ def min_deadwood(
     if variant is _last_variant:
         rules = _last_rules
     else:
-        rules = _last_rules = _rules(variant)
-        _last_variant = variant
+        rules = _rules(variant)
+        rules.tables()
+        rules.discard_tables()
+        _last_variant, _last_rules = variant, rules
     if type(hand) is int:
         mask = hand
-        if mask >> 62 or mask & ~_ALL_CARDS:
+        if mask & _NOT_CARDS:
             raise ValueError(render("solver_mask_cards"))
-        cards: Sequence[Card] = ()
-        size = mask.bit_count()
     else:
         cards = hand if type(hand) is tuple else as_cards(hand)  # type: ignore[arg-type]
         mask = 0
@@ -716,27 +732,26 @@ def min_deadwood(
                 mask |= _CARD_BIT[id(card)]
         except KeyError:
             mask = _mask_of(cards)
-        size = len(cards)
-    if mask < _JOKER_BIT and mask.bit_count() == size:
-        dw = rules.dw or rules.tables()
-        a = mask & _M14
-        b = mask >> 16 & _M14
-        c = mask >> 32 & _M14
-        d = mask >> 48
-        if not (a & b & (c | d)) | (c & d & (a | b)):
-            if not discard:
-                return dw[a] + dw[b] + dw[c] + dw[d]
-            if mask:
-                dwx = rules.dwx or rules.discard_tables()
-                da, db, dc, dd = dw[a], dw[b], dw[c], dw[d]
-                return da + db + dc + dd + min(dwx[a] - da, dwx[b] - db, dwx[c] - dc, dwx[d] - dd)
-        if discard and not mask:
-            raise ValueError(render("solver_nothing_to_discard"))
-        return _fast_deadwood(mask, rules, discard)
-    return best_arrangement(cards, variant, discard=discard).deadwood_value
+        if mask >= _JOKER_BIT or mask.bit_count() != len(cards):  # jokers or twin cards
+            return best_arrangement(cards, variant, discard=discard).deadwood_value
+    dw = rules.dw
+    a = mask & _M14
+    b = mask >> 16 & _M14
+    c = mask >> 32 & _M14
+    d = mask >> 48
+    if not (a & b & (c | d)) | (c & d & (a | b)):
+        if not discard:
+            return dw[a] + dw[b] + dw[c] + dw[d]
+        if mask:
+            dwx = rules.dwx
+            da, db, dc, dd = dw[a], dw[b], dw[c], dw[d]
+            return da + db + dc + dd + min(dwx[a] - da, dwx[b] - db, dwx[c] - dc, dwx[d] - dd)
+    if discard and not mask:
+        raise ValueError(render("solver_nothing_to_discard"))
+    return _fast_deadwood(mask, rules, discard)
 
 
-_ALL_CARDS = sum(1 << f for f in _FIELD_CARD)
+_NOT_CARDS = ~sum(1 << f for f in _FIELD_CARD)
 _last_variant: Variant | None = None
 _last_rules: _Rules = _rules(HUNGARIAN)
 
