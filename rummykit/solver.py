@@ -175,8 +175,8 @@ class _Rules:
         self.dw: list[int] = []
         self.dwx: list[int] = []
         # per mode: the melds a card can be in, by the cards near it (see _Search.best)
-        self.melds: tuple[dict[int, list[tuple[int, int, int, _Plan]]], ...] = ({}, {}, {})
-        self.near: tuple[dict[int, list[tuple[int, int, int, _Plan]]], ...] = ({}, {}, {})
+        self.melds: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
+        self.near: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
 
     def tables(self) -> list[int]:
         """Per suit, indexed by its 13-bit mask (bit r for rank r): deadwood left by runs."""
@@ -323,6 +323,8 @@ _Plan: TypeAlias = "tuple[int, tuple[int, ...], int, int]"
 # a step of the search: (what, card field, meld, state, jokers, flag) — what is one of
 _DEADWOOD, _DISCARD, _MELD = 0, 1, 2
 _Move: TypeAlias = "tuple[int, int, _Plan | None, int, int, int]"
+# a meld a card can be in: (other cards taken, jokers used, worth, worth of the cards taken, plan)
+_Option: TypeAlias = "tuple[int, int, int, int, _Plan]"
 
 
 class _Search:
@@ -341,9 +343,21 @@ class _Search:
         self.jpm = rules.jpm
         self.cache = rules.melds[mode]
         self.near = rules.near[mode]
+        # bounds: the most a joker, or the discard, can add
+        self.joker_most = max(*self.pos[1:15], *self.rank[1:14])
+        self.bonus_most = max(*self.bonus, self.joker_bonus)
 
     def best(self, state: int, jokers: int, flag: int) -> int:
         """Best worth of melds (plus the discard's bonus when ``flag``) from these cards."""
+        nat = self.nat
+        return self._best(state, jokers, flag, sum(nat[g] for g in _fields(state)))
+
+    def _best(self, state: int, jokers: int, flag: int, avail: int) -> int:
+        """:meth:`best`, knowing ``avail``, the worth of the natural cards in ``state``.
+
+        Branch and bound: a choice that could not beat the best found so far at this state,
+        even if every card left then melded, is not explored. What is stored is still the
+        exact best of the state."""
         if not state:
             if not flag:
                 return 0
@@ -355,12 +369,11 @@ class _Search:
         low = state & -state
         f = (low.bit_length() - 1) >> 2
         rest = state - (1 << (f << 2))
-        best = self.best(rest, jokers, flag)
+        avail -= self.nat[f]
+        extra = self.bonus_most if flag else 0
+        joker_most = self.joker_most
+        best = -_BIG
         move: _Move = (_DEADWOOD, f, None, rest, jokers, flag)
-        if flag:
-            worth = self.bonus[f] + self.best(rest, jokers, 0)
-            if worth > best:
-                best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
         # the melds this card can be in depend only on the cards near it: look them up
         budget = jokers if jokers < self.jpm else self.jpm
         context = ((rest >> ((f + 1) << 2)) & _CONTEXT[f]) << 12 | budget << 6 | f
@@ -386,20 +399,32 @@ class _Search:
                 self.cache.clear()
                 self.near.clear()
             self.cache[context] = options
-        for taken, used, worth, plan in options:
-            state2 = rest - taken
+        for taken, used, worth, taken_worth, plan in options:
             jokers2 = jokers - used
-            worth += self.best(state2, jokers2, flag)
+            left = avail - taken_worth
+            if worth + left + jokers2 * joker_most + extra <= best:
+                continue
+            state2 = rest - taken
+            worth += self._best(state2, jokers2, flag, left)
             if worth > best:
                 best, move = worth, (_MELD, f, plan, state2, jokers2, flag)
+        if avail + jokers * joker_most + extra > best:
+            worth = self._best(rest, jokers, flag, avail)
+            if worth > best:
+                best, move = worth, (_DEADWOOD, f, None, rest, jokers, flag)
+        if flag and self.bonus[f] + avail + jokers * joker_most > best:
+            worth = self.bonus[f] + self._best(rest, jokers, 0, avail)
+            if worth > best:
+                best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
         self.memo[key] = best
         if self.record:
             self.moves[key] = move
         return best
 
-    def _melds(self, f: int, rest: int, budget: int) -> list[tuple[int, int, int, _Plan]]:
+    def _melds(self, f: int, rest: int, budget: int) -> list[_Option]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
-        jokers: (the other natural cards as a count vector, jokers used, worth, plan).
+        jokers: (the other natural cards as a count vector, jokers used, worth, the worth of
+        those other natural cards, plan), the most valuable first.
 
         Reads only the cards above ``f`` in its suit and its rank in higher suits."""
         rules = self.rules
@@ -475,7 +500,13 @@ class _Search:
                     stack.append((nxt, state2 - (1 << (g << 2)), used, worth + nat[g], (*items, g)))
                 if used < budget:
                     stack.append((nxt, state2, used + 1, worth + pos[nxt], (*items, -1)))
-        return [(taken, used, worth, plan) for (taken, used), (worth, plan) in found.items()]
+        nat = self.nat
+        out = [
+            (taken, used, worth, sum(nat[g] for g in _fields(taken)), plan)
+            for (taken, used), (worth, plan) in found.items()
+        ]
+        out.sort(key=lambda option: -option[2])
+        return out
 
     def plans(self, state: int, jokers: int, flag: int) -> tuple[list[_Plan], list[int], int]:
         """The melds, the deadwood fields and the discard (field, -1 joker, -2 none) chosen."""
@@ -766,9 +797,9 @@ def best_arrangement(
     With ``discard=True`` the best card is first put aside for the discard.
 
     >>> print(best_arrangement("A♠ 2♠ 3♠ Q♥ K♥ A♥ 🃏 7♦"))
-    Melds A♠ 2♠ 3♠ + 🃏 Q♥ K♥ A♥; deadwood 7♦ = 7.
+    Melds A♠ 2♠ 3♠ 🃏 + Q♥ K♥ A♥; deadwood 7♦ = 7.
     >>> print(best_arrangement("A♠ 2♠ 3♠ Q♥ K♥ A♥ 🃏 7♦", discard=True))
-    Melds A♠ 2♠ 3♠ + 🃏 Q♥ K♥ A♥; no deadwood. Then discard 7♦.
+    Melds A♠ 2♠ 3♠ 🃏 + Q♥ K♥ A♥; no deadwood. Then discard 7♦.
     """
     cards = as_cards(hand)
     rules = _rules(variant)
