@@ -471,6 +471,13 @@ TEMPLATES: dict[str, str] = {
     "tournament_difference": "{first} − {second}: {difference} {ci} — {verdict}",
     "tournament_clear": "{better} is stronger",
     "tournament_no_clear": "no clear difference",
+    # --- the card table widget (set-up errors) ---------------------------------------------
+    "widget_ai_count": (
+        "ai: give one level for every computer seat, one per seat ({players}), or one per "
+        "computer seat ({others}) — not {count}"
+    ),
+    "widget_bad_seat": "seat must be from 0 to {last}, not {seat}",
+    "widget_clear_button": "Clear selection",
 }
 """English templates, keyed by reason or message code."""
 

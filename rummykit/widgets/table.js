@@ -48,6 +48,13 @@ function render({ model, el }) {
     const v = model.get("view");
     if (!v || !v.labels) return;
     const L = v.labels;
+    // a redraw must not lose the learner's place: keep the focused control and open traces
+    const focused = el.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-testid")
+      : null;
+    const open = new Set(
+      [...el.querySelectorAll("details[open]")].map((d) => d.getAttribute("data-testid")),
+    );
     el.replaceChildren();
     el.classList.toggle("rk-four-colour", !!v.four_colour);
 
@@ -63,7 +70,11 @@ function render({ model, el }) {
           h("span", {}, `${o.name}: ${o.count}`),
         ),
       ),
-      h("div", { class: "rk-scores" }, `${L.scores}: ${v.scores.join(" · ")}`),
+      h(
+        "div",
+        { class: "rk-scores", "data-testid": "scores" },
+        `${L.scores}: ${v.scores.map((s, seat) => `${v.names[seat]} ${s}`).join(" · ")}`,
+      ),
     );
 
     // piles
@@ -77,7 +88,7 @@ function render({ model, el }) {
         onclick: () => send({ type: "draw" }),
       },
       h("span", { html: v.stock_back }),
-      h("span", { class: "rk-count" }, String(v.stock_count)),
+      h("span", { class: "rk-count" }, `${L.stock} · ${v.stock_count}`),
     );
     const discard = h(
       "button",
@@ -91,7 +102,7 @@ function render({ model, el }) {
         },
       },
       v.discard_top ? h("span", { html: v.discard_top.svg }) : h("span", { class: "rk-empty" }, "—"),
-      h("span", { class: "rk-count" }, String(v.discard_count)),
+      h("span", { class: "rk-count" }, `${L.discard_pile} · ${v.discard_count}`),
     );
     dropZone(discard, (index) => send({ type: "discard", index }));
     const piles = [stock, discard];
@@ -115,6 +126,7 @@ function render({ model, el }) {
     // melds on the table, grouped by owner
     const melds = h("div", { class: "rk-melds", "aria-label": L.table });
     if (!v.melds.length) melds.append(h("div", { class: "rk-muted" }, L.no_melds));
+    else if (v.can.layoff) melds.append(h("div", { class: "rk-muted rk-caption" }, L.layoff_hint));
     const owners = [...new Set(v.melds.map((m) => m.owner))];
     for (const owner of owners) {
       const group = h("div", { class: "rk-owner" }, h("div", { class: "rk-owner-name" }, v.names[owner]));
@@ -142,6 +154,7 @@ function render({ model, el }) {
                 "button",
                 {
                   class: "rk-btn rk-small",
+                  "data-testid": `exchange-${m.index}`,
                   onclick: (event) => {
                     event.stopPropagation();
                     send({ type: "exchange", meld: m.index });
@@ -182,15 +195,22 @@ function render({ model, el }) {
       "div",
       { class: "rk-controls" },
       button(L.draw_button, { type: "draw" }, can.draw, { "data-testid": "draw" }),
-      button(L.take_discard_button, { type: "take_discard" }, can.take_discard),
-      v.cut_card || can.take_cut ? button(L.take_cut_button, { type: "take_cut" }, can.take_cut) : null,
+      button(L.take_discard_button, { type: "take_discard" }, can.take_discard, {
+        "data-testid": "take-discard",
+      }),
+      v.cut_card || can.take_cut
+        ? button(L.take_cut_button, { type: "take_cut" }, can.take_cut, { "data-testid": "take-cut" })
+        : null,
       button(L.meld_button, { type: "meld" }, can.meld, { "data-testid": "meld" }),
       button(L.discard_button, { type: "discard" }, can.discard, { "data-testid": "discard" }),
       button(L.undo_button, { type: "undo" }, can.undo, { "data-testid": "undo" }),
-      can.return_cut ? button(L.return_cut_button, { type: "return_cut" }, true) : null,
+      can.return_cut
+        ? button(L.return_cut_button, { type: "return_cut" }, true, { "data-testid": "return-cut" })
+        : null,
       button(L.hint_button, { type: "hint" }, v.my_turn, { "data-testid": "hint" }),
-      button(L.sort_suit, { type: "sort", by: "suit" }, true),
-      button(L.sort_rank, { type: "sort", by: "rank" }, true),
+      button(L.clear_button, { type: "clear" }, v.hand.some((c) => c.selected), { "data-testid": "clear" }),
+      button(L.sort_suit, { type: "sort", by: "suit" }, true, { "data-testid": "sort-suit" }),
+      button(L.sort_rank, { type: "sort", by: "rank" }, true, { "data-testid": "sort-rank" }),
     );
 
     // status, refusals, hints, announcements
@@ -220,7 +240,9 @@ function render({ model, el }) {
             "div",
             { class: "rk-choices" },
             v.joker_choices.map((card) =>
-              button(`🃏 = ${card}`, { ...v.pending, joker_as: card }, true),
+              button(`🃏 = ${card}`, { ...v.pending, joker_as: card }, true, {
+                "data-testid": `joker-as-${card}`,
+              }),
             ),
           ),
         );
@@ -235,7 +257,9 @@ function render({ model, el }) {
           { class: "rk-result", "data-testid": "result" },
           h("b", {}, v.match_over ? L.match_over_title : L.round_over),
           h("ul", {}, v.result.map((line) => h("li", {}, line))),
-          can.next_round ? button(L.next_round_button, { type: "next_round" }, true) : null,
+          can.next_round
+            ? button(L.next_round_button, { type: "next_round" }, true, { "data-testid": "next-round" })
+            : null,
         ),
       );
     }
@@ -249,7 +273,11 @@ function render({ model, el }) {
       [...v.ai_log].reverse().map((entry) =>
         h(
           "details",
-          { class: "rk-ai-move" },
+          {
+            class: "rk-ai-move",
+            "data-testid": `ai-move-${entry.number}`,
+            open: open.has(`ai-move-${entry.number}`),
+          },
           h("summary", {}, `${entry.name}: ${entry.action}`),
           h("div", { html: entry.trace_html }),
         ),
@@ -260,12 +288,18 @@ function render({ model, el }) {
       status,
       opponents,
       h("div", { class: "rk-middle" }, h("div", { class: "rk-piles" }, piles), melds),
+      h("div", { class: "rk-caption" }, L.your_hand),
       hand,
       controls,
       live,
       panel,
       log,
     );
+
+    if (focused) {
+      const again = el.querySelector(`[data-testid="${focused}"]`);
+      if (again) again.focus({ preventScroll: true });
+    }
 
     // computer seats play at a watchable pace, asked for by the view
     clearTimeout(timer);

@@ -19,6 +19,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from rummykit import display
 from rummykit.ai import Agent, make_agent
 from rummykit.ai.hint import hint
 from rummykit.cards import Card, parse_card
@@ -64,7 +65,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         record: str | None = None,
         position: dict[str, Any] | None = None,
         ai_delay: float = 0.8,
-        four_colour: bool = False,
+        four_colour: bool | None = None,
         names: list[str] | None = None,
         **options: Any,
     ) -> None:
@@ -80,8 +81,10 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             self.match = Match(variant, players, seed, **options)
             self.game = self.match.new_round()
         self.players = self.game.players
+        if not 0 <= seat < self.players:
+            raise ValueError(render("widget_bad_seat", seat=seat, last=self.players - 1))
         self.seat = seat
-        self.seed = seed
+        self.seed = seed if self.match is not None else self.game.seed
         self.variant_name = self.game.variant.name
         self.agents = self._agents(ai)
         self.names = names or [
@@ -90,7 +93,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             else render("widget_ai_name", seat=s, level=self.agents[s].name)  # type: ignore[union-attr]
             for s in range(self.players)
         ]
-        self.four_colour = four_colour
+        self.four_colour = display.options.four_colour if four_colour is None else four_colour
         self.sort_by = "suit"
         self.selected: list[int] = []
         self.verdict: Verdict | None = None
@@ -107,15 +110,28 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
     # --- set-up ----------------------------------------------------------------------------
 
     def _agents(self, ai: str | list[str | Agent | None] | Agent) -> list[Agent | None]:
-        out: list[Agent | None] = []
-        for s in range(self.players):
-            if s == self.seat:
-                out.append(None)
-                continue
-            choice = ai[s] if isinstance(ai, list) else ai
+        """One agent per computer seat: ``ai`` is one level for all, one per seat (the
+        learner's entry ignored), or one per computer seat in seat order (as ``repr`` shows)."""
+        others = [s for s in range(self.players) if s != self.seat]
+        if isinstance(ai, (list, tuple)):
+            if len(ai) == self.players:
+                choices = {s: ai[s] for s in others}
+            elif len(ai) == len(others):
+                choices = dict(zip(others, ai))
+            else:
+                raise ValueError(
+                    render(
+                        "widget_ai_count", count=len(ai), players=self.players, others=len(others)
+                    )
+                )
+        else:
+            choices = dict.fromkeys(others, ai)
+        out: list[Agent | None] = [None] * self.players
+        for s in others:
+            choice = choices[s]
             if choice is None:
                 raise ValueError(render("widget_one_human"))
-            out.append(make_agent(choice) if isinstance(choice, str) else choice)
+            out[s] = make_agent(choice) if isinstance(choice, str) else choice
         return out
 
     def __repr__(self) -> str:
@@ -158,8 +174,16 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
     # --- messages from the front end ---------------------------------------------------------
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict):
+        if not isinstance(content, dict):
+            return
+        try:
             self.handle(content)
+        except IllegalAction:
+            raise  # a computer seat's move refused: a bug in the agent, not in the page
+        except (KeyError, TypeError, ValueError):
+            # a malformed message from the page: say so rather than fail silently
+            self._guide("widget_unknown_message")
+            self._refresh()
 
     def handle(self, message: dict[str, Any]) -> None:
         """Act on one message from the front end (the same ones a click sends)."""
@@ -170,8 +194,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         elif kind == "clear":
             self.selected = []
         elif kind == "sort":
-            self.sort_by = "rank" if message.get("by") == "rank" else "suit"
-            self.selected = []
+            self._sort("rank" if message.get("by") == "rank" else "suit")
         elif kind == "hint":
             self._hint()
         elif kind == "ai_step":
@@ -182,7 +205,10 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         else:
             action = self._action(message)
             if action is not None:
-                self.act(action)
+                pending = None
+                if kind in ("meld", "layoff"):  # repeated with joker_as after joker_ambiguous
+                    pending = {k: v for k, v in message.items() if k != "joker_as"}
+                self.act(action, pending=pending)
                 return
         self._refresh()
 
@@ -193,6 +219,16 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             self.selected.remove(index)
         else:
             self.selected.append(index)
+
+    def _sort(self, by: str) -> None:
+        """Re-sort the hand, keeping the same cards selected."""
+        chosen = [self.hand_order[i] for i in self.selected if 0 <= i < len(self.hand_order)]
+        self.sort_by = by
+        order = self.hand_order
+        self.selected = []
+        for card in chosen:
+            i = next(i for i, c in enumerate(order) if c == card and i not in self.selected)
+            self.selected.append(i)
 
     def _chosen(self, message: dict[str, Any]) -> list[Card]:
         order = self.hand_order
@@ -244,11 +280,15 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
 
     # --- acting ----------------------------------------------------------------------------
 
-    def act(self, action: Action) -> bool:
-        """Play the learner's action; a refusal is shown with the referee's explanation."""
+    def act(self, action: Action, *, pending: dict[str, Any] | None = None) -> bool:
+        """Play the learner's action; a refusal is shown with the referee's explanation.
+
+        ``pending`` is the message to repeat, with ``joker_as`` added, when the referee asks
+        what a joker stands for (default: the selected cards, as from the Meld button).
+        """
         before = len(self.game.events)
-        self.pending = None
-        if isinstance(action, (PlayMeld, LayOff)):
+        self.pending = pending
+        if pending is None and isinstance(action, (PlayMeld, LayOff)):
             self.pending = {"type": "meld" if isinstance(action, PlayMeld) else "layoff"}
             if isinstance(action, LayOff):
                 self.pending["meld"] = action.meld
@@ -281,6 +321,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         game.play(decision.action, seat)
         self.ai_log.append(
             {
+                "number": len(self.ai_log),
                 "seat": seat,
                 "name": self.names[seat],
                 "action": str(decision.action),

@@ -7,8 +7,12 @@ Card pictures are the same SVG that :mod:`rummykit.display` draws in notebooks.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from rummykit import display
 from rummykit.cards import Card, sort_cards
 from rummykit.display import card_back_svg, card_svg
 from rummykit.explain import Verdict
@@ -48,8 +52,32 @@ def verdict_view(verdict: Verdict | None) -> dict[str, Any] | None:
             {"code": r.code, "rule": r.rule, "message": r.message, "failing": r.failing}
             for r in verdict.reasons
         ],
-        "cards": [card_view(c, highlight=c in verdict.highlighted) for c in verdict.cards],
+        "cards": [card_view(c, highlight=c in verdict.highlighted) for c in _shown(verdict)],
     }
+
+
+def _shown(verdict: Verdict) -> list[Card]:
+    """The verdict's cards to show. A refusal lists each failing reason's cards one after
+    another, so the same card comes up again and again: show each card as many times as
+    one reason needs it (two identical cards stay two), in order of first appearance."""
+    per_reason = [Counter(r.cards) for r in verdict.reasons]
+    if Counter(verdict.cards) != sum(per_reason, Counter()):
+        return list(verdict.cards)
+    most: Counter[Card] = Counter()
+    for count in per_reason:
+        most |= count
+    return [c for c in dict.fromkeys(verdict.cards) for _ in range(most[c])]
+
+
+@contextmanager
+def _colours(four_colour: bool) -> Iterator[None]:
+    """Draw the cards in this table's colour scheme (the display option is global)."""
+    before = display.options.four_colour
+    display.options.four_colour = four_colour
+    try:
+        yield
+    finally:
+        display.options.four_colour = before
 
 
 def table_view(
@@ -68,6 +96,38 @@ def table_view(
     pending: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the table widget draws, for seat ``obs.seat``."""
+    with _colours(four_colour):
+        return _table_view(
+            obs,
+            hand_order=hand_order,
+            selected=selected,
+            verdict=verdict,
+            names=names,
+            announcement=announcement,
+            ai_log=ai_log,
+            result_lines=result_lines,
+            hint=hint,
+            match_over=match_over,
+            four_colour=four_colour,
+            pending=pending,
+        )
+
+
+def _table_view(
+    obs: Observation,
+    *,
+    hand_order: list[Card],
+    selected: list[int],
+    verdict: Verdict | None,
+    names: list[str],
+    announcement: str,
+    ai_log: list[dict[str, Any]],
+    result_lines: list[str],
+    hint: str,
+    match_over: bool,
+    four_colour: bool,
+    pending: dict[str, Any] | None,
+) -> dict[str, Any]:
     highlighted = verdict.highlighted if verdict is not None and not verdict.ok else frozenset()
     legal = obs.legal_actions
     kinds = {a.kind for a in legal}
@@ -187,6 +247,7 @@ _LABELS = (
     "undo_button",
     "return_cut_button",
     "hint_button",
+    "clear_button",
     "sort_suit",
     "sort_rank",
     "next_round_button",

@@ -1,0 +1,975 @@
+"""The widgets without a browser: the card table gets the messages its page would send.
+
+The page (``table.js``) turns every click, drop and key into a small message; Python asks the
+referee and publishes a new ``view``. These tests send those same messages through
+:meth:`Table.handle` (and once through the widget's comm handler) and check, after every
+message, that the engine state and the synced ``view`` agree. Full rounds are played this way
+against computer seats in both variants, with refusals provoked on purpose along the way.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from rummykit.ai import make_agent
+from rummykit.cards import Card, as_cards
+from rummykit.game import (
+    Action,
+    Discard,
+    Draw,
+    ExchangeJoker,
+    Game,
+    LayOff,
+    PlayMeld,
+    ReturnCutCard,
+    Undo,
+)
+from rummykit.game.record import dumps
+from rummykit.widgets import AIStepper, MeldChecker, Table
+from rummykit.widgets.view import sorted_hand
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def hand_texts(table: Table) -> list[str]:
+    return [c["text"] for c in table.view["hand"]]
+
+
+def index_of(table: Table, card: str, taken: list[int] | None = None) -> int:
+    """Where a card is in the hand as shown (skipping indices already used)."""
+    taken = taken or []
+    wanted = as_cards(card)[0]
+    return next(i for i, c in enumerate(table.hand_order) if c == wanted and i not in taken)
+
+
+def select(table: Table, *cards: str) -> list[int]:
+    """Clear the selection and click these cards, as a learner would."""
+    table.handle({"type": "clear"})
+    chosen: list[int] = []
+    for card in cards:
+        i = index_of(table, card, chosen)
+        chosen.append(i)
+        table.handle({"type": "select", "index": i})
+    check_view(table)
+    return chosen
+
+
+def failing(table: Table) -> list[dict[str, Any]]:
+    verdict = table.view["verdict"]
+    assert verdict is not None and not verdict["ok"]
+    return [r for r in verdict["reasons"] if r["failing"]]
+
+
+def codes(table: Table) -> list[str]:
+    return [r["code"] for r in failing(table)]
+
+
+def highlighted(table: Table) -> list[str]:
+    return [c["text"] for c in table.view["hand"] if c["highlight"]]
+
+
+def check_view(table: Table) -> None:
+    """The synced view says exactly what the engine says, for the learner's seat."""
+    game, v, seat = table.game, table.view, table.seat
+    assert json.loads(json.dumps(v)) == v  # JSON-ready: it crosses to the browser as is
+    assert table.get_state("view")["view"] == v  # and it is the synced trait
+    # the hand, in the order shown, with the selection marked
+    assert hand_texts(table) == [str(c) for c in sorted_hand(game.hand(seat), table.sort_by)]
+    assert Counter(hand_texts(table)) == Counter(str(c) for c in game.hand(seat))
+    assert [i for i, c in enumerate(v["hand"]) if c["selected"]] == sorted(table.selected)
+    assert all(c["svg"].startswith("<svg") and c["label"] for c in v["hand"])
+    # piles, table, opponents
+    assert v["stock_count"] == game.stock_size
+    assert v["discard_count"] == len(game.discard_pile)
+    top = game.discard_pile[-1] if game.discard_pile else None
+    assert (v["discard_top"] or {}).get("text") == (str(top) if top else None)
+    assert (v["cut_card"] or {}).get("text") == (str(game.cut_card) if game.cut_card else None)
+    assert [[c["text"] for c in m["cards"]] for m in v["melds"]] == [
+        [str(c) for c in tm.meld.cards] for tm in game.table
+    ]
+    assert [m["owner"] for m in v["melds"]] == [tm.owner for tm in game.table]
+    assert {o["seat"]: o["count"] for o in v["opponents"]} == {
+        s: len(game.hand(s)) for s in range(game.players) if s != seat
+    }
+    assert v["phase"] == game.phase
+    assert v["current"] == game.current
+    assert v["my_turn"] == (game.current == seat and not game.is_over)
+    assert v["scores"] == list(game.match_scores)
+    # what the learner may do is what the referee allows
+    legal = game.legal_actions() if v["my_turn"] else []
+    assert v["can"]["draw"] == (Draw("stock") in legal)
+    assert v["can"]["take_discard"] == (Draw("discard") in legal)
+    assert v["can"]["undo"] == (Undo() in legal)
+    assert v["can"]["return_cut"] == (ReturnCutCard() in legal)
+    # the opening status, always visible in Hungarian until the seat has opened
+    threshold = game.variant.opening_threshold
+    if threshold and not game.opened(seat):
+        points = game.turn_info().meld_points if v["my_turn"] else 0
+        assert v["opening"] == f"Opening: {points} of {threshold}"
+    else:
+        assert v["opening"] == ""
+    # the verdict panel shows the referee's own verdict; its cards are marked in the hand
+    if table.verdict is None:
+        assert v["verdict"] is None
+        assert highlighted(table) == []
+    else:
+        assert v["verdict"]["text"] == str(table.verdict)
+        marked = table.verdict.highlighted if not table.verdict.ok else frozenset()
+        assert highlighted(table) == [str(c) for c in table.hand_order if c in marked]
+        for c in v["hand"]:
+            assert ("(at fault)" in c["svg"]) == c["highlight"]  # not colour alone
+    # every word on the page comes from Python
+    assert all(isinstance(text, str) and text for text in v["labels"].values())
+
+
+def assert_refused(table: Table, *expected: str, rule: str | None = None) -> None:
+    """A refusal: shown with the reasons, each citing its rule, and nothing else changed."""
+    assert table.verdict is not None and not table.verdict.ok
+    got = codes(table)
+    for code in expected:
+        assert code in got, (code, got)
+    for reason in failing(table):
+        assert reason["rule"], reason  # the rule is cited
+        assert reason["message"]
+    if rule is not None:
+        assert rule in [r["rule"] for r in failing(table)]
+    assert table.view["announcement"] == " ".join(r["message"] for r in failing(table))
+    check_view(table)
+
+
+def assert_played(table: Table) -> None:
+    """A success: no verdict left, selection cleared, the events announced."""
+    assert table.verdict is None
+    assert table.selected == []
+    assert table.view["announcement"]
+    check_view(table)
+
+
+# --- a learner who plays whole rounds through the page's messages -------------------------------
+
+
+class Learner:
+    """Plays the learner's seat with the normal agent's choices, sent as page messages.
+
+    Each action is sent one of the ways the page offers (button, drop, click on a meld,
+    sorted differently), picked by a seeded random choice, and refusals are provoked on purpose.
+    """
+
+    def __init__(self, table: Table, seed: int) -> None:
+        self.table = table
+        self.rng = random.Random(seed)
+        self.agent = make_agent("normal")
+        self.sent: Counter[str] = Counter()
+        self.refusals: Counter[str] = Counter()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent[message["type"]] += 1
+        self.table.handle(message)
+        check_view(self.table)
+
+    def choose(self) -> Action:
+        return self.agent.decide(self.table.game.observation(self.table.seat)).action
+
+    def select(self, cards: tuple[Card, ...]) -> None:
+        self.send({"type": "clear"})
+        if self.rng.random() < 0.3:  # re-sort first: the selection must follow the cards
+            self.send({"type": "sort", "by": self.rng.choice(["rank", "suit"])})
+        chosen: list[int] = []
+        for card in cards:
+            i = index_of(self.table, str(card), chosen)
+            chosen.append(i)
+            self.send({"type": "select", "index": i})
+        if self.rng.random() < 0.3:
+            by = "rank" if self.table.sort_by == "suit" else "suit"
+            self.send({"type": "sort", "by": by})
+            assert sorted(str(self.table.hand_order[i]) for i in self.table.selected) == sorted(
+                str(c) for c in cards
+            )
+
+    def play(self, action: Action) -> None:
+        """Send the messages for one action and check the referee played exactly it."""
+        table, game = self.table, self.table.game
+        count = len(game.actions)
+        if isinstance(action, Draw):
+            kind = {"stock": "draw", "discard": "take_discard", "cut_card": "take_cut"}
+            self.send({"type": kind[action.source]})
+        elif isinstance(action, Discard):
+            if self.rng.random() < 0.5:  # dragged onto the discard pile
+                self.send({"type": "discard", "index": index_of(table, str(action.card))})
+            else:  # selected, then the Discard button (or a click on the pile, or "x")
+                self.select((action.card,))
+                self.send({"type": "discard"})
+        elif isinstance(action, (PlayMeld, LayOff)):
+            message: dict[str, Any] = {"type": action.kind}
+            if isinstance(action, LayOff):
+                message["meld"] = action.meld
+            if isinstance(action, LayOff) and len(action.cards) == 1 and self.rng.random() < 0.5:
+                message["index"] = index_of(table, str(action.cards[0]))  # dropped on the meld
+            else:
+                self.select(action.cards)
+            if action.joker_as is not None:
+                self.send(message)  # first without saying what the joker is
+                if table.verdict is not None and not table.verdict.ok:
+                    assert codes(table) == ["joker_ambiguous"]
+                    assert str(action.joker_as) in table.view["joker_choices"]
+                    assert table.view["pending"] == message
+                    self.refusals["joker_ambiguous"] += 1
+                    # the page's choice button repeats the pending message with the choice
+                    self.send({**table.view["pending"], "joker_as": str(action.joker_as)})
+            else:
+                self.send(message)
+        elif isinstance(action, ExchangeJoker):
+            self.select((action.card,))
+            self.send({"type": "exchange", "meld": action.meld})
+        else:
+            self.send({"type": action.kind})
+        assert_played(table)
+        mine = game.actions[count]
+        assert mine[0] == table.seat
+        assert type(mine[1]) is type(action)
+        # the cards go in the order shown; the referee arranges the meld
+        assert Counter(getattr(mine[1], "cards", ())) == Counter(getattr(action, "cards", ()))
+        assert getattr(mine[1], "card", None) == getattr(action, "card", None)
+
+    def provoke_refusal(self) -> None:
+        """Send a move the referee refuses; the selection and the state must stay."""
+        table, game = self.table, self.table.game
+        before = game.snapshot()
+        self.send({"type": "clear"})
+        self.send({"type": "select", "index": self.rng.randrange(len(table.hand_order))})
+        kept = list(table.selected)
+        if game.phase == "draw":
+            self.send({"type": "discard"})  # discard before drawing
+            expected = "draw_first"
+        elif self.rng.random() < 0.5:
+            self.send({"type": "draw"})  # draw twice
+            expected = "starter_discards" if game.turn_info().drew == "start" else "already_drew"
+        elif not game.turn_info().provisional:
+            self.send({"type": "undo"})  # nothing to undo yet
+            expected = "nothing_to_undo"
+        else:
+            self.send({"type": "take_discard"})  # a second draw
+            expected = "already_drew"
+        assert_refused(table, expected)
+        assert table.selected == kept  # the selection survives a refusal
+        assert game.snapshot() == before
+        self.refusals[expected] += 1
+        self.send({"type": "clear"})
+
+    def play_round(self) -> None:
+        table = self.table
+        moves = 0
+        while not table.game.is_over:
+            # the computer seats played on their own (ai_delay=0) until it was our turn
+            assert table.game.current == table.seat
+            if moves % 4 == 0:
+                self.provoke_refusal()
+            if moves == 1:
+                self.send({"type": "hint"})
+                assert table.view["hint"].startswith("Suggestion: ")
+            self.play(self.choose())
+            moves += 1
+            assert moves < 1000
+
+
+FULL_ROUNDS = [
+    ("rommi", 2, "normal", 1),
+    ("rommi", 3, ["easy", "hard"], 2),
+    ("rommi", 4, "easy", 3),
+    ("hungarian", 2, "normal", 4),
+    ("hungarian", 3, [None, "hard", "easy"], 5),
+    ("hungarian", 4, "normal", 6),
+    ("hungarian", 2, "hard", 13),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "ai", "seed"), FULL_ROUNDS)
+def test_full_round_through_messages(variant: str, players: int, ai: Any, seed: int) -> None:
+    table = Table(variant, players=players, ai=ai, seed=seed, ai_delay=0)
+    check_view(table)
+    learner = Learner(table, seed)
+    learner.play_round()
+    game, match = table.game, table.match
+    assert match is not None
+    assert learner.sent["draw"] + learner.sent["take_discard"] > 0
+    assert learner.sent["select"] > 0
+    assert sum(learner.refusals.values()) > 0
+
+    # every card is still somewhere
+    assert sum(game.all_cards().values()) == len(game.variant.deck())
+
+    # the computer moves are logged with their reasoning, in the order they were played
+    ai_moves = [str(a) for seat, a in game.actions if seat != table.seat]
+    assert [entry["action"] for entry in table.ai_log] == ai_moves
+    assert table.view["ai_log"] == table.ai_log[-12:]
+    for entry in table.view["ai_log"]:
+        assert entry["seat"] != table.seat
+        assert entry["why"] and entry["trace"] and entry["trace_html"].strip().startswith("<")
+
+    # the scoring, line by line, then the match totals
+    assert game.result is not None
+    lines = [str(r) for r in game.result.lines]
+    assert lines and table.view["result"][: len(lines)] == lines
+    totals = ", ".join(map(str, match.totals))
+    assert table.view["result"][len(lines)] == f"Match totals: {totals}"
+    assert table.view["phase"] == "over" and not table.view["my_turn"]
+    assert table.view["can"]["next_round"]
+    assert not any(table.view["can"][k] for k in ("draw", "discard", "meld", "undo"))
+
+    # the next round: a new deal, the dealer moved one seat, the totals carried
+    dealer, first = game.dealer, game
+    table.handle({"type": "next_round"})
+    assert table.game is not first and match.round_number == 2
+    assert table.game.dealer == (dealer + 1) % players
+    assert table.view["result"] == [] and table.verdict is None
+    assert table.view["scores"] == list(match.totals)
+    assert table.game.current == table.seat  # computer seats that start have played
+    ai_moves = [str(a) for seat, a in table.game.actions if seat != table.seat]
+    assert [entry["action"] for entry in table.ai_log] == ai_moves
+    if not ai_moves:
+        assert table.view["announcement"] == "Round 2 is dealt."
+    check_view(table)
+    # and it can be played through as well
+    Learner(table, seed + 100).play_round()
+    assert match.round_number == 2 and table.view["result"]
+
+
+def test_whole_match_to_the_end() -> None:
+    """Hungarian: seven rounds (H14), the standings shown, no next round offered."""
+    table = Table("hungarian", players=2, ai="normal", seed=21, ai_delay=0)
+    agent = make_agent("normal")
+    match = table.match
+    assert match is not None
+    while True:
+        while not table.game.is_over:
+            table.act(agent.decide(table.game.observation(0)).action)
+        if match.is_over:
+            break
+        table.handle({"type": "next_round"})
+    assert match.round_number == 7
+    view = table.view
+    assert view["match_over"] and not view["can"]["next_round"]
+    standings = [str(s) for s in match.standings()]
+    assert view["result"][-len(standings) :] == standings
+    assert view["labels"]["match_over_title"] == "Match over"
+    table.handle({"type": "next_round"})
+    assert table.game is match.rounds[-1]
+    assert table.view["verdict"]["reasons"][0]["code"] == "widget_no_next_round"
+    assert table.view["announcement"] == "There is no next round to deal yet."
+
+
+# --- every message, one at a time ------------------------------------------------------------
+
+
+def test_draw_from_stock_and_take_discard() -> None:
+    table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
+    game = table.game
+    assert game.current == 0 and game.phase == "draw"
+    stock, hand, count = game.stock_size, len(game.hand(0)), len(game.actions)
+    table.handle({"type": "draw"})
+    assert_played(table)
+    assert game.stock_size == stock - 1 and len(game.hand(0)) == hand + 1
+    assert table.view["announcement"] == "Seat 0 drew from the stock."
+    assert table.view["can"]["discard"] and not table.view["can"]["draw"]
+    # discard by drop: the page sends the index of the dragged card
+    card = table.hand_order[2]
+    table.handle({"type": "discard", "index": 2})
+    assert game.actions[count : count + 2] == [(0, Draw("stock")), (0, Discard(card))]
+    check_view(table)
+    # next turn (after the computer's): take the discard pile's top
+    top = game.discard_pile[-1]
+    table.handle({"type": "take_discard"})
+    assert_played(table)
+    assert game.actions[-1] == (0, Draw("discard"))
+    assert top in game.hand(0)
+
+
+def test_sort_keeps_the_selection_and_selects_by_position() -> None:
+    table = Table(
+        position={"hands": ["9♠ 2♥ K♦ 2♣ 9♦ 5♠", "3♦ 4♦ 5♦ 7♣"], "discard": "8♥"},
+        variant="rommi",
+        ai="easy",
+        ai_delay=0,
+    )
+    assert hand_texts(table) == ["5♠", "9♠", "2♥", "9♦", "K♦", "2♣"]
+    select(table, "9♠", "2♣")
+    table.handle({"type": "sort", "by": "rank"})
+    assert hand_texts(table) == ["2♥", "2♣", "5♠", "9♠", "9♦", "K♦"]
+    assert sorted(str(table.hand_order[i]) for i in table.selected) == ["2♣", "9♠"]
+    check_view(table)
+    table.handle({"type": "select", "index": 1})  # clicking a selected card unselects it
+    assert [str(table.hand_order[i]) for i in table.selected] == ["9♠"]
+    table.handle({"type": "select", "index": 99})  # out of range: ignored
+    assert len(table.selected) == 1
+    table.handle({"type": "sort", "by": "suit"})
+    assert [str(table.hand_order[i]) for i in table.selected] == ["9♠"]
+    table.handle({"type": "clear"})
+    assert table.selected == []
+    check_view(table)
+
+
+def test_refused_meld_highlights_the_cards_and_keeps_the_selection() -> None:
+    table = Table(
+        position={"hands": ["A♥ 2♥ 3♥ 4♥ 9♠ K♦ 5♣", "2♦ 3♦ 9♦"], "discard": "8♣", "phase": "play"},
+        variant="rommi",
+        ai="easy",
+        ai_delay=0,
+    )
+    before = table.game.snapshot()
+    chosen = select(table, "A♥", "2♥", "3♥")
+    table.handle({"type": "meld"})
+    assert_refused(table, "ace_low_not_allowed", rule="R3")
+    assert highlighted(table) == ["A♥"]
+    assert sorted(table.selected) == sorted(chosen)  # kept, so the learner can fix it
+    assert table.game.snapshot() == before
+    assert "(R3)" in table.view["verdict"]["text"]
+    assert [c["text"] for c in table.view["verdict"]["cards"]] == ["A♥"]
+    assert [c["highlight"] for c in table.view["verdict"]["cards"]] == [True]
+    # both sides explained: not a set, not a run
+    select(table, "9♠", "K♦")
+    table.handle({"type": "meld"})
+    assert_refused(table, "too_few_cards", "set_rank_mismatch", "run_suit_mismatch")
+    assert highlighted(table) == ["9♠", "K♦"]
+    # four reasons name the same two cards: the panel shows them once
+    assert len(table.verdict.cards) > 2
+    assert [c["text"] for c in table.view["verdict"]["cards"]] == ["9♠", "K♦"]
+    # fixed: unselect A♥, add 4♥; success clears the selection and the verdict
+    select(table, "2♥", "3♥", "4♥")
+    table.handle({"type": "meld"})
+    assert_played(table)
+    assert [str(c) for c in table.game.table[0].meld.cards] == ["2♥", "3♥", "4♥"]
+    assert table.view["announcement"] == "Seat 0 laid down 2♥ 3♥ 4♥."
+    assert table.view["melds"][0]["label"] == "Meld 0 (You): 2♥ 3♥ 4♥"
+
+
+def test_buttons_without_a_selection_guide_the_learner() -> None:
+    table = Table(
+        position={"hands": ["A♥ 2♥ 3♥ 9♠", "2♦ 3♦ 9♦"], "discard": "8♣", "phase": "play"},
+        variant="rommi",
+        ai="easy",
+        ai_delay=0,
+    )
+    before = table.game.snapshot()
+    for message, code in [
+        ({"type": "meld"}, "widget_select_meld"),
+        ({"type": "discard"}, "widget_select_one_discard"),
+        ({"type": "layoff", "meld": 0}, "widget_select_layoff"),
+        ({"type": "exchange", "meld": 0}, "widget_select_exchange"),
+        ({"type": "shuffle"}, "widget_unknown_message"),
+    ]:
+        table.handle(message)
+        assert [r["code"] for r in table.view["verdict"]["reasons"]] == [code]
+        assert table.view["announcement"] == table.view["verdict"]["reasons"][0]["message"]
+        check_view(table)
+    select(table, "A♥", "9♠")
+    table.handle({"type": "discard"})  # two selected: which one?
+    assert table.view["verdict"]["reasons"][0]["code"] == "widget_select_one_discard"
+    assert len(table.selected) == 2
+    assert table.game.snapshot() == before
+
+
+def test_messages_arrive_through_the_widget_comm() -> None:
+    """The page's ``model.send`` lands in ``handle``; a malformed message is explained."""
+    table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
+    table._handle_custom_msg({"type": "draw"}, [])
+    assert table.game.actions[-1] == (0, Draw("stock"))
+    table._handle_custom_msg({"type": "select"}, [])  # no index
+    assert table.view["verdict"]["reasons"][0]["code"] == "widget_unknown_message"
+    table._handle_custom_msg({"type": "discard", "index": "x"}, [])
+    assert table.view["verdict"]["reasons"][0]["code"] == "widget_unknown_message"
+    table._handle_custom_msg({"type": "meld", "joker_as": "Z9"}, [])
+    assert table.view["verdict"]["reasons"][0]["code"] == "widget_unknown_message"
+    table._handle_custom_msg("not a dict", [])
+    assert table.game.phase == "play"
+    check_view(table)
+
+
+HUNGARIAN_OPENING = {
+    "hands": [
+        "3♣ 4♣ 5♣ 9♠ 9♦ 9♣ Q♠ Q♦ Q♣ 7♥ 2♦",
+        "2♠ 3♠ 4♠ 8♦ 8♣ K♥ K♠ J♦ 6♠ 10♦ 10♥",
+    ],
+    "discard": "6♦",
+    "phase": "play",
+    "turns": [1, 1],
+}
+
+
+def test_H8_opening_status_always_visible_and_undo() -> None:
+    table = Table(position=HUNGARIAN_OPENING, variant="hungarian", ai="normal", ai_delay=0)
+    assert table.view["opening"] == "Opening: 0 of 51"
+    assert "Opening: 0 of 51 points so far." in table.view["status"]
+    select(table, "3♣", "4♣", "5♣")
+    table.handle({"type": "meld"})
+    assert_played(table)
+    assert table.view["opening"] == "Opening: 12 of 51"
+    assert table.view["can"]["undo"]
+    # ending the turn short of 51 is refused (H8); the drop does not change anything
+    before = table.game.snapshot()
+    table.handle({"type": "discard", "index": index_of(table, "2♦")})
+    assert_refused(table, "turn_opening_short", rule="H8")
+    assert table.game.snapshot() == before
+    # undo takes the meld back into the hand
+    table.handle({"type": "undo"})
+    assert_played(table)
+    assert table.game.table == () and "3♣" in hand_texts(table)
+    assert table.view["opening"] == "Opening: 0 of 51"
+    assert table.view["announcement"] == "Seat 0 took back a move."
+    table.handle({"type": "undo"})
+    assert_refused(table, "nothing_to_undo")
+    # 12 + 27 + 30 = 69: opened; the status goes once the turn can end
+    for cards in (["3♣", "4♣", "5♣"], ["9♠", "9♦", "9♣"]):
+        select(table, *cards)
+        table.handle({"type": "meld"})
+        assert_played(table)
+    assert table.view["opening"] == "Opening: 39 of 51"
+    select(table, "Q♠", "Q♦", "Q♣")
+    table.handle({"type": "meld"})
+    assert_played(table)
+    assert table.view["opening"] == ""
+    table.handle({"type": "discard", "index": index_of(table, "2♦")})
+    assert_played(table)
+    assert table.game.opened(0) and table.game.current == 0  # the AI played its turn
+
+
+def test_identical_cards_refused_and_both_shown() -> None:
+    """Hungarian plays with two decks: the panel keeps both copies of the offending card."""
+    position = {**HUNGARIAN_OPENING, "hands": ["5♥ 5♥ 5♠ 9♣ 2♦", "2♠ 3♠ 4♠ 8♦ 8♣"]}
+    table = Table(position=position, variant="hungarian", ai="normal", ai_delay=0)
+    select(table, "5♥", "5♥", "5♠")
+    table.handle({"type": "meld"})
+    assert_refused(table, "identical_cards", rule="H4")
+    assert [c["text"] for c in table.view["verdict"]["cards"]] == ["5♥", "5♥"]
+    assert highlighted(table) == ["5♥", "5♥"]
+
+
+def test_H9_no_opening_on_the_first_turn_is_explained() -> None:
+    position = {**HUNGARIAN_OPENING, "turns": [0, 0]}
+    table = Table(position=position, variant="hungarian", ai="normal", ai_delay=0)
+    select(table, "9♠", "9♦", "9♣")
+    table.handle({"type": "meld"})
+    assert_refused(table, "first_turn_no_opening", rule="H9")
+    assert len(table.selected) == 3
+
+
+def test_layoff_by_clicking_a_meld_and_by_dropping_on_it() -> None:
+    table = Table(
+        position={
+            "hands": ["8♠ 4♠ K♦ 2♣ 3♣", "2♦ 3♦ 9♦ 5♥"],
+            "table": [(1, "5♠ 6♠ 7♠")],
+            "discard": "8♣",
+            "phase": "play",
+        },
+        variant="rommi",
+        ai="easy",
+        ai_delay=0,
+    )
+    # select + click on the meld
+    select(table, "8♠")
+    table.handle({"type": "layoff", "meld": 0})
+    assert_played(table)
+    assert [str(c) for c in table.game.table[0].meld.cards] == ["5♠", "6♠", "7♠", "8♠"]
+    assert table.view["announcement"] == "Seat 0 laid off 8♠ onto meld 0."
+    # a refused drop: the card is marked and the rule cited; nothing changes
+    before = table.game.snapshot()
+    table.handle({"type": "layoff", "meld": 0, "index": index_of(table, "K♦")})
+    assert_refused(table)
+    assert highlighted(table) == ["K♦"]
+    assert table.game.snapshot() == before
+    table.handle({"type": "layoff", "meld": 5, "index": 0})
+    assert_refused(table, "no_such_meld")
+    # a drop onto the meld: the index of the dragged card, no selection needed
+    select(table, "2♣")  # a selection the drop must not use
+    table.handle({"type": "layoff", "meld": 0, "index": index_of(table, "4♠")})
+    assert_played(table)
+    assert [str(c) for c in table.game.table[0].meld.cards] == ["4♠", "5♠", "6♠", "7♠", "8♠"]
+
+
+def test_H5_joker_as_chosen_after_joker_ambiguous_meld() -> None:
+    table = Table(
+        position={
+            "hands": ["5♥ 6♥ 🃏 9♠ 9♦ 9♣ K♠ 2♣", "2♦ 3♦ 9♦ 9♣ 4♠"],
+            "discard": "8♣",
+            "phase": "play",
+            "turns": [1, 1],
+        },
+        variant="hungarian",
+        ai="easy",
+        ai_delay=0,
+    )
+    select(table, "5♥", "6♥", "🃏")
+    table.handle({"type": "meld"})
+    assert_refused(table, "joker_ambiguous", rule="H5")
+    assert sorted(table.view["joker_choices"]) == ["4♥", "7♥"]
+    assert table.view["pending"] == {"type": "meld"}
+    assert highlighted(table) == ["5♥", "6♥", "🃏"]
+    # the page's "🃏 = 4♥" button
+    table.handle({**table.view["pending"], "joker_as": "4♥"})
+    assert_played(table)
+    meld = table.game.table[0].meld
+    assert [str(r) for c, r in zip(meld.cards, meld.represents) if c.is_joker] == ["4♥"]
+    assert table.view["melds"][0]["jokers"] == ["🃏 = 4♥"]
+    assert table.view["joker_choices"] == []
+    assert table.view["opening"] == "Opening: 15 of 51"
+
+
+def test_H5_joker_as_after_dropping_a_joker_on_a_meld() -> None:
+    table = Table(
+        position={
+            "hands": ["🃏 K♠ 2♣ 7♦", "2♦ 3♦ 9♦ 9♣ 4♠"],
+            "table": [(1, "5♥ 6♥ 7♥")],
+            "discard": "8♣",
+            "phase": "play",
+            "turns": [3, 3],
+            "opened": [True, True],
+        },
+        variant="hungarian",
+        ai="easy",
+        ai_delay=0,
+    )
+    select(table, "K♠")  # unrelated selection: the choice must repeat the drop, not use it
+    table.handle({"type": "layoff", "meld": 0, "index": index_of(table, "🃏")})
+    assert_refused(table, "joker_ambiguous")
+    assert sorted(table.view["joker_choices"]) == ["4♥", "8♥"]
+    pending = table.view["pending"]
+    assert pending == {"type": "layoff", "meld": 0, "index": index_of(table, "🃏")}
+    table.handle({**pending, "joker_as": "8♥"})
+    assert_played(table)
+    assert [str(c) for c in table.game.table[0].meld.cards] == ["5♥", "6♥", "7♥", "🃏"]
+    assert table.view["melds"][0]["jokers"] == ["🃏 = 8♥"]
+    assert "K♠" in hand_texts(table)
+
+
+def test_H11_exchange_a_joker_then_play_it_again() -> None:
+    table = Table(
+        position={
+            "hands": ["6♥ K♠ 2♣ 9♠ 3♣ 4♣", "2♦ 3♦ 9♦ 9♣ 4♠"],
+            "table": [(1, "5♥ 🃏 7♥")],
+            "discard": "8♣",
+            "phase": "play",
+            "turns": [2, 2],
+            "opened": [True, True],
+        },
+        variant="hungarian",
+        ai="easy",
+        ai_delay=0,
+    )
+    assert table.view["melds"][0]["jokers"] == ["🃏 = 6♥"]
+    assert table.view["can"]["exchange"]
+    select(table, "K♠")
+    table.handle({"type": "exchange", "meld": 0})
+    assert_refused(table, "joker_wrong_card", rule="H11")
+    assert highlighted(table) == ["K♠"]
+    select(table, "6♥")
+    table.handle({"type": "exchange", "meld": 0})
+    assert_played(table)
+    assert [str(c) for c in table.game.table[0].meld.cards] == ["5♥", "6♥", "7♥"]
+    assert "🃏" in hand_texts(table)
+    assert table.view["announcement"] == "Seat 0 exchanged 6♥ for the joker in meld 0."
+    # the joker must go back on the table before the turn ends
+    table.handle({"type": "discard", "index": index_of(table, "9♠")})
+    assert_refused(table, "joker_replay", rule="H11")
+    select(table, "3♣", "4♣", "🃏")
+    table.handle({"type": "meld"})
+    assert_refused(table, "joker_ambiguous")
+    table.handle({**table.view["pending"], "joker_as": "5♣"})
+    assert_played(table)
+    count = len(table.game.actions)
+    table.handle({"type": "discard", "index": index_of(table, "9♠")})
+    assert_played(table)
+    assert table.game.actions[count] == (0, Discard(as_cards("9♠")[0]))
+
+
+CUT_POSITION = {
+    "hands": ["6♥ 7♥ 8♥ K♠ K♦ K♣ 2♣ 3♣ 4♣ 9♦", "2♦ 3♦ 9♦ 9♣ 4♠"],
+    "cut_card": "5♣",
+    "discard": "8♣",
+    "phase": "draw",
+    "turns": [2, 2],
+    "opened": [True, True],
+}
+
+
+def test_H10_cut_card_returned_when_not_going_out() -> None:
+    game = Game.from_position("hungarian", **CUT_POSITION)
+    table = Table(game=game, ai="easy", ai_delay=0)
+    assert table.game is game
+    assert table.view["cut_card"]["text"] == "5♣" and table.view["can"]["take_cut"]
+    table.handle({"type": "take_cut"})
+    assert_played(table)
+    assert table.view["cut_card"] is None and table.view["can"]["return_cut"]
+    assert "5♣" in hand_texts(table)
+    select(table, "6♥", "7♥", "8♥")
+    table.handle({"type": "meld"})
+    assert_played(table)
+    # a discard that does not go out is refused: the cut card is marked
+    table.handle({"type": "discard", "index": index_of(table, "K♠")})
+    assert_refused(table, "cut_card_must_go_out", rule="H10")
+    assert highlighted(table) == ["5♣"]
+    # give it back: everything done with it is undone
+    table.handle({"type": "return_cut"})
+    assert_played(table)
+    assert table.game.table == () and table.game.phase == "draw"
+    assert table.view["cut_card"]["text"] == "5♣" and "5♣" not in hand_texts(table)
+    assert table.view["announcement"] == "Seat 0 gave back the cut card 5♣."
+    table.handle({"type": "take_cut"})
+    assert_refused(table, "cut_card_second_attempt", rule="H10")
+    table.handle({"type": "return_cut"})
+    assert_refused(table, "draw_first")
+    table.handle({"type": "draw"})
+    assert_played(table)
+
+
+def test_H10_going_out_with_the_cut_card_ends_the_round() -> None:
+    table = Table(position=CUT_POSITION, variant="hungarian", ai="easy", ai_delay=0)
+    assert table.match is None
+    table.handle({"type": "take_cut"})
+    for cards in (["6♥", "7♥", "8♥"], ["K♠", "K♦", "K♣"], ["2♣", "3♣", "4♣", "5♣"]):
+        select(table, *cards)
+        table.handle({"type": "meld"})
+        assert_played(table)
+    table.handle({"type": "discard", "index": 0})
+    assert_played(table)
+    game = table.game
+    assert game.is_over and game.result is not None and game.result.winner == 0
+    lines = table.view["result"]
+    assert lines == [str(r) for r in game.result.lines]  # no match: no totals line
+    assert lines[0] == "Seat 0 went out: -10. (H12)"
+    assert any("(H13)" in line for line in lines[1:])
+    assert not table.view["can"]["next_round"]
+    table.handle({"type": "next_round"})
+    assert table.view["verdict"]["reasons"][0]["code"] == "widget_no_next_round"
+    table.handle({"type": "draw"})
+    assert_refused(table, "round_over")
+
+
+def test_hint_on_my_turn_only_and_ai_steps_one_at_a_time() -> None:
+    table = Table("hungarian", players=3, ai=["easy", "normal"], seed=8, ai_delay=0.5)
+    game = table.game
+    assert game.current == 1  # the seat left of the dealer starts; nothing played yet
+    assert table.ai_log == [] and not table.view["my_turn"]
+    table.handle({"type": "hint"})
+    assert table.view["hint"] == "Hints are for your own turn."
+    # the page asks for one AI move at a time (after ai_delay seconds)
+    steps = 0
+    while game.current != 0:
+        logged = len(table.ai_log)
+        table.handle({"type": "ai_step"})
+        assert len(table.ai_log) == logged + 1
+        entry = table.view["ai_log"][-1]
+        assert entry["action"] == str(game.actions[-1][1])
+        assert entry["name"] == table.names[entry["seat"]]
+        check_view(table)
+        steps += 1
+    assert steps >= 2
+    assert table.view["hint"] == ""  # a hint is cleared by the next message
+    table.handle({"type": "ai_step"})  # the learner's turn: nothing happens
+    assert len(table.ai_log) == steps
+    table.handle({"type": "hint"})
+    assert table.view["hint"].startswith("Suggestion: ")
+    # the learner's move does not make the computer play (the page's timer does)
+    table.handle({"type": "draw"})
+    table.handle({"type": "discard", "index": 0})
+    assert game.current == 1 and len(table.ai_log) == steps
+    assert table.view["opening"] == "Opening: 0 of 51"  # shown during the others' turns too
+
+
+# --- setting up a table ----------------------------------------------------------------------
+
+
+def test_table_from_a_game_a_saved_record_and_a_position() -> None:
+    game = Game.new("rommi", players=3, seed=9)
+    agent = make_agent("easy")
+    while game.current != 0 or game.phase != "draw":
+        game.play(agent.decide(game.observation(game.current)).action)
+    from_game = Table(game=game, ai="easy", ai_delay=0)
+    assert from_game.game is game and from_game.match is None
+    assert repr(from_game) == "Table('rommi', players=3, seat=0, ai=['easy', 'easy'], seed=9)"
+    check_view(from_game)
+
+    text = dumps(game)
+    from_record = Table(record=text, ai=["normal", "hard"], ai_delay=0)
+    assert from_record.game.snapshot() == game.snapshot()
+    assert repr(from_record) == "Table('rommi', players=3, seat=0, ai=['normal', 'hard'], seed=9)"
+    check_view(from_record)
+    from_record.handle({"type": "draw"})
+    assert_played(from_record)
+
+    position = {"hands": ["5♥ 6♥ 7♥ K♠", "2♣ 3♣ 9♦"], "discard": "8♥"}
+    from_position = Table(position=position, variant="rommi", ai="hard", ai_delay=0)
+    assert hand_texts(from_position) == ["K♠", "5♥", "6♥", "7♥"]
+    assert from_position.view["discard_top"]["text"] == "8♥"
+    assert repr(from_position) == "Table('rommi', players=2, seat=0, ai=['hard'], seed=0)"
+    check_view(from_position)
+
+
+def test_table_seat_and_ai_choices() -> None:
+    table = Table("rommi", players=3, seat=1, ai=["hard", None, "easy"], seed=2, ai_delay=0)
+    assert [a.name if a else None for a in table.agents] == ["hard", None, "easy"]
+    assert table.names == ["Seat 0 (hard AI)", "You", "Seat 2 (easy AI)"]
+    assert table.game.current == 1 and table.view["seat"] == 1
+    check_view(table)
+    assert [a.name if a else None for a in Table(players=3, ai=["easy", "hard"]).agents] == [
+        None,
+        "easy",
+        "hard",
+    ]
+    with pytest.raises(ValueError, match="not 1"):
+        Table("rommi", players=3, ai=["easy"])
+    with pytest.raises(ValueError, match="exactly one seat is yours"):
+        Table("rommi", players=3, ai=[None, None, "easy"])
+    with pytest.raises(ValueError, match="seat must be from 0 to 1"):
+        Table("rommi", players=2, seat=2)
+
+
+def test_four_colour_deck() -> None:
+    from rummykit import display
+
+    position = {"hands": ["5♦ 6♣ 7♥ K♠", "2♣ 3♣ 9♦"], "discard": "8♥"}
+    four = Table(position=position, variant="rommi", ai="easy", four_colour=True)
+    two = Table(position=position, variant="rommi", ai="easy")
+    assert four.view["four_colour"] and not two.view["four_colour"]
+    diamonds = next(c["svg"] for c in four.view["hand"] if c["text"] == "5♦")
+    assert "#1f5fbf" in diamonds  # blue diamonds
+    assert "#1f5fbf" not in json.dumps(two.view["hand"])
+    assert display.options.four_colour is False  # the global setting is left alone
+
+
+def test_reprs_are_stable() -> None:
+    """nbval compares text output: no widget ids, no memory addresses."""
+    table = Table("hungarian", players=3, ai=["easy", "hard"], seed=4, ai_delay=0)
+    stepper = AIStepper(table.game, agents="easy")
+    checker = MeldChecker("rommi", cards="A♥ 2♥ 3♥")
+    assert repr(table) == "Table('hungarian', players=3, seat=0, ai=['easy', 'hard'], seed=4)"
+    assert re.fullmatch(
+        r"AIStepper\('hungarian', decisions=\d+, seats=\[0, 1, 2\]\)", repr(stepper)
+    )
+    assert repr(checker) == "MeldChecker('rommi', cards='A♥ 2♥ 3♥')"
+    again = Table("hungarian", players=3, ai=["easy", "hard"], seed=4, ai_delay=0)
+    assert repr(again) == repr(table) and again.model_id != table.model_id
+    for text in (repr(table), repr(stepper), repr(checker)):
+        assert table.model_id not in text and "0x" not in text and " at " not in text
+
+
+# --- the AI stepper --------------------------------------------------------------------------
+
+
+def test_ai_stepper_steps_forward_and_back() -> None:
+    game = Game.new("rommi", players=2, seed=2)
+    easy = make_agent("easy")
+    for _ in range(10):
+        game.play(easy.decide(game.observation(game.current)).action)
+    stepper = AIStepper(game, agents={0: "easy", 1: "hard"})
+    assert repr(stepper) == "AIStepper('rommi', decisions=10, seats=[0, 1])"
+    assert stepper.position == 0
+    first = stepper._html.value
+    step = stepper.steps[0]
+    assert "Decision 1 of 10 — seat " in first
+    assert "Its hand:" in first
+    for card in step.observation.hand:  # the observation it had
+        assert f"<title>{card}</title>" in first
+    assert step.decision.trace._repr_html_() in first  # its reasoning
+    assert step.played == game.actions[step.number][1] or step.number == 0
+    stepper._next.click()
+    assert stepper.position == 1 and stepper._slider.value == 1
+    assert "Decision 2 of 10" in stepper._html.value
+    stepper._prev.click()
+    stepper._prev.click()  # clamped at the start
+    assert stepper.position == 0 and stepper._html.value == first
+    stepper._slider.value = 9  # the scrubber
+    assert stepper.position == 9 and "Decision 10 of 10" in stepper._html.value
+    stepper._next.click()
+    assert stepper.position == 9
+    # the hard agent replayed on the easy agent's moves: where they differ it says so
+    others = [s for s in stepper.steps if s.played != s.decision.action]
+    for s in others:
+        stepper.go(s.number)
+        assert f"In the game, this seat played instead: {s.played}." in stepper._html.value
+
+
+def test_ai_stepper_from_a_saved_record_and_for_chosen_seats() -> None:
+    table = Table("hungarian", players=3, ai="normal", seed=6, ai_delay=0)
+    agent = make_agent("normal")
+    for _ in range(3):
+        table.act(agent.decide(table.game.observation(0)).action)
+    text = dumps(table.game)
+    stepper = AIStepper(text, agents="normal", seats=[1, 2])
+    assert stepper.seats == [1, 2] and {s.seat for s in stepper.steps} == {1, 2}
+    # the normal agent replayed on its own observations chooses what it chose in the game
+    assert all(s.played == s.decision.action for s in stepper.steps)
+    assert "What it remembers:" in stepper._html.value
+    empty = AIStepper(Game.new("rommi", players=2, seed=1), agents="easy")
+    assert empty.steps == [] and "No AI decisions in this game yet." in empty._html.value
+
+
+# --- the meld checker ------------------------------------------------------------------------
+
+
+def _palette(checker: MeldChecker) -> dict[str, Any]:
+    buttons: dict[str, Any] = {}
+    for row in checker.children[1:-1]:
+        for button in row.children:
+            buttons[button.description] = button
+    return buttons
+
+
+def test_meld_checker_live_verdict_while_typing() -> None:
+    checker = MeldChecker("hungarian")
+    assert checker.verdict is None and "Type cards or click them" in checker._out.value
+    checker._text.value = "K♠ A♠ 2♠"
+    assert checker.verdict is not None and checker.verdict.codes == ("run_wraps",)
+    assert "(H4)" in checker._out.value and "(at fault)" in checker._out.value
+    checker._text.value = "5♥ 🃏 7♥"
+    assert (
+        checker.verdict.ok
+        and "6♥" in checker._out.value
+        and "(at fault)" not in (checker._out.value)
+    )
+    checker._text.value = "5♥ X"
+    assert checker.verdict is None and "<b>" in checker._out.value  # the parse error, shown
+    checker._text.value = "A♥ 2♥ 3♥"
+    assert checker.verdict.ok
+    checker._variant.value = "rommi"  # switching the variant re-checks
+    assert checker.verdict.codes == ("ace_low_not_allowed",)
+    assert "(R3)" in checker._out.value
+    assert repr(checker) == "MeldChecker('rommi', cards='A♥ 2♥ 3♥')"
+
+
+def test_meld_checker_palette_add_undo_clear() -> None:
+    checker = MeldChecker("hungarian")
+    palette = _palette(checker)
+    assert len(palette) == 52 + 3  # every card, the joker, undo, clear
+    for card in ("K♠", "A♠", "2♠"):
+        palette[card].click()
+    assert checker.cards == "K♠ A♠ 2♠"
+    assert checker.verdict.codes == ("run_wraps",)
+    assert checker._out.value.count("(at fault)") == 3
+    palette["⌫ last"].click()
+    assert checker.cards == "K♠ A♠"
+    assert "too_few_cards" in checker.verdict.codes
+    palette["Q♠"].click()
+    palette["🃏"].click()
+    assert checker.cards == "K♠ A♠ Q♠ 🃏"
+    palette["clear"].click()
+    assert checker.cards == "" and checker.verdict is None
+
+
+# --- the layers ------------------------------------------------------------------------------
+
+
+def test_import_rummykit_does_not_import_widget_libraries() -> None:
+    code = (
+        "import sys, rummykit, rummykit.game, rummykit.ai, rummykit.melds; "
+        "bad = [m for m in ('ipywidgets', 'anywidget', 'traitlets', 'IPython') "
+        "if m in sys.modules]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
