@@ -9,8 +9,10 @@ alone with ``best_arrangement`` (the full answer: melds, deadwood, jokers placed
 * warm — the cache kept across hands, as when an agent asks thousands of questions in a row.
 
 Per hand the fastest of ``--repeat`` runs is kept (scheduler noise on a shared machine only
-ever adds time; each cold run starts from an empty cache). ``--repeat 1`` gives raw single
-runs.
+ever adds time; each cold run starts from an empty cache), and the slowest 2% of hands are
+then timed ``--recheck`` more times each, keeping the fastest of all their runs: a burst of
+load from elsewhere can outlast three runs in a row, but not a dozen spread over a minute.
+``--repeat 1 --recheck 0`` gives raw single runs.
 
 Run:  .venv/bin/python benchmarks/hungarian_worst_case.py [--hands 5000] [--repeat 3]
 """
@@ -49,27 +51,38 @@ def clear_cache() -> None:
         cache.clear()
 
 
+def time_hand(
+    fn: Callable[[tuple[Card, ...]], object], hand: tuple[Card, ...], cold: bool, repeat: int
+) -> float:
+    best = float("inf")
+    clock = time.perf_counter
+    for _ in range(repeat):
+        if cold:
+            clear_cache()
+        start = clock()
+        fn(hand)
+        best = min(best, clock() - start)
+    return best
+
+
 def measure(
     fn: Callable[[tuple[Card, ...]], object],
     sample: list[tuple[Card, ...]],
     cold: bool,
     repeat: int,
+    recheck: int,
 ) -> list[float]:
-    times = []
-    clock = time.perf_counter
     clear_cache()
     gc.collect()
     gc.disable()
     try:
-        for hand in sample:
-            best = float("inf")
-            for _ in range(repeat):
-                if cold:
-                    clear_cache()
-                start = clock()
-                fn(hand)
-                best = min(best, clock() - start)
-            times.append(best)
+        times = [time_hand(fn, hand, cold, repeat) for hand in sample]
+        slowest = sorted(range(len(sample)), key=lambda i: -times[i])[: len(sample) // 50]
+        for _ in range(recheck):
+            for i in slowest:
+                if not cold:  # warm: with the cache as another hand leaves it
+                    fn(sample[(i + 1) % len(sample)])
+                times[i] = min(times[i], time_hand(fn, sample[i], cold, 1))
     finally:
         gc.enable()
     return times
@@ -92,10 +105,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--recheck", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}")
-    print(f"{args.hands} hands of 13 cards + 2 jokers; per hand the fastest of {args.repeat}")
+    print(
+        f"{args.hands} hands of 13 cards + 2 jokers; per hand the fastest of {args.repeat} runs,"
+        f" the slowest 2% rechecked {args.recheck} more times"
+    )
     best_arrangement(hands(0, 1, False)[0], HUNGARIAN)  # build the variant's tables once
 
     def arrangement(hand: tuple[Card, ...]) -> object:
@@ -109,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{label}: {len(sample)} hands")
         for name, fn in (("best_arrangement", arrangement), ("min_deadwood", number)):
             for regime, cold in (("cold", True), ("warm", False)):
-                times = measure(fn, sample, cold, args.repeat)
+                times = measure(fn, sample, cold, args.repeat, args.recheck)
                 print(f"  {name:<17} {regime}: {summary(times)}")
     return 0
 
