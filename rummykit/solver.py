@@ -213,11 +213,20 @@ class _Rules:
 _RULES: dict[int, tuple[Variant, _Rules]] = {}
 
 
+_RULES_BY_VALUE: dict[Variant, _Rules] = {}
+
+
 def _rules(variant: Variant) -> _Rules:
+    """The search's rules for a variant: by identity first (fast), then by value, so equal
+    house-rule variants derived anew each time share their tables and caches."""
     got = _RULES.get(id(variant))
     if got is not None and got[0] is variant:
         return got[1]
-    rules = _Rules(variant)
+    rules = _RULES_BY_VALUE.get(variant)
+    if rules is None:
+        if len(_RULES_BY_VALUE) > 32:
+            _RULES_BY_VALUE.clear()
+        rules = _RULES_BY_VALUE[variant] = _Rules(variant)
     if len(_RULES) > 64:
         _RULES.clear()
     _RULES[id(variant)] = (variant, rules)
