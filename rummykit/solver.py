@@ -1123,42 +1123,59 @@ def can_go_out(
     rules = _rules(variant)
     flag = int(variant.discard_to_win if final_discard is None else final_discard)
     options = _verified_layoffs(melds, Counter(cards), variant)
-    search = _Search(rules, _COUNT, True)
-    leaves: dict[int, int] = {}
-    # the best plan so far: cards placed, lay-offs chosen, natural cards and jokers left
-    best: list[tuple[int, list[tuple[int, tuple[Card, ...], Meld]], int, int]] = []
-
-    def leaf(rest: Counter[Card], chosen: list[tuple[int, tuple[Card, ...], Meld]]) -> bool:
-        state, jokers = _encode(rest.elements())
-        size = sum(rest.values())
-        key = state << 8 | jokers
-        placed = leaves.get(key)
-        if placed is None:
-            placed = _solve(search, state, jokers, flag)[0] if size else (-_BIG if flag else 0)
-            leaves[key] = placed
-        if not best or placed + len(cards) - size > best[0][0]:
-            best[:] = [(placed + len(cards) - size, list(chosen), state, jokers)]
-        return placed == size
-
-    def walk(i: int, rest: Counter[Card], chosen: list[tuple[int, tuple[Card, ...], Meld]]) -> bool:
-        if i == len(melds):
-            return leaf(rest, chosen)
-        if walk(i + 1, rest, chosen):
-            return True
+    # per table meld that can take anything: (count vector taken, jokers, size, group, meld)
+    active = [i for i, found in enumerate(options) if found]
+    choices = []
+    for i in active:
+        row = []
         for group, result in options[i]:
-            need = Counter(group)
-            if any(rest[c] < n for c, n in need.items()):
-                continue
-            rest.subtract(need)
-            chosen.append((i, group, result))
-            if walk(i + 1, rest, chosen):
-                return True
-            chosen.pop()
-            rest.update(need)
-        return False
+            taken, used = _encode(group)
+            row.append((taken, used, len(group), group, result))
+        choices.append(row)
+    search = _Search(rules, _COUNT, False)
+    leaves: dict[int, int] = {}
+    memo: dict[tuple[int, int, int], tuple[int, int]] = {}
 
-    ok = walk(0, Counter(cards), [])
-    _, chosen, state, jokers = best[0]
+    def placed_by_melds(state: int, jokers: int, size: int) -> int:
+        key = state << 8 | jokers
+        got = leaves.get(key)
+        if got is None:
+            got = _solve(search, state, jokers, flag)[0] if size else (-_BIG if flag else 0)
+            leaves[key] = got
+        return got
+
+    def walk(k: int, state: int, jokers: int, size: int) -> int:
+        """The most cards placed from here: lay-offs onto table melds k…, then new melds."""
+        if k == len(active):
+            return placed_by_melds(state, jokers, size)
+        key = (k, state, jokers)
+        got = memo.get(key)
+        if got is not None:
+            return got[0]
+        best, pick = walk(k + 1, state, jokers, size), -1
+        for index, (taken, used, count, _, _) in enumerate(choices[k]):
+            if best >= size:
+                break
+            if used > jokers or any(
+                state >> (g << 2) & 15 < n for g, n in Counter(_fields(taken)).items()
+            ):
+                continue
+            placed = count + walk(k + 1, state - taken, jokers - used, size - count)
+            if placed > best:
+                best, pick = placed, index
+        memo[key] = (best, pick)
+        return best
+
+    state, jokers = _encode(cards)
+    size = len(cards)
+    ok = walk(0, state, jokers, size) == size
+    chosen: list[tuple[int, tuple[Card, ...], Meld]] = []
+    for k, i in enumerate(active):
+        pick = memo[(k, state, jokers)][1] if (k, state, jokers) in memo else -1
+        if pick >= 0:
+            taken, used, count, group, result = choices[k][pick]
+            chosen.append((i, group, result))
+            state, jokers, size = state - taken, jokers - used, size - count
     search = _Search(rules, _COUNT, True)
     _, keep, outside = _solve(search, state, jokers, flag) if state or jokers else (0, 0, -2)
     plans, dead_fields, inside = search.plans(keep, jokers, flag if outside == -2 else 0)

@@ -402,3 +402,36 @@ def test_go_out_uses_two_table_melds_and_its_own() -> None:
     result = can_go_out("9♣ 7♥ 8♥ 2♣ 3♣ 4♣ Q♦", HUNGARIAN, table=table)
     assert result.ok
     assert str(result).startswith("You can go out:")
+
+
+TABLE = (
+    make_meld("4♥ 5♥ 6♥"),
+    make_meld("9♠ 9♥ 9♦"),
+    make_meld("J♣ Q♣ K♣"),
+    make_meld("8♦ 🃏 10♦"),
+)
+
+
+@given(crowded_hands(9), st.booleans())
+def test_going_out_plans_are_legal(hand: tuple[Card, ...], discard: bool) -> None:
+    """Whatever can_go_out proposes can be played: each lay-off fits its table meld, each
+    new meld is valid, and the cards add up to the hand."""
+    result = can_go_out(hand, HUNGARIAN, table=TABLE, final_discard=discard)
+    used: Counter[Card] = Counter()
+    for meld in result.melds:
+        assert check_meld(meld.cards, HUNGARIAN).ok
+        used.update(meld.cards)
+    for layoff in result.layoffs:
+        assert check_layoff(TABLE[layoff.index], layoff.cards, HUNGARIAN).ok
+        used.update(layoff.cards)
+    assert len({o.index for o in result.layoffs}) == len(result.layoffs)
+    if result.discard is not None:
+        used[result.discard] += 1
+    used.update(result.left)
+    assert used == Counter(hand)
+    assert result.ok == (not result.left) and (result.discard is not None) == (
+        discard and bool(hand)
+    )
+    # a table to lay off onto never makes going out harder
+    if can_go_out(hand, HUNGARIAN, final_discard=discard).ok:
+        assert result.ok
