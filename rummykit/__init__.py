@@ -23,6 +23,13 @@ from rummykit.melds import (
     make_meld,
     meld_readings,
 )
+from rummykit.solver import (
+    best_arrangement,
+    best_opening,
+    can_go_out,
+    layoff_options,
+    min_deadwood,
+)
 from rummykit.variants import HUNGARIAN, ROMMI, VARIANTS, Variant, VariantError, variant
 
 __version__ = "0.1.0"
@@ -44,12 +51,17 @@ __all__ = [
     "VariantError",
     "Verdict",
     "__version__",
+    "best_arrangement",
+    "best_opening",
+    "can_go_out",
     "check_layoff",
     "check_meld",
     "check_opening",
+    "layoff_options",
     "make_deck",
     "make_meld",
     "meld_readings",
+    "min_deadwood",
     "parse_card",
     "parse_cards",
     "variant",
