@@ -478,6 +478,10 @@ TEMPLATES: dict[str, str] = {
     ),
     "widget_bad_seat": "seat must be from 0 to {last}, not {seat}",
     "widget_clear_button": "Clear selection",
+    "joker_as_no_joker": (
+        "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
+    ),
+    "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
 }
 """English templates, keyed by reason or message code."""
 

@@ -64,7 +64,11 @@ class Action:
     @staticmethod
     def from_dict(data: object) -> Action:
         """Read an action back from :meth:`to_dict` output; bad data raises ActionParseError."""
-        if not isinstance(data, dict) or data.get("type") not in _KINDS:
+        if (
+            not isinstance(data, dict)
+            or not isinstance(data.get("type"), str)
+            or data["type"] not in _KINDS
+        ):
             raise ActionParseError(
                 render("bad_action_data", data=data, choices=", ".join(sorted(_KINDS)))
             )
@@ -269,7 +273,20 @@ def parse_action(text: str) -> Action:
 
 
 def _split_as(text: str) -> tuple[str, Card | None]:
-    m = re.match(r"^(.*?)\s+as\s+(\S+)$", text, flags=re.I)
+    """Split ``Jk 2h 3h as 4h`` into the cards and what the joker stands for.
+
+    ``as`` is the keyword after a meld's worth of cards — written in lower case, or after
+    a joker — so the ace of spades still reads as a card: ``Ks As 2s`` is three cards.
+
+    >>> _split_as("Jk 2h 3h as 4h")
+    ('Jk 2h 3h', Card('4♥'))
+    >>> _split_as("Ks As 2s")
+    ('Ks As 2s', None)
+    """
+    m = re.match(r"^(.*?)\s+(as)\s+(\S+)$", text, flags=re.I)
     if m:
-        return m.group(1), parse_card(m.group(2))
+        before = as_cards(m.group(1))
+        keyword = m.group(2) == "as" or any(c.is_joker for c in before)
+        if len(before) >= 3 and keyword:
+            return m.group(1), parse_card(m.group(3))
     return text, None

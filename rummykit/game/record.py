@@ -208,7 +208,9 @@ def _scores(data: dict[str, Any], players: int) -> tuple[int, ...] | None:
 
 
 def _cards(value: object, what: str) -> tuple[Card, ...]:
-    if not isinstance(value, (list, str)):
+    if not isinstance(value, (list, str)) or (
+        isinstance(value, list) and not all(isinstance(c, str) for c in value)
+    ):
         raise _err("record_bad_field", field=what, expected="a list of cards")
     try:
         return as_cards(value)
@@ -299,7 +301,10 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
     hands = [list(_cards(h, f"hands[{i}]")) for i, h in enumerate(hands_data)]
     discard = list(_cards(data.get("discard", []), "discard"))
     table: list[TableMeld] = []
-    for i, item in enumerate(data.get("table", [])):
+    table_data = data.get("table", [])
+    if not isinstance(table_data, list):
+        raise _err("record_bad_field", field="table", expected="a list of melds")
+    for i, item in enumerate(table_data):
         if not isinstance(item, dict):
             raise _err("record_bad_field", field=f"table[{i}]", expected="an object")
         owner = _int(item, "owner", 0, players - 1)
@@ -308,12 +313,16 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
         if joker_as is None and isinstance(item.get("represents"), list):
             jokers = [r for c, r in zip(cards, item["represents"]) if c.is_joker and r]
             joker_as = jokers[0] if jokers else None
+        if joker_as is not None and not isinstance(joker_as, str):
+            raise _err("record_bad_field", field=f"table[{i}].joker_as", expected="a card")
         try:
             meld = make_meld(cards, rules, parse_card(joker_as) if joker_as else None)
         except (IllegalMeld, CardParseError) as exc:
             raise _err("record_bad_meld", index=i, error=str(exc)) from exc
         table.append(TableMeld(owner, meld))
     cut = data.get("cut_card")
+    if cut is not None and not isinstance(cut, str):
+        raise _err("record_bad_field", field="cut_card", expected="a card or null")
     cut_card = _cards(cut, "cut_card")[0] if cut else None
     placed: Counter[Card] = Counter()
     for h in hands:
@@ -326,10 +335,14 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
     deck = Counter(rules.deck())
     over = [c for c, n in placed.items() if n > deck[c]]
     if over:
-        raise _err("record_too_many", card=over[0], copies=deck[over[0]], variant=rules.title)
+        code = "record_too_many" if deck[over[0]] else "record_not_in_deck"
+        raise _err(code, card=over[0], copies=deck[over[0]], variant=rules.title)
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise _err("record_bad_field", field="seed", expected="a whole number or null")
+    if seed is None:  # H15's reshuffle must replay the same: choose a seed and keep it
+        seed = random.SystemRandom().randrange(2**32)
+        data = {**data, "seed": seed}
     if data.get("stock") is None:
         rest = sorted((deck - placed).elements(), key=Card.sort_key)
         random.Random(seed).shuffle(rest)

@@ -306,8 +306,14 @@ class Game:
         rules.check_players(players)
         if not 0 <= dealer < players:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+        if seed is None:  # the record must replay the same deal: choose a seed and keep it
+            seed = random.SystemRandom().randrange(2**32)
         rng = random.Random(seed)
         deck = list(rules.deck())
+        if rules.cut_card and cut is not None and not 1 <= cut < len(deck):
+            from rummykit.messages import render
+
+            raise ValueError(render("cut_bad_height", most=len(deck) - 1))
         rng.shuffle(deck)
         state = _State(
             hands=[[] for _ in range(players)],
@@ -618,8 +624,9 @@ class Game:
             chosen = [m for m in readings if joker_as in _joker_cards(m)]
             if not chosen:
                 options = sorted({c for m in readings for c in _joker_cards(m)}, key=str)
+                code = "joker_as_impossible" if options else "joker_as_no_joker"
                 return None, [
-                    self._r("joker_as_impossible", "joker", cards, card=joker_as, choices=options)
+                    self._r(code, "joker", cards, cards=cards, card=joker_as, choices=options)
                 ]
             return chosen[0], []
         meanings = {tuple(m.represents) for m in readings}

@@ -1,0 +1,241 @@
+"""Random play: hundreds of complete rounds of both variants, invariants after every action.
+
+A random player that picks uniformly among legal actions never finishes a round (it melds,
+undoes and melds again forever), so :class:`RandomPlayer` caps the provisional moves it makes
+in a turn and, once its budget is spent or the turn can't end, undoes (or gives the cut card
+back) until a discard is allowed.
+
+After every action: every card is somewhere exactly once, each hand has the size the actions
+so far give it (an independent count, undo included), the phase and seat make sense. At the
+end of each round: it ended within a bound, the scores are what the rules give, and the saved
+record replays to the same final state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from rummykit.cards import Card
+from rummykit.game import (
+    Action,
+    Cut,
+    Discard,
+    Draw,
+    ExchangeJoker,
+    Game,
+    LayOff,
+    PlayMeld,
+    ReturnCutCard,
+    Undo,
+)
+from rummykit.game.record import dumps, loads
+from rummykit.game.scoring import hand_value
+from rummykit.melds import meld_readings
+
+GAMES_PER_VARIANT = 300
+BATCH = 50
+MAX_ACTIONS = 4000  # no round comes near this; reaching it means a round did not end
+MOVES_PER_TURN = 6
+QUIET = 0.3  # share of turns a player discards without looking for melds
+
+PROVISIONAL = (PlayMeld, LayOff, ExchangeJoker)
+
+
+class RandomPlayer:
+    """Plays any seat at random, but always finishes its turn.
+
+    Draws mostly from the stock, sometimes takes the discard or tries the cut card; makes at
+    most ``moves`` provisional moves (melds, lay-offs, exchanges) a turn, now and then takes
+    one back, and when the turn can't end (or the budget is spent and no discard is allowed)
+    gives back the cut card or undoes until it can.
+    """
+
+    def __init__(self, rng: random.Random, moves: int = MOVES_PER_TURN, quiet: float = 0.0) -> None:
+        self.rng = rng
+        self.moves = moves
+        self.quiet = quiet
+        self._turn: tuple[int, int] | None = None
+        self._spent = 0
+
+    def choose(self, game: Game) -> Action:
+        rng = self.rng
+        if game.phase == "cut":
+            return Cut(rng.randrange(1, game.stock_size))
+        turn = (game.current, game.turns_taken[game.current])
+        if turn != self._turn:
+            self._turn, self._spent = turn, 0
+        if game.phase == "draw":
+            sources = ["stock"] * 6 + ["discard"] * 3 + ["cut_card"]
+            source = rng.choice(sources)
+            if source != "stock" and game.check(Draw(source)).ok:
+                return Draw(source)
+            return Draw("stock")
+        if self._spent == 0 and rng.random() < self.quiet:
+            # a quiet turn: discard without looking for melds (cheaper, and realistic)
+            card = rng.choice(game.hand(game.current))
+            if game.check(Discard(card)).ok:
+                return Discard(card)
+        legal = game.legal_actions()
+        moves = [a for a in legal if isinstance(a, PROVISIONAL)]
+        discards = [a for a in legal if isinstance(a, Discard)]
+        can_undo = Undo() in legal
+        if moves and self._spent < self.moves and rng.random() < 0.85:
+            self._spent += 1
+            return rng.choice(moves)
+        if can_undo and self._spent < self.moves and rng.random() < 0.05:
+            return Undo()  # change of mind
+        if discards:
+            return rng.choice(discards)
+        if ReturnCutCard() in legal:
+            return ReturnCutCard()
+        assert can_undo, f"stuck with nothing to undo: {legal}"
+        return Undo()
+
+
+@dataclass
+class HandCount:
+    """Hand sizes kept by counting what each action does (undo restores the turn's counts)."""
+
+    sizes: list[int]
+    steps: list[tuple[Action, list[int]]] = field(default_factory=list)
+    opened_at_start: bool = False
+
+    def surviving(self) -> list[Action]:
+        return [a for a, _ in self.steps]
+
+    def apply(self, game: Game, seat: int, action: Action) -> None:
+        s = self.sizes
+        if isinstance(action, Cut):
+            self.sizes = [len(game.hand(x)) for x in range(game.players)]
+        elif isinstance(action, Draw):
+            if action.source != "stock":
+                self.steps.append((action, list(s)))
+            if not (game.is_over and action.source == "stock"):
+                s[seat] += 1
+        elif isinstance(action, PROVISIONAL):
+            self.steps.append((action, list(s)))
+            if isinstance(action, (PlayMeld, LayOff)):
+                s[seat] -= len(action.cards)
+        elif isinstance(action, Undo):
+            _, self.sizes = self.steps.pop()
+        elif isinstance(action, ReturnCutCard):
+            while True:
+                taken, sizes = self.steps.pop()
+                if isinstance(taken, Draw) and taken.source == "cut_card":
+                    self.sizes = sizes
+                    break
+        elif isinstance(action, Discard):
+            s[seat] -= 1
+
+
+def _options(variant: str, seed: int) -> dict[str, Any]:
+    """A mix of house rules, so the options are exercised too."""
+    if variant == "rommi":
+        return [{}, {}, {"discard_to_win": True}, {"ace_high": True}][seed % 4]
+    return [{}, {}, {}, {"choose_cut": True}][seed % 4]
+
+
+def _expected_points(game: Game, count: HandCount) -> tuple[int, ...]:
+    """The round's points worked out from the final position by the rules (H12, H13, R8, R10)."""
+    v, result = game.variant, game.result
+    assert result is not None
+    seats = range(game.players)
+    values = [hand_value(game.hand(s), v) for s in seats]
+    opened = game.snapshot()["opened"]
+    if v.low_score_wins:  # Hungarian
+        points = []
+        for s in seats:
+            if s == result.winner:
+                helped = any(isinstance(a, (LayOff, ExchangeJoker)) for a in count.surviving())
+                own = not count.opened_at_start and not helped
+                points.append(v.go_out_hand_points if own else v.go_out_points)
+            elif not opened[s]:
+                points.append(v.unopened_penalty)
+            else:
+                points.append(values[s])
+        return tuple(points)
+    winner = result.winner
+    if result.how != "went_out":
+        winner = values.index(min(values))  # lowest hand; ties to the first seat
+    assert winner == result.winner
+    return tuple(sum(values) - values[s] if s == winner else 0 for s in seats)
+
+
+def _check_position(game: Game, deck: Counter[Card], count: HandCount) -> None:
+    # dict equality is Counter equality here (no zero counts), and much faster
+    assert dict.__eq__(game.all_cards(), deck)
+    assert [len(game.hand(s)) for s in range(game.players)] == count.sizes
+    assert game.phase in ("cut", "draw", "play", "over")
+    assert 0 <= game.current < game.players
+
+
+def _check_table(game: Game) -> None:
+    """The melds on the table are valid, each as it lies."""
+    for tm in game.table:
+        readings = meld_readings(tm.meld.cards, game.variant)
+        stands = Counter(tm.meld.represents)
+        assert any(Counter(m.represents) == stands and m.kind == tm.meld.kind for m in readings), tm
+
+
+def play_round(variant: str, players: int, seed: int) -> Game:
+    options = _options(variant, seed)
+    game = Game.new(variant, players=players, seed=seed, **options)
+    deck = Counter(game.variant.deck())
+    player = RandomPlayer(random.Random(seed * 7919 + players), quiet=QUIET)
+    count = HandCount([len(game.hand(s)) for s in range(players)])
+    count.opened_at_start = game.opened(game.current)
+    _check_position(game, deck, count)
+    for _ in range(MAX_ACTIONS):
+        if game.is_over:
+            break
+        seat = game.current
+        action = player.choose(game)
+        game.play(action)
+        count.apply(game, seat, action)
+        _check_position(game, deck, count)
+        if game.is_over:
+            break
+        if game.current != seat or isinstance(action, (Discard, Cut)):
+            count.steps.clear()
+            count.opened_at_start = game.opened(game.current)
+    else:
+        pytest.fail(f"{variant} {players} players seed {seed}: no end after {MAX_ACTIONS} actions")
+    result = game.result
+    assert result is not None
+    _check_table(game)
+    # how it ended
+    emptied = [s for s in range(players) if not game.hand(s)]
+    if result.how == "went_out":
+        assert emptied == [result.winner]
+    else:
+        assert emptied == []
+        assert result.how in (
+            ("stock_exhausted",)
+            if game.variant.reshuffle_discards
+            else ("empty_stock", "no_progress")
+        )
+        assert game.stock_size == 0
+    # the scores add up
+    assert result.points == _expected_points(game, count), (seed, str(result))
+    # the record replays to the same final state
+    again = loads(dumps(game))
+    assert again.snapshot() == game.snapshot()
+    assert again.result == game.result
+    assert again.events == game.events
+    return game
+
+
+@pytest.mark.parametrize("batch", range(GAMES_PER_VARIANT // BATCH))
+@pytest.mark.parametrize("variant", ["hungarian", "rommi"])
+def test_random_play_keeps_every_invariant(variant: str, batch: int) -> None:
+    hows: Counter[str] = Counter()
+    for seed in range(batch * BATCH, (batch + 1) * BATCH):
+        game = play_round(variant, 2 + seed % 3, seed)
+        assert game.result is not None
+        hows[game.result.how] += 1
+    assert sum(hows.values()) == BATCH
