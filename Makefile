@@ -5,14 +5,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: lab test lint typecheck unit venv docs bench clean
+.PHONY: lab test lint typecheck unit venv docs notebooks bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -c "import sys; assert sys.version_info >= (3, 10), 'rummykit needs Python 3.10 or newer'"
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip 2>&1 | grep -v "is ignored" || true
-	$(PIP) install -e '.[test]' 2>&1 | grep -v "is ignored" || true
-	$(BIN)/python -c "import rummykit, pytest, nbval, ipywidgets"
+	$(PIP) install -e '.[test,docs]' 2>&1 | grep -v "is ignored" || true
+	$(BIN)/python -c "import rummykit, pytest, nbval, ipywidgets, sphinx, myst_nb, furo, sphinxcontrib.mermaid"
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -21,8 +21,8 @@ venv: $(STAMP)
 lab: venv
 	$(BIN)/jupyter lab notebooks/
 
-## make test: lint, type-check and run every test (unit, property, doctests, notebooks)
-test: venv lint typecheck unit
+## make test: lint, type-check, run every test (unit, property, doctests, notebooks), build the docs
+test: venv lint typecheck unit docs
 
 lint: venv
 	$(BIN)/ruff check rummykit tests
@@ -35,5 +35,19 @@ typecheck: venv
 unit: venv
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+## make docs: the documentation site in docs/_build/html (warnings are errors)
+docs: venv
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
+
+## make notebooks: re-run every notebook and store its outputs (after changing what they print)
+notebooks: venv
+	for nb in notebooks/*.ipynb; do \
+	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	    --ExecutePreprocessor.store_widget_state=True --ExecutePreprocessor.record_timing=False \
+	    --ClearMetadataPreprocessor.enabled=True --ClearMetadataPreprocessor.clear_notebook_metadata=False \
+	    --ClearMetadataPreprocessor.preserve_cell_metadata_mask=tags \
+	    "$$nb" || exit 1; \
+	done
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks
