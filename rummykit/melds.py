@@ -44,6 +44,7 @@ __all__ = [
     "check_opening",
     "layoff_readings",
     "make_meld",
+    "meld_layouts",
     "meld_readings",
 ]
 
@@ -193,7 +194,21 @@ def meld_readings(cards: CardsLike, variant: Variant = HUNGARIAN) -> tuple[Meld,
     return _readings(cards, variant)
 
 
-def _readings(cards: tuple[Card, ...], variant: Variant | None) -> tuple[Meld, ...]:
+def meld_layouts(cards: CardsLike, variant: Variant = HUNGARIAN) -> tuple[Meld, ...]:
+    """Like :func:`meld_readings`, but A-2-…-K and 2-…-K-A count as two layouts.
+
+    >>> [m.start for m in meld_layouts("A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥")]
+    [1, 2]
+    """
+    cards = as_cards(cards)
+    if _general_failures(cards, variant):
+        return ()
+    return _readings(cards, variant, every_layout=True)
+
+
+def _readings(
+    cards: tuple[Card, ...], variant: Variant | None, *, every_layout: bool = False
+) -> tuple[Meld, ...]:
     naturals = [c for c in cards if not c.is_joker]
     jokers = len(cards) - len(naturals)
     out: list[Meld] = []
@@ -216,9 +231,11 @@ def _readings(cards: tuple[Card, ...], variant: Variant | None) -> tuple[Meld, .
             out.append(Meld("run", laid, tuple(slots), start))
     value = variant or HUNGARIAN
     out.sort(key=lambda m: -m.points(value))
-    unique: dict[tuple[str, tuple[str, ...]], Meld] = {}
-    for meld in out:  # A-2-…-K and 2-…-K-A are one meld
-        key = (meld.kind, tuple(sorted(str(c) for c in meld.represents)))
+    unique: dict[tuple[str, ...], Meld] = {}
+    for meld in out:  # A-2-…-K and 2-…-K-A are one meld (a lay-off may need either)
+        key = (meld.kind, *sorted(str(c) for c in meld.represents))
+        if every_layout:
+            key = (*key, str(meld.start))
         unique.setdefault(key, meld)
     return tuple(unique.values())
 
@@ -720,7 +737,8 @@ def layoff_readings(meld: Meld, cards: CardsLike, variant: Variant = HUNGARIAN) 
     combined = (*meld.cards, *added)
     if not added or _general_failures(combined, variant):
         return ()
-    return tuple(m for m in _readings(combined, variant) if _extends(meld, m))
+    readings = _readings(combined, variant, every_layout=True)
+    return tuple(m for m in readings if _extends(meld, m))
 
 
 def _extends(old: Meld, new: Meld) -> bool:

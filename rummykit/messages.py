@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["LANGUAGES", "TEMPLATES", "join", "number_word", "render"]
+__all__ = ["LANGUAGES", "TEMPLATES", "add_templates", "join", "number_word", "render"]
 
 TEMPLATES: dict[str, str] = {
     # --- reading input -------------------------------------------------------------------
@@ -197,7 +197,7 @@ TEMPLATES: dict[str, str] = {
         "own melds."
     ),
     "no_such_meld": "There is no meld {index} on the table (there are {count}).",
-    "joker_ambiguous": "Say what the joker stands for: {choices}.",
+    "joker_ambiguous": "Say what the joker stands for: {choices_text}.",
     "joker_as_impossible": "The joker can't be the {card} here; it can be {choices}.",
     "must_keep_discard": ("Keep a card to discard: in {variant} you go out with a final discard."),
     "exchange_not_allowed": "{variant} has no joker exchange.",
@@ -229,6 +229,7 @@ TEMPLATES: dict[str, str] = {
     # --- the referee: where a turn stands ------------------------------------------------
     "status_cut": "Seat {seat} cuts the deck.",
     "status_draw": "Seat {seat} draws: from the stock or the discard pile.",
+    "status_draw_cut": "Seat {seat} draws: from the stock, the discard pile, or the cut card.",
     "status_play": "Seat {seat} plays: lay down, lay off, or discard to end the turn.",
     "status_over": "The round is over.",
     "status_opening": "Opening: {points} of {threshold} points so far.",
@@ -478,6 +479,86 @@ TEMPLATES: dict[str, str] = {
     ),
     "widget_bad_seat": "seat must be from 0 to {last}, not {seat}",
     "widget_clear_button": "Clear selection",
+    # --- rummykit simulate and rummykit play --------------------------------------------------
+    "ai_note_outs": "{count} unseen card(s) would make a meld with it",
+    "ai_note_opening_now": "best opening without it: {points} of {threshold}",
+    "ai_note_opening_chance": "{chance}% chance that the next card lets me open",
+    "ai_note_out_chance": "{chance}% chance to go out on my next turn",
+    "ai_note_threat": "seat {seat} would go out with it in {chance}% of the hands it may hold",
+    "ai_known_hand": "Seat {seat} still holds {cards}: it took them from the discard pile.",
+    "ai_opening_with": (
+        "My best opening is {before} points; with {card} from the discard pile it would be "
+        "{after} ({threshold} needed)."
+    ),
+    "ai_why_discard_opening": "Taking {card}: it adds to my opening.",
+    "cli_no_tqdm": (
+        "(no progress bar: tqdm is not installed — pip install 'rummykit[cli]' to get one)"
+    ),
+    "cli_simulate_help": "a seeded tournament between computer opponents",
+    "cli_simulate_description": (
+        "Play many seeded rounds between agents, seats rotated so seat order doesn't bias the "
+        "result, and print each agent's mean score and win rate with 95% confidence intervals."
+    ),
+    "cli_players_help": "number of players (default: 2)",
+    "cli_agents_help": (
+        "comma-separated agents, cycled over the seats: easy, normal, hard, or module:Name "
+        "for your own agent (default: hard,normal)"
+    ),
+    "cli_games_help": "rounds (or matches) to play (default: 500)",
+    "cli_seed_help": "the tournament's seed: the same seed gives the same result (default: 1)",
+    "cli_workers_help": "processes to play in (default: 2)",
+    "cli_unit_help": "what one game is: a round (one deal, default) or a whole match",
+    "cli_no_duplicate_help": (
+        "a new deal for every game, instead of each deal played once from every seat"
+    ),
+    "cli_quiet_help": "no progress bar",
+    "cli_simulate_json_help": "print the result, every game included, as one JSON object",
+    "cli_play_help": "play against the computer in the terminal",
+    "cli_play_description": (
+        "Play a match against computer opponents, typing your moves. You are seat 0. "
+        "Type help for the move syntax, hint for a suggestion, quit to stop."
+    ),
+    "cli_ai_help": "the computer's level: easy, normal or hard (default: normal)",
+    "cli_play_seed_help": "deal with this seed (the same seed, the same cards)",
+    "cli_explain_help": "print the reasoning behind every computer move",
+    "play_welcome": (
+        "{variant} against {level} computer opponents, {players} players, seed {seed}. "
+        "You are seat 0."
+    ),
+    "play_help_short": "Type help for the moves, hint for a suggestion, quit to stop.",
+    "play_help": (
+        "Moves (cards as K♠, Ks or 10h; a joker as Jk):\n"
+        "  draw                      draw from the stock\n"
+        "  take discard              take the top of the discard pile\n"
+        "  take cut                  take the cut card (Hungarian: only to go out)\n"
+        "  meld 5h 6h 7h             lay down a meld (meld Jk 2h 3h as 4h: say what the joker is)\n"
+        "  lay off 7h onto 2         add cards to meld number 2 on the table\n"
+        "  exchange 6h from 1        hand in the card a joker stands for and take the joker\n"
+        "  discard 9s                discard a card, ending your turn\n"
+        "  undo                      take back your last move this turn\n"
+        "  return cut                give back the cut card\n"
+        "Also: show (the table again), hint (a suggestion), help, quit."
+    ),
+    "play_try_help": "Type help for the moves.",
+    "play_round": "— Round {number} (dealer: seat {dealer}) —",
+    "play_prompt": "your move> ",
+    "play_next_round_prompt": "Press Enter for the next round (or type quit): ",
+    "play_bye": "Game stopped. Goodbye!",
+    "play_match_over": "The match is over. Standings:",
+    "play_you_drew": "You drew {card}.",
+    "play_you": "You",
+    "play_seat": "Seat {seat}",
+    "play_table": "Table:",
+    "play_no_table": "Table: no melds yet.",
+    "play_piles": "Discard pile: {top} on top, {pile} in the pile · Stock: {stock} left",
+    "play_cut_card": " · Cut card: {card}",
+    "play_other": "Seat {seat}: {count} cards.",
+    "play_other_opened": "Seat {seat}: {count} cards, opened.",
+    "play_hand": "Your hand ({count}): {cards}",
+    "play_suggest": "Suggestion: {action}. {why}",
+    "play_round_over": "The round is over.",
+    "play_total": "seat {seat}: {total}",
+    "play_totals": "Match totals: {totals}.",
     "joker_as_no_joker": (
         "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
     ),
@@ -510,6 +591,22 @@ def number_word(n: int) -> str:
     ('two', '14')
     """
     return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
+def add_templates(templates: Mapping[str, str], language: str = "en") -> None:
+    """Add sentences for new codes — e.g. the notes of your own agent's reasoning.
+
+    Existing codes can't be replaced (that would change what rummykit says elsewhere).
+
+    >>> add_templates({"my_agent_likes": "I like {card}."})
+    >>> render("my_agent_likes", card="7♥")
+    'I like 7♥.'
+    """
+    table = LANGUAGES.setdefault(language, {})
+    clash = sorted(set(templates) & set(table))
+    if any(table[code] != templates[code] for code in clash):
+        raise ValueError(f"these codes already have sentences: {', '.join(clash)}")
+    table.update(templates)
 
 
 def join(items: list[str], word: str = "or") -> str:

@@ -19,7 +19,6 @@ import random
 from collections import Counter
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -317,10 +316,6 @@ def test_check_agrees_with_legal_actions(seed: int, steps: int) -> None:
         assert _effect(game, action) in effects, f"{action} is allowed but nothing listed does it"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="candidate_melds never puts a joker where the hand holds the natural card",
-)
 def test_legal_actions_offer_a_joker_for_a_card_in_hand() -> None:
     """2♦ 3♦ 🃏 as the 4♦ is allowed while keeping the 4♦ (for a set of fours, say)."""
     game = from_position(
@@ -357,7 +352,15 @@ def test_multi_card_lay_offs_are_a_sequence_of_listed_ones() -> None:
         step = LayOff((Card(card),), 0)
         assert step in twin.legal_actions()
         twin.play(step)
-    assert twin.snapshot() == game.snapshot()
+
+    # the same position; only the undo history differs (one step against two)
+    def without_steps(snapshot: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **snapshot,
+            "turn": {**snapshot["turn"], "steps": len(snapshot["turn"]["steps"]) > 0},
+        }
+
+    assert without_steps(twin.snapshot()) == without_steps(game.snapshot())
 
 
 # --- observations --------------------------------------------------------------------------------

@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit.cards import Card, CardParseError, as_cards, parse_card
 from rummykit.game.actions import Action, ActionParseError
-from rummykit.melds import IllegalMeld, make_meld
+from rummykit.melds import IllegalMeld, make_meld, meld_layouts
 from rummykit.messages import render
 from rummykit.variants import Variant, VariantError
 from rummykit.variants import variant as get_variant
 
 if TYPE_CHECKING:
-    from rummykit.game.state import Game
+    from rummykit.game.state import Game, TableMeld, _State, _Turn
 
 __all__ = ["FORMAT_VERSION", "RecordError", "dumps", "from_position", "load", "loads", "save"]
 
@@ -78,14 +78,46 @@ def save(game: Game, path: str) -> None:
 
 
 def position_of(game: Game) -> dict[str, Any]:
-    """The full current state as data (hands, stock, table, …) — the position form."""
-    s = game._state
+    """The full current state as data (hands, stock, table, …) — the position form.
+
+    It includes the turn in progress (provisional moves, what they oblige, what Undo can
+    take back) and the state of the game's random source, so a loaded position plays on
+    exactly as the original would.
+    """
     return {
         "variant": game.variant.base or game.variant.name,
         "options": game.variant.changes(),
         "players": game.players,
         "seed": game.seed,
         "dealer": game.dealer,
+        **_state_dict(game._state),
+        "match_scores": list(game.match_scores),
+        "rng": _rng_state(game._rng),
+        "result": game._state.result.to_dict() if game._state.result else None,
+    }
+
+
+def _state_dict(s: _State, *, with_steps: bool = True) -> dict[str, Any]:
+    t = s.turn
+    turn: dict[str, Any] = {
+        "drew": t.drew,
+        "taken": str(t.taken) if t.taken else None,
+        "cut_taken": str(t.cut_taken) if t.cut_taken else None,
+        "cut_attempted": t.cut_attempted,
+        "discard_attempted": t.discard_attempted,
+        "meld_points": t.meld_points,
+        "new_melds": list(t.new_melds),
+        "placed": sorted(str(c) for c in t.placed),
+        "melded": sorted(str(c) for c in t.melded),
+        "laid_off": t.laid_off,
+        "exchanged": list(t.exchanged),
+    }
+    if with_steps:
+        turn["steps"] = [
+            {"kind": kind, "state": _state_dict(before, with_steps=False)}
+            for kind, before in t.steps
+        ]
+    return {
         "hands": [[str(c) for c in h] for h in s.hands],
         "stock": [str(c) for c in s.stock],
         "discard": [str(c) for c in s.discard],
@@ -93,14 +125,36 @@ def position_of(game: Game) -> dict[str, Any]:
         "cut_card": str(s.cut_card) if s.cut_card else None,
         "current": s.current,
         "phase": s.phase,
-        "drew": s.turn.drew,
+        "drew": t.drew,
         "opened": list(s.opened),
         "turns": list(s.turns),
         "drawn": list(s.drawn),
         "reshuffled": s.reshuffled,
-        "match_scores": list(game.match_scores),
-        "result": s.result.to_dict() if s.result else None,
+        "quiet_turns": s.quiet_turns,
+        "turn": turn,
     }
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _set_rng(rng: random.Random, value: object) -> None:
+    ok = (
+        isinstance(value, list)
+        and len(value) == 3
+        and isinstance(value[1], list)
+        and len(value[1]) == 625
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in value[1])
+    )
+    if not ok:
+        raise _err("record_bad_field", field="rng", expected="a saved random state")
+    assert isinstance(value, list)
+    try:
+        rng.setstate((value[0], tuple(value[1]), value[2]))
+    except (TypeError, ValueError) as exc:
+        raise _err("record_bad_field", field="rng", expected="a saved random state") from exc
 
 
 # --- loading -----------------------------------------------------------------------------
@@ -292,34 +346,76 @@ def from_position(
 
 def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
     """Build a game from position data, checking that it could happen under the rules."""
-    from rummykit.game.state import Game, TableMeld, _State, _Turn
+    from rummykit.game.state import Game
 
     players = _int(data, "players", rules.players_min, rules.players_max)
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise _err("record_bad_field", field="seed", expected="a whole number or null")
+    if seed is None:  # H15's reshuffle must replay the same: choose a seed and keep it
+        seed = random.SystemRandom().randrange(2**32)
+        data = {**data, "seed": seed}
+    state = _parse_state(data, rules, players, seed)
+    if state.phase == "over":
+        raise _err(
+            "record_bad_field",
+            field="phase",
+            expected="draw or play (a finished round can't be resumed)",
+        )
+    dealer = (
+        _int(data, "dealer", 0, players - 1) if "dealer" in data else (state.current - 1) % players
+    )
+    rng = random.Random(seed)
+    if data.get("rng") is not None:
+        _set_rng(rng, data["rng"])
+    setup = {"position": position_data_clean(data, rules, state.stock)}
+    return Game(rules, players, seed, dealer, state, rng, setup, _scores(data, players))
+
+
+def _table_meld(item: object, i: int, rules: Variant, players: int) -> TableMeld:
+    from rummykit.game.state import TableMeld
+
+    if not isinstance(item, dict):
+        raise _err("record_bad_field", field=f"table[{i}]", expected="an object")
+    owner = _int(item, "owner", 0, players - 1)
+    cards = _cards(item.get("cards"), f"table[{i}].cards")
+    represents = item.get("represents")
+    joker_as = item.get("joker_as")
+    if joker_as is None and isinstance(represents, list):
+        jokers = [r for c, r in zip(cards, represents) if c.is_joker and r]
+        joker_as = jokers[0] if jokers else None
+    if joker_as is not None and not isinstance(joker_as, str):
+        raise _err("record_bad_field", field=f"table[{i}].joker_as", expected="a card")
+    try:
+        meld = make_meld(cards, rules, parse_card(joker_as) if joker_as else None)
+    except (IllegalMeld, CardParseError) as exc:
+        raise _err("record_bad_meld", index=i, error=str(exc)) from exc
+    start = item.get("start")
+    if isinstance(start, int) and meld.is_run and start != meld.start:  # A-…-K or 2-…-A
+        same = [m for m in meld_layouts(cards, rules) if m.start == start]
+        if not same:
+            raise _err("record_bad_meld", index=i, error=f"no layout starts at {start}")
+        meld = same[0]
+    return TableMeld(owner, meld)
+
+
+def _parse_state(
+    data: dict[str, Any], rules: Variant, players: int, seed: int, *, nested: bool = False
+) -> _State:
+    """Validate and build the state part of a position (hands, piles, table, turn)."""
+    from rummykit.game.state import _State
+
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or len(hands_data) != players:
         raise _err("record_bad_field", field="hands", expected=f"{players} hands")
     hands = [list(_cards(h, f"hands[{i}]")) for i, h in enumerate(hands_data)]
     discard = list(_cards(data.get("discard", []), "discard"))
-    table: list[TableMeld] = []
     table_data = data.get("table", [])
     if not isinstance(table_data, list):
         raise _err("record_bad_field", field="table", expected="a list of melds")
-    for i, item in enumerate(table_data):
-        if not isinstance(item, dict):
-            raise _err("record_bad_field", field=f"table[{i}]", expected="an object")
-        owner = _int(item, "owner", 0, players - 1)
-        cards = _cards(item.get("cards"), f"table[{i}].cards")
-        joker_as = item.get("joker_as")
-        if joker_as is None and isinstance(item.get("represents"), list):
-            jokers = [r for c, r in zip(cards, item["represents"]) if c.is_joker and r]
-            joker_as = jokers[0] if jokers else None
-        if joker_as is not None and not isinstance(joker_as, str):
-            raise _err("record_bad_field", field=f"table[{i}].joker_as", expected="a card")
-        try:
-            meld = make_meld(cards, rules, parse_card(joker_as) if joker_as else None)
-        except (IllegalMeld, CardParseError) as exc:
-            raise _err("record_bad_meld", index=i, error=str(exc)) from exc
-        table.append(TableMeld(owner, meld))
+    table: list[TableMeld] = [
+        _table_meld(item, i, rules, players) for i, item in enumerate(table_data)
+    ]
     cut = data.get("cut_card")
     if cut is not None and not isinstance(cut, str):
         raise _err("record_bad_field", field="cut_card", expected="a card or null")
@@ -337,18 +433,12 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
     if over:
         code = "record_too_many" if deck[over[0]] else "record_not_in_deck"
         raise _err(code, card=over[0], copies=deck[over[0]], variant=rules.title)
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise _err("record_bad_field", field="seed", expected="a whole number or null")
-    if seed is None:  # H15's reshuffle must replay the same: choose a seed and keep it
-        seed = random.SystemRandom().randrange(2**32)
-        data = {**data, "seed": seed}
-    if data.get("stock") is None:
+    if data.get("stock") is None and not nested:
         rest = sorted((deck - placed).elements(), key=Card.sort_key)
         random.Random(seed).shuffle(rest)
         stock = rest
     else:
-        stock = list(_cards(data["stock"], "stock"))
+        stock = list(_cards(data.get("stock"), "stock"))
         total = placed + Counter(stock)
         if total != deck:
             missing = deck - total
@@ -376,6 +466,9 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
     drew = data.get("drew", "stock" if phase == "play" else None)
     if drew not in (None, "stock", "discard", "cut_card", "start"):
         raise _err("record_bad_field", field="drew", expected="stock, discard, cut_card or start")
+    quiet = data.get("quiet_turns", 0)
+    if not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 0:
+        raise _err("record_bad_field", field="quiet_turns", expected="a whole number")
     state = _State(
         hands=hands,
         stock=stock,
@@ -387,21 +480,70 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
         opened=opened,
         turns=list(turns_value),
         drawn=drawn,
-        turn=_Turn(drew=drew if phase == "play" else None),
+        turn=_parse_turn(
+            data.get("turn"), drew if phase == "play" else None, rules, players, seed, nested
+        ),
         reshuffled=bool(data.get("reshuffled", False)),
+        quiet_turns=quiet,
     )
-    dealer = _int(data, "dealer", 0, players - 1) if "dealer" in data else (current - 1) % players
-    setup = {"position": position_data_clean(data, rules, stock)}
-    game = Game(
-        rules, players, seed, dealer, state, random.Random(seed), setup, _scores(data, players)
+    return state
+
+
+def _parse_turn(
+    data: object, drew: str | None, rules: Variant, players: int, seed: int, nested: bool
+) -> _Turn:
+    """The turn in progress: what was drawn, provisional moves and what Undo can restore."""
+    from rummykit.game.state import _Turn
+
+    if data is None:
+        return _Turn(drew=drew)
+    if not isinstance(data, dict):
+        raise _err("record_bad_field", field="turn", expected="an object")
+
+    def card(key: str) -> Card | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise _err("record_bad_field", field=f"turn.{key}", expected="a card or null")
+        return _cards(value, f"turn.{key}")[0]
+
+    def ints(key: str) -> list[int]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in value
+        ):
+            raise _err("record_bad_field", field=f"turn.{key}", expected="whole numbers")
+        return list(value)
+
+    points = data.get("meld_points", 0)
+    if not isinstance(points, int) or isinstance(points, bool):
+        raise _err("record_bad_field", field="turn.meld_points", expected="a whole number")
+    turn = _Turn(
+        drew=data.get("drew", drew),
+        taken=card("taken"),
+        cut_taken=card("cut_taken"),
+        cut_attempted=bool(data.get("cut_attempted", False)),
+        discard_attempted=bool(data.get("discard_attempted", False)),
+        meld_points=points,
+        new_melds=ints("new_melds"),
+        placed=list(_cards(data.get("placed", []), "turn.placed")),
+        melded=list(_cards(data.get("melded", []), "turn.melded")),
+        laid_off=bool(data.get("laid_off", False)),
+        exchanged=ints("exchanged"),
     )
-    if phase == "over":
-        raise _err(
-            "record_bad_field",
-            field="phase",
-            expected="draw or play (a finished round can't be resumed)",
-        )
-    return game
+    steps = data.get("steps", [])
+    if nested or not steps:
+        return turn
+    if not isinstance(steps, list):
+        raise _err("record_bad_field", field="turn.steps", expected="a list")
+    for i, step in enumerate(steps):
+        if not isinstance(step, dict) or not isinstance(step.get("state"), dict):
+            raise _err("record_bad_field", field=f"turn.steps[{i}]", expected="a saved move")
+        before = _parse_state(step["state"], rules, players, seed, nested=True)
+        before.turn.steps = list(turn.steps)
+        turn.steps.append((str(step.get("kind")), before))
+    return turn
 
 
 def position_data_clean(data: dict[str, Any], rules: Variant, stock: list[Card]) -> dict[str, Any]:

@@ -48,6 +48,7 @@ from rummykit.melds import (
     layoff_readings,
     meld_readings,
 )
+from rummykit.messages import join
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
 
@@ -141,12 +142,19 @@ class TurnStatus:
     threshold: int
     obligations: tuple[Reason, ...]
     can_end_turn: bool
+    can_take_cut: bool = False
 
     def __str__(self) -> str:
         from rummykit.messages import render
 
-        parts = [render(f"status_{self.phase}", seat=self.seat)]
-        if self.threshold and not self.opened and self.phase == "play":
+        code = (
+            "status_draw_cut"
+            if self.phase == "draw" and self.can_take_cut
+            else f"status_{self.phase}"
+        )
+        parts = [render(code, seat=self.seat)]
+        short = any(r.code == "turn_opening_short" for r in self.obligations)
+        if self.threshold and not self.opened and self.phase == "play" and not short:
             parts.append(
                 render("status_opening", points=self.meld_points, threshold=self.threshold)
             )
@@ -521,6 +529,10 @@ class Game:
             threshold=self.variant.opening_threshold,
             obligations=obligations,
             can_end_turn=s.phase == "play" and not obligations,
+            can_take_cut=s.phase == "draw"
+            and s.cut_card is not None
+            and not s.turn.cut_attempted
+            and self.variant.cut_card,
         )
 
     # --- the rules ---------------------------------------------------------------------
@@ -530,7 +542,10 @@ class Game:
 
     def _verdict(self, action: Action, failures: list[Reason]) -> Verdict:
         head = Reason("action_refused", None, (), {"action": str(action)}, failing=False)
-        cards = tuple(c for r in failures for c in r.cards)
+        shown: Counter[Card] = Counter()
+        for r in failures:  # each card once, as many times as one reason names it
+            shown |= Counter(r.cards)
+        cards = tuple(shown.elements())
         return Verdict((head, *failures), cards, variant=self.variant.name)
 
     def _ok_reason(self, action: Action) -> Reason:
@@ -581,7 +596,7 @@ class Game:
                 return [self._r("discard_take_again", "discard_take")]
         if action.source == "cut_card":
             if not v.cut_card:
-                return [self._r("no_cut_card_rule", "turn", variant=v.title)]
+                return [self._r("no_cut_card_rule", "turn", variant=str(v))]
             if s.turn.cut_attempted:
                 return [self._r("cut_card_second_attempt", "cut_card")]
             if s.cut_card is None:
@@ -608,7 +623,7 @@ class Game:
 
     def _keeps_discard(self, s: _State, cards_out: int) -> list[Reason]:
         if self.variant.discard_to_win and len(s.hands[s.current]) - cards_out < 1:
-            return [self._r("must_keep_discard", "going_out", variant=self.variant.title)]
+            return [self._r("must_keep_discard", "going_out", variant=str(self.variant))]
         return []
 
     def _table_meld(self, s: _State, index: int) -> list[Reason]:
@@ -631,9 +646,17 @@ class Game:
             return chosen[0], []
         meanings = {tuple(m.represents) for m in readings}
         if len(meanings) > 1:
-            options = [c for m in readings for c in _joker_cards(m)]
+            options = sorted(
+                {c for m in readings for c in _joker_cards(m)}, key=lambda c: (c.rank, c.sort_key())
+            )
             return None, [
-                self._r("joker_ambiguous", "joker", cards, choices=tuple(dict.fromkeys(options)))
+                self._r(
+                    "joker_ambiguous",
+                    "joker",
+                    cards,
+                    choices=tuple(options),
+                    choices_text=join([f"the {c}" for c in options]),
+                )
             ]
         return readings[0], []
 
@@ -668,7 +691,7 @@ class Game:
     def _exchange_failures(self, s: _State, action: ExchangeJoker) -> list[Reason]:
         v = self.variant
         if not v.joker_exchange:
-            return [self._r("exchange_not_allowed", "joker_exchange", variant=v.title)]
+            return [self._r("exchange_not_allowed", "joker_exchange", variant=str(v))]
         failures = self._hand_failures(s, (action.card,)) or self._table_meld(s, action.meld)
         if failures:
             return failures
@@ -1042,6 +1065,10 @@ def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld
                 laid = tuple(JOKER if p in missing else _card(p, suit) for p in window)
                 meaning = _card(missing[0], suit) if len(missing) == 1 else None
                 yield PlayMeld(laid, meaning)
+                if not missing and use_jokers:  # a joker may stand in for a card still held
+                    for p in window:
+                        sub = tuple(JOKER if q == p else _card(q, suit) for q in window)
+                        yield PlayMeld(sub, _card(p, suit))
 
 
 def _card(position: int, suit: str) -> Card:
