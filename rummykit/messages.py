@@ -222,8 +222,8 @@ TEMPLATES: dict[str, str] = {
         "opening melds."
     ),
     "cut_card_must_go_out": (
-        "You took the cut card, so you must go out this turn — or give it back and draw from "
-        "the stock."
+        "You took the cut card {card}, so you must go out this turn — or give it back and draw "
+        "as usual."
     ),
     "joker_replay": "You took the joker from {meld}; play it again before you discard.",
     # --- the referee: where a turn stands ------------------------------------------------

@@ -616,12 +616,13 @@ def test_H10_cut_card_returned_when_not_going_out() -> None:
     assert status.obligations[0].code == "cut_card_must_go_out"
     verdict = refuse(game, "discard 5c", "cut_card_must_go_out", "H10", names=["5c"])
     assert verdict.failures[0].cards == cards("9h")
-    assert "give it back and draw from the stock" in str(verdict)
+    assert "You took the cut card 9♥" in str(verdict) and "give it back" in str(verdict)
     assert game.legal_actions() == [act("undo"), act("return cut")]
     allowed(game, "return cut")
     # everything done with it is undone: the meld back in hand, the card back beside the stock
     after = game.snapshot()
-    assert after == before
+    assert after["turn"]["cut_attempted"] and not before["turn"]["cut_attempted"]  # one attempt
+    assert {**after, "turn": None} == {**before, "turn": None}
     assert (game.phase, game.cut_card, game.table[0].meld.cards) == (
         "draw",
         Card("9h"),

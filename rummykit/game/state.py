@@ -743,7 +743,9 @@ class Game:
         v, t, seat = self.variant, s.turn, s.current
         out: list[Reason] = []
         if t.cut_taken is not None and not going_out:
-            out.append(self._r("cut_card_must_go_out", "cut_card", (t.cut_taken,)))
+            out.append(
+                self._r("cut_card_must_go_out", "cut_card", (t.cut_taken,), card=t.cut_taken)
+            )
         if not s.opened[seat] and t.new_melds and t.meld_points < v.opening_threshold:
             melds = tuple(s.table[i].meld.cards for i in t.new_melds)
             out.append(
@@ -903,7 +905,10 @@ class Game:
             return
         s.turns[seat] += 1
         if not s.stock and not self.variant.reshuffle_discards:
-            s.quiet_turns = 0 if (t.new_melds or t.laid_off) else s.quiet_turns + 1
+            # R11 counts the turns played with the stock already empty: a turn that drew the
+            # last card from the stock started before it ran out
+            progress = t.new_melds or t.laid_off or t.drew == "stock"
+            s.quiet_turns = 0 if progress else s.quiet_turns + 1
             if s.quiet_turns >= self.players:  # R11
                 emit(seat, "no_progress")
                 self._finish(s, None, "no_progress")
