@@ -79,7 +79,7 @@ class Meld:
 
     >>> meld = make_meld("7♥ 5♥ 🃏")
     >>> meld
-    Meld('5♥ 🃏 7♥')
+    make_meld('5♥ 🃏 7♥')
     >>> meld.kind, meld.represents[1], meld.points(HUNGARIAN)
     ('run', Card('6♥'), 18)
     """
@@ -137,7 +137,12 @@ class Meld:
         return format_cards(self.cards)
 
     def __repr__(self) -> str:
-        return f"Meld('{self}')"
+        """A call that makes this meld again: ``make_meld('2♥ 3♥ 🃏', joker_as='4♥')``."""
+        ends = (self.cards[0], self.cards[-1]) if self.is_run else ()
+        if any(c.is_joker for c in ends):
+            joker = next(r for c, r in zip(self.cards, self.represents) if c.is_joker)
+            return f"make_meld('{self}', joker_as='{joker}')"
+        return f"make_meld('{self}')"
 
     def _repr_html_(self) -> str:
         from rummykit.display import cards_html
@@ -184,7 +189,7 @@ def meld_readings(cards: CardsLike, variant: Variant = HUNGARIAN) -> tuple[Meld,
     """Every way these cards form a valid meld (one per joker meaning), best value first.
 
     >>> meld_readings("🃏 2♥ 3♥")
-    (Meld('🃏 2♥ 3♥'), Meld('2♥ 3♥ 🃏'))
+    (make_meld('🃏 2♥ 3♥', joker_as='A♥'), make_meld('2♥ 3♥ 🃏', joker_as='4♥'))
     >>> meld_readings("K♠ A♠ 2♠")
     ()
     """
@@ -261,7 +266,7 @@ def make_meld(
     without it the highest-valued reading is taken.
 
     >>> make_meld("🃏 2♥ 3♥", joker_as="4♥")
-    Meld('2♥ 3♥ 🃏')
+    make_meld('2♥ 3♥ 🃏', joker_as='4♥')
     """
     cards = as_cards(cards)
     readings = meld_readings(cards, variant)
@@ -731,7 +736,7 @@ def layoff_readings(meld: Meld, cards: CardsLike, variant: Variant = HUNGARIAN) 
     """Every meld that ``meld`` becomes with ``cards`` added, keeping its kind and its jokers.
 
     >>> layoff_readings(make_meld("4♥ 5♥ 6♥"), "7♥")
-    (Meld('4♥ 5♥ 6♥ 7♥'),)
+    (make_meld('4♥ 5♥ 6♥ 7♥'),)
     """
     added = as_cards(cards)
     combined = (*meld.cards, *added)

@@ -6,7 +6,7 @@ two decks and both places of the ace included — and every answer explains itse
 >>> from rummykit import HUNGARIAN, ROMMI
 >>> result = best_arrangement("7♥ 8♥ 9♥ Q♣ Q♦ Q♠ 2♠ K♦", ROMMI)
 >>> result.melds
-(Meld('7♥ 8♥ 9♥'), Meld('Q♠ Q♦ Q♣'))
+(make_meld('7♥ 8♥ 9♥'), make_meld('Q♠ Q♦ Q♣'))
 >>> result.deadwood, result.deadwood_value
 ((Card('2♠'), Card('K♦')), 12)
 >>> print(best_opening("7♥ 8♥ 9♥ Q♣ Q♦ Q♠ 2♠ K♦", HUNGARIAN))
@@ -668,7 +668,7 @@ class Arrangement:
 
     >>> a = best_arrangement("5♥ 🃏 7♥ 9♠ 9♦ 9♣ K♠")
     >>> a.melds, a.deadwood, a.deadwood_value
-    ((Meld('5♥ 🃏 7♥'), Meld('9♠ 9♦ 9♣')), (Card('K♠'),), 10)
+    ((make_meld('5♥ 🃏 7♥'), make_meld('9♠ 9♦ 9♣')), (Card('K♠'),), 10)
     >>> print(a)
     Melds 5♥ 🃏 7♥ + 9♠ 9♦ 9♣; deadwood K♠ = 10.
     """
