@@ -97,7 +97,7 @@ def rank_name(rank: int) -> str:
     return _RANK_NAMES.get(rank, str(rank))
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class Card:
     """One playing card, or a joker.
 
@@ -105,10 +105,13 @@ class Card:
     ``""`` for a joker. Build a card from its text (``Card("10♥")``, ``Card("Th")``) or from
     rank and suit (``Card(10, "♥")``, ``Card("K", "s")``).
 
+    There is one object per card: ``Card("K♠") is Card(13, "♠")``. Equal cards are the same
+    object, so comparing and hashing cards costs next to nothing.
+
     >>> Card(13, "♠")
     Card('K♠')
-    >>> Card("K", "s")
-    Card('K♠')
+    >>> Card("K", "s") is Card("K♠")
+    True
     >>> Card("🃏").is_joker
     True
     """
@@ -116,20 +119,28 @@ class Card:
     rank: int
     suit: str
 
-    def __init__(self, spec: str | int, suit: str | None = None) -> None:
+    def __new__(cls, spec: str | int, suit: str | None = None) -> Card:
         if isinstance(spec, str):
-            parsed = parse_card(spec if suit is None else f"{spec}{suit}")
-            rank, suit = parsed.rank, parsed.suit
-        elif isinstance(spec, int) and not isinstance(spec, bool):
-            rank = spec
-            if rank == 0 and suit in (None, ""):
-                suit = ""
-            elif rank not in RANKS or suit not in SUITS:
-                raise CardParseError(f"{spec}{suit or ''}")
-        else:
-            raise CardParseError(f"{spec}{suit or ''}")
-        object.__setattr__(self, "rank", rank)
-        object.__setattr__(self, "suit", suit)
+            return parse_card(spec if suit is None else f"{spec}{suit}")
+        if isinstance(spec, int) and not isinstance(spec, bool):
+            if spec == 0 and suit in (None, ""):
+                return _JOKER
+            card = _CARDS.get((spec, suit or ""))
+            if card is not None:
+                return card
+        raise CardParseError(f"{spec}{suit or ''}")
+
+    def __init__(self, spec: str | int, suit: str | None = None) -> None:
+        """Nothing to do: :meth:`__new__` hands out the one object for each card."""
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str]]:
+        return (Card, (str(self),))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
 
     @property
     def is_joker(self) -> bool:
@@ -272,7 +283,7 @@ def make_deck(decks: int = 1, jokers: int = 0) -> tuple[Card, ...]:
 
 
 def _build(rank: int, suit: str) -> Card:
-    card = object.__new__(Card)
+    card: Card = object.__new__(Card)
     object.__setattr__(card, "rank", rank)
     object.__setattr__(card, "suit", suit)
     return card
