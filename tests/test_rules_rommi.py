@@ -500,6 +500,26 @@ def test_R11_a_meld_or_lay_off_restarts_the_count() -> None:
 # --- R12: computer opponents ------------------------------------------------------------------------------
 
 
-@pytest.mark.skip(reason="R12 (computer opponents) belongs to the AI issue, not the referee")
-def test_R12_computer_opponents_see_only_what_they_may() -> None:
-    raise NotImplementedError
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_R12_computer_opponents_see_only_what_they_may(level: str) -> None:
+    """Other hands and the stock order change nothing in an agent's decision (R12)."""
+    from rummykit.ai import make_agent
+
+    def decisions(opponent: str, stock_seed: int) -> list[str]:
+        game = from_position(
+            "rommi",
+            hands=["5h 6h 7h Ks Kd 2c 9s", opponent],
+            discard="Kh",
+            seed=stock_seed,
+        )
+        agent = make_agent(level)
+        out = []
+        while game.current == 0 and not game.is_over:
+            decision = agent.decide(game.observation(0))
+            out.append(f"{decision.action} | {decision.trace}")
+            game.play(decision.action)
+        return out
+
+    first = decisions("2s 3s 4s 8d 9d Jc Qc", stock_seed=1)
+    assert first == decisions("Ac 3d 4d 8s Jd Js Qd", stock_seed=99)
+    assert any("K♥" in line for line in first)  # it weighed the visible discard
