@@ -491,6 +491,22 @@ TEMPLATES: dict[str, str] = {
         "{after} ({threshold} needed)."
     ),
     "ai_why_discard_opening": "Taking {card}: it adds to my opening.",
+    "ai_hold_melds": (
+        "I keep my melds in hand for now: every other player holds {count} or more cards, and "
+        "on the table my melds would give them places to lay off."
+    ),
+    "ai_empty_stock": (
+        "The stock is empty: asking it for a card ends the deal, and the lowest hand wins. "
+        "Mine is worth {mine}; the lowest other hand is likely about {others}."
+    ),
+    "ai_why_keep_going": "Taking {card} rather than end the deal now: my hand is not the lowest yet.",
+    "ai_say": "{text}",
+    "ai_no_take_before_opening": (
+        "Before my opening I leave {card} on the discard pile and draw from the stock."
+    ),
+    "ai_note_threat_opening": (
+        "seat {seat} could open with it in {chance}% of the hands it may hold"
+    ),
     "cli_no_tqdm": (
         "(no progress bar: tqdm is not installed — pip install 'rummykit[cli]' to get one)"
     ),

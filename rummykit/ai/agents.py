@@ -4,16 +4,23 @@ Every agent implements one method, ``decide(observation) -> Decision``. It sees 
 observation of its seat (its hand, the public table and history, the legal actions) and
 returns one of the legal actions with the trace of why.
 
-- **Easy** lays every meld it can make now and discards its highest-value single card.
-- **Normal** also values partial melds (pairs, two-card runs, a joker's future) and avoids
-  discards the next player can use (what that player took and what the table shows).
-- **Hard** remembers every public take and discard, and minimises deadwood with a bounded
-  search over draw and discard options using the exact solver, estimating what the unseen
-  cards may bring.
+- **Easy** (a beginner) lays every meld it can make now and discards its highest-value
+  single card. It takes the discard only to complete a meld (and never before its opening),
+  and lays off only onto its own melds, unless that takes it out.
+- **Normal** also values partial melds (pairs and two-card runs whose missing card is still
+  unseen, a joker's future) and avoids discards the next player can use (what that player
+  took, what it can lay off). Before its opening it takes the discard only on its first
+  draw, when the card may simply be kept (H7).
+- **Hard** remembers every public take and discard (and which cards each player is known to
+  hold), and minimises deadwood with a bounded search over its draw and discard options
+  using the exact solver, estimating what the unseen cards may bring and what its discard
+  would give the next player. It takes a discard that completes its opening, and without an
+  opening rule keeps its melds in hand while nobody is close to going out.
 
-All three handle the Hungarian opening (H8, H9), the discard-take obligation (H7), the cut
-card (H10: taken only when it lets them go out) and jokers (H11); in Rommi they honour
-``discard_to_win`` and ``ace_high`` because the solver and the referee do.
+All three go out whenever they can, handle the Hungarian opening (H8, H9), the discard-take
+obligation (H7), the cut card (H10: taken only when it lets them go out) and jokers (H11:
+an exchanged joker is played again at once); in Rommi they honour ``discard_to_win`` and
+``ace_high`` because the solver and the referee do.
 """
 
 from __future__ import annotations
@@ -103,8 +110,18 @@ class BaseAgent(ABC):
             if plan.going_out_moves(obs, [*hand, top]):
                 self.step("ai_discard_goes_out", (top,), card=top)
                 return Draw("discard"), Note("ai_why_discard_out", {"card": top})
+            if (
+                plan.last_draw(obs)
+                and self._discard_usable(obs, top)
+                and not self.ends_the_deal(obs)
+            ):
+                return Draw("discard"), Note("ai_why_keep_going", {"card": top})
             if top in plan.public_discards(obs, obs.seat):
                 self.step("ai_discard_mine", (top,), card=top)
+                return Draw("stock"), Note("ai_why_stock")
+            unopened = obs.variant.opening_threshold and not obs.opened[obs.seat]
+            if unopened and not self.takes_before_opening(obs):
+                self.step("ai_no_take_before_opening", (top,), card=top)
                 return Draw("stock"), Note("ai_why_stock")
             usable = self._discard_usable(obs, top)
             if usable:
@@ -196,15 +213,16 @@ class BaseAgent(ABC):
             if not self._opened_now(obs):
                 return None
         # 3. opened: melds of the best arrangement, then lay-offs, then joker exchanges
-        if self.lays_melds(obs):
-            for meld in plan.arrangement_melds(obs, hand):
+        melds = plan.arrangement_melds(obs, hand)
+        if melds and self.lays_melds(obs):
+            for meld in melds:
                 legal = plan.find_legal(obs, plan.meld_action(meld))
                 if legal is not None:
                     self.step("ai_meld", meld.cards, cards=meld.cards)
                     return legal, Note("ai_why_meld")
-        deadwood = best_arrangement(hand, v, discard=True).deadwood
+        deadwood = best_arrangement(hand, v).deadwood  # every card outside a meld
         for lay in plan.layoff_moves(obs, deadwood):
-            if isinstance(lay, LayOff):
+            if isinstance(lay, LayOff) and self.lays_off_onto(obs, lay.meld):
                 self.step("ai_layoff", lay.cards, cards=lay.cards, meld=lay.meld)
                 return lay, Note("ai_why_layoff")
         exchange = self.choose_exchange(obs, hand)
@@ -223,8 +241,30 @@ class BaseAgent(ABC):
         """Whether to lay down melds as soon as they are made (default: yes)."""
         return True
 
+    def lays_off_onto(self, obs: Observation, meld: int) -> bool:
+        """Whether to lay cards off onto table meld number ``meld`` (default: any meld)."""
+        return True
+
+    def takes_before_opening(self, obs: Observation) -> bool:
+        """Whether to consider the discard pile before this seat has opened (H7, H8)."""
+        return True
+
+    def ends_the_deal(self, obs: Observation) -> bool:
+        """With the stock empty, whether to ask it for a card all the same — which ends the
+        deal (R10, H15) — rather than take the discard (default: yes)."""
+        return True
+
     def choose_exchange(self, obs: Observation, hand: list[Card]) -> ExchangeJoker | None:
-        """A joker exchange worth making now (default: none)."""
+        """A joker exchange worth making now (H11): when the joker, back in hand, makes a meld
+        with my cards — so it goes straight back onto the table."""
+        for ex in plan.exchange_moves(obs):
+            rest = list(hand)
+            rest.remove(ex.card)
+            rest.append(JOKER)
+            melds = plan.arrangement_melds(obs, rest)
+            if any(c.is_joker for m in melds for c in m.cards):
+                self.step("ai_exchange", (ex.card,), card=ex.card, meld=ex.meld)
+                return ex
         return None
 
     def _choose_discard(self, obs: Observation, discards: list[Discard]) -> tuple[Action, Note]:
@@ -263,10 +303,18 @@ class EasyAgent(BaseAgent):
         self.step("ai_discard_no_meld", (top,), card=top)
         return False, Note("ai_why_stock")
 
+    def lays_off_onto(self, obs: Observation, meld: int) -> bool:
+        """Only onto its own melds: easy doesn't study the other players' melds (it still
+        lays off anywhere when that takes it out)."""
+        return obs.table[meld].owner == obs.seat
+
+    def takes_before_opening(self, obs: Observation) -> bool:
+        """Never: before its opening easy draws from the stock (H7's duty stays away)."""
+        return False
+
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         v = obs.variant
-        arrangement = best_arrangement(list(obs.hand), v, discard=True)
-        single = Counter(arrangement.deadwood)
+        single = Counter(best_arrangement(list(obs.hand), v).deadwood)
         out = []
         for d in discards:
             value = v.card_value(d.card)
@@ -295,11 +343,20 @@ class NormalAgent(BaseAgent):
             return True, Note("ai_why_discard_gain", {"card": top, "gain": gain})
         return False, Note("ai_why_stock")
 
+    out_weight = 2.5  # points of deadwood one live out is worth keeping for
+    feed_penalty = 8.0  # points of deadwood worth keeping rather than feed the next player
+
+    def takes_before_opening(self, obs: Observation) -> bool:
+        """Only on the first draw, when the card may simply be kept (H7): taking a card to
+        open with is hard's move."""
+        return obs.variant.first_draw_keeps_discard and plan.first_draw(obs)
+
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         v = obs.variant
         hand = list(obs.hand)
-        arrangement = best_arrangement(hand, v, discard=True)
+        arrangement = best_arrangement(hand, v)
         single = Counter(arrangement.deadwood)
+        unseen = plan.unseen_counts(obs)
         nxt = plan.next_seat(obs)
         taken = plan.public_takes(obs, nxt)
         out = []
@@ -314,53 +371,118 @@ class NormalAgent(BaseAgent):
             if c.is_joker:
                 score -= 60
                 notes.append(Note("ai_note_joker_future"))
-            near = partners(hand, c)
-            if near:
-                score -= 4 * near
-                notes.append(Note("ai_note_partners", {"card": c, "count": near}))
             else:
-                notes.append(Note("ai_note_no_partner", {"card": c}))
+                outs = plan.live_outs(c, arrangement.deadwood, unseen, v)
+                if outs:
+                    score -= self.out_weight * outs
+                    notes.append(Note("ai_note_outs", {"card": c, "count": outs}))
+                else:
+                    notes.append(Note("ai_note_no_partner", {"card": c}))
             if _wanted_by(obs, nxt, c, taken):
-                score -= 8
+                score -= self.feed_penalty
                 notes.append(Note("ai_note_feeds", {"card": c, "seat": nxt}))
             else:
                 notes.append(Note("ai_note_safe", {"seat": nxt}))
             out.append(Candidate(d, score, tuple(notes)))
         return out
 
-    def choose_exchange(self, obs: Observation, hand: list[Card]) -> ExchangeJoker | None:
-        for ex in plan.exchange_moves(obs):
-            rest = list(hand)
-            rest.remove(ex.card)
-            rest.append(JOKER)
-            melds = plan.arrangement_melds(obs, rest)
-            if any(c.is_joker for m in melds for c in m.cards):
-                self.step("ai_exchange", (ex.card,), card=ex.card, meld=ex.meld)
-                return ex
-        return None
-
 
 class HardAgent(NormalAgent):
     """Remembers public cards and searches draw and discard options with the solver (R12)."""
 
     name = "hard"
-    samples = 12
+    shortlist = 5  # discards searched in full (the rest are clearly worse)
+    opening_shortlist = 4  # the same before the opening
+    samples = 24  # hands dealt to the next player to see what a discard would give them
+    opening_samples = 8  # ... and before its opening, where each look costs more
+    threat_size = 6  # ... when it holds this many cards or fewer
+    hold_until = 3  # without an opening rule: melds stay in hand until someone is this close
 
-    def _expected(self, obs: Observation, hand: list[Card], salt: str) -> float:
-        """Expected least deadwood after one more unseen card (sampled, seeded)."""
+    def decide(self, obs: Observation) -> Decision:
+        """Choose a legal action for ``obs.seat`` and explain it."""
+        self.out_bonus = self._out_value(obs)
+        return super().decide(obs)
+
+    def _out_value(self, obs: Observation) -> float:
+        """What going out is worth, in points of deadwood: what the others would be left
+        paying (a flat penalty for an unopened hand, else its likely value), plus the
+        bonus for going out."""
         v = obs.variant
         unseen = plan.unseen_cards(obs)
-        if not unseen:
-            return float(min_deadwood(hand, v))
-        rng = plan.seeded_rng(obs, salt)
-        pool = rng.sample(unseen, min(self.samples, len(unseen)))
-        return sum(min_deadwood([*hand, x], v, discard=True) for x in pool) / len(pool)
+        mean = sum(v.card_value(c) for c in unseen) / len(unseen) if unseen else 5.0
+        values = []
+        for seat in range(obs.players):
+            if seat == obs.seat:
+                continue
+            if v.unopened_penalty and v.opening_threshold and not obs.opened[seat]:
+                values.append(float(v.unopened_penalty))
+            else:
+                known = plan.known_hand(obs, seat)
+                rest = max(0, obs.hand_sizes[seat] - len(known))
+                values.append(sum(v.card_value(c) for c in known) + rest * mean)
+        if v.low_score_wins:  # every other seat pays: count the average against my −10
+            return sum(values) / len(values) - v.go_out_points
+        return sum(values)  # the winner takes it all (R8)
+
+    def _end_chance(self, obs: Observation) -> float:
+        """How likely the round ends before this seat's next turn (someone goes out)."""
+        if obs.stock_size < obs.players and not obs.variant.reshuffle_discards:
+            return 0.9
+        chance = 0.0
+        for seat in range(obs.players):
+            if seat == obs.seat:
+                continue
+            size = obs.hand_sizes[seat]
+            if obs.variant.opening_threshold and not obs.opened[seat]:
+                chance += 0.01
+            else:
+                chance += {1: 0.35, 2: 0.25, 3: 0.15, 4: 0.1}.get(size, 0.04)
+        return min(chance, 0.9)
+
+    def lays_melds(self, obs: Observation) -> bool:
+        """Without an opening rule, keep melds in hand while nobody is close to going out:
+        on the table they would give the others places to lay off (R6)."""
+        if obs.variant.opening_threshold:
+            return True
+        closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
+        if closest > self.hold_until:
+            self.step("ai_hold_melds", count=closest)
+            return False
+        return True
+
+    def takes_before_opening(self, obs: Observation) -> bool:
+        """Whether to consider the discard pile before this seat has opened (H7, H8)."""
+        return True
+
+    def ends_the_deal(self, obs: Observation) -> bool:
+        """End the deal from the empty stock only when my hand is likely the lowest."""
+        v = obs.variant
+        mine = sum(v.card_value(c) for c in obs.hand)
+        unseen = plan.unseen_cards(obs)
+        mean = sum(v.card_value(c) for c in unseen) / len(unseen) if unseen else 5.0
+        others = [
+            obs.hand_sizes[s] * mean for s in range(obs.players) if s != obs.seat
+        ]  # fmt: skip
+        lowest = mine <= min(others)
+        self.step("ai_empty_stock", mine=mine, others=f"{min(others):.0f}")
+        return lowest
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
-        v = obs.variant
+        look = plan.Outlook(obs, out_bonus=self.out_bonus)
         hand = list(obs.hand)
-        take = float(min_deadwood([*hand, top], v, discard=True))
-        stock = self._expected(obs, hand, "draw")
+        v = obs.variant
+        if v.opening_threshold and not obs.opened[obs.seat]:
+            before = look.opening(hand)
+            after = look.opening([*hand, top])
+            self.step(
+                "ai_opening_with", (top,), card=top, before=before, after=after,
+                threshold=v.opening_threshold,
+            )  # fmt: skip
+            if after > before or top.is_joker:
+                return True, Note("ai_why_discard_opening", {"card": top})
+            return False, Note("ai_why_stock")
+        take = float(look.deadwood([*hand, top], discard=True))
+        stock, _ = look.expected(hand)
         self.step("ai_compare_draws", (top,), card=top, take=f"{take:.1f}", stock=f"{stock:.1f}")
         self._candidates = [
             Candidate(
@@ -370,38 +492,152 @@ class HardAgent(NormalAgent):
                 Draw("stock"), -stock, (Note("ai_note_expected", {"value": f"{stock:.1f}"}),)
             ),
         ]
-        if take + 1.0 < stock:
+        if take < stock:
             return True, Note("ai_why_discard_gain", {"card": top, "gain": f"{stock - take:.1f}"})
         return False, Note("ai_why_stock_expected")
 
-    def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
+    def _next_hands(self, obs: Observation, count: int) -> list[list[Card]]:
+        """Hands the next player may hold: the cards it is known to hold (taken in full
+        view, not played since) and the rest dealt, seeded, from the cards this seat has
+        not seen."""
+        nxt = plan.next_seat(obs)
+        size = obs.hand_sizes[nxt]
+        known = plan.known_hand(obs, nxt)[:size]
+        pool = plan.unseen_cards(obs)
+        for card in known:
+            if card in pool:
+                pool.remove(card)
+        if len(pool) < size - len(known):
+            return []
+        if known:
+            self.step("ai_known_hand", known, seat=nxt, cards=known)
+        rng = plan.seeded_rng(obs, "threats")
+        return [known + rng.sample(pool, size - len(known)) for _ in range(count)]
+
+    def threats(self, obs: Observation, cards: Sequence[Card]) -> dict[Card, float]:
+        """For each card, the chance that the next player takes it from the discard pile
+        and goes out with it (or, before its opening, opens with it: H7, H8)."""
+        nxt = plan.next_seat(obs)
         v = obs.variant
+        if v.opening_threshold and not obs.opened[nxt]:
+            if v.no_opening_first_turn and obs.turns[nxt] == 0:
+                return {}
+            return self.opening_threats(obs, cards)
+        if obs.hand_sizes[nxt] > self.threat_size:
+            return {}
+        hands = self._next_hands(obs, self.samples)
+        if not hands:
+            return {}
+        look = plan.Outlook(obs, seat=nxt)
+        return {
+            card: sum(look.after_draw(h, card) == 0 for h in hands) / len(hands)
+            for card in dict.fromkeys(cards)
+        }
+
+    def opening_threats(self, obs: Observation, cards: Sequence[Card]) -> dict[Card, float]:
+        """For each card, the chance that it lets the (unopened) next player open now."""
+        hands = self._next_hands(obs, self.opening_samples)
+        if not hands:
+            return {}
+        v = obs.variant
+        look = plan.Outlook(obs, seat=plan.next_seat(obs))
+        closed = [h for h in hands if look.opening(h) < v.opening_threshold]
+        out = {}
+        for card in dict.fromkeys(cards):
+            opens = sum(
+                look.opening([*h, card]) >= v.opening_threshold
+                for h in closed
+                if card.is_joker or card in plan.completers(h, v)
+            )
+            out[card] = opens / len(hands)
+        return out
+
+    def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
+        if obs.variant.opening_threshold and not obs.opened[obs.seat]:
+            return self._before_opening(obs, discards)
         hand = list(obs.hand)
+        look = plan.Outlook(obs, out_bonus=self.out_bonus)
         nxt = plan.next_seat(obs)
         taken = plan.public_takes(obs, nxt)
-        dead = set(best_arrangement(hand, v, discard=True).deadwood)
-        shortlist = [d for d in discards if d.card in dead] or discards
-        if len(shortlist) > 6:  # bound the search: the six most expensive single cards
-            shortlist = sorted(shortlist, key=lambda d: -v.card_value(d.card))[:6]
-        self.step("ai_memory", seat=nxt, cards=format_cards(taken) or "—", count=len(taken))
-        out = []
+        end = self._end_chance(obs)
+        if taken:
+            self.step("ai_memory", taken, seat=nxt, cards=format_cards(taken), count=len(taken))
+        rows = []
         for d in discards:
             rest = list(hand)
             rest.remove(d.card)
-            now = float(min_deadwood(rest, v))
-            notes = [Note("ai_note_deadwood_after", {"value": f"{now:.0f}"})]
-            if d in shortlist:
-                future = self._expected(obs, rest, str(d.card))
+            rows.append((d, rest, look.deadwood(rest)))
+        rows.sort(key=lambda r: r[2])
+        threats = self.threats(obs, [d.card for d, _, _ in rows[: self.shortlist]])
+        out = []
+        for i, (d, rest, now) in enumerate(rows):
+            notes = [Note("ai_note_deadwood_after", {"value": now})]
+            if i < self.shortlist:
+                future, chance = look.expected(rest)
                 notes.append(Note("ai_note_expected", {"value": f"{future:.1f}"}))
-                score = -(0.4 * now + 0.6 * future)
+                if chance:
+                    notes.append(Note("ai_note_out_chance", {"chance": f"{100 * chance:.0f}"}))
+                score = -(end * now + (1 - end) * future)
             else:
                 score = -now - 50.0
             if d.card.is_joker:
                 score -= 40
                 notes.append(Note("ai_note_joker_future"))
-            if _wanted_by(obs, nxt, d.card, taken):
-                score -= 6
+            threat = threats.get(d.card, 0.0)
+            if threat:
+                score -= threat * self._threat_cost(obs, now)
+                pct = f"{100 * threat:.0f}"
+                notes.append(Note(self._threat_note(obs), {"seat": nxt, "chance": pct}))
+            elif _wanted_by(obs, nxt, d.card, taken):
+                score -= 2
                 notes.append(Note("ai_note_feeds", {"card": d.card, "seat": nxt}))
+            out.append(Candidate(d, score, tuple(notes)))
+        return out
+
+    def _threat_cost(self, obs: Observation, now: float) -> float:
+        """What handing the next player its way out (or its opening) costs me."""
+        v = obs.variant
+        nxt = plan.next_seat(obs)
+        if v.opening_threshold and not obs.opened[nxt]:  # it escapes the flat penalty
+            return 0.8 * v.unopened_penalty / (obs.players - 1)
+        return now + 0.5 * self.out_bonus
+
+    def _threat_note(self, obs: Observation) -> str:
+        v = obs.variant
+        opening = v.opening_threshold and not obs.opened[plan.next_seat(obs)]
+        return "ai_note_threat_opening" if opening else "ai_note_threat"
+
+    def _before_opening(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
+        """Not opened yet (H8): keep what makes the opening likely after the next draw."""
+        v = obs.variant
+        hand = list(obs.hand)
+        look = plan.Outlook(obs)
+        threshold = v.opening_threshold
+        rows = []
+        for d in discards:
+            rest = list(hand)
+            rest.remove(d.card)
+            rows.append((d, rest, look.opening(rest)))
+        rows.sort(key=lambda r: (-r[2], -v.card_value(r[0].card)))
+        nxt = plan.next_seat(obs)
+        threats = self.threats(obs, [d.card for d, _, _ in rows[: self.opening_shortlist]])
+        out = []
+        for i, (d, rest, points) in enumerate(rows):
+            notes = [Note("ai_note_opening_now", {"points": points, "threshold": threshold})]
+            if i < self.opening_shortlist:
+                chance, expected = look.opening_expected(rest)
+                notes.append(Note("ai_note_opening_chance", {"chance": f"{100 * chance:.0f}"}))
+                score = 100 * chance + expected / 2
+            else:
+                score = points / 2 - 50.0
+            if d.card.is_joker:
+                score -= 40
+                notes.append(Note("ai_note_joker_future"))
+            threat = threats.get(d.card, 0.0)
+            if threat:
+                score -= threat * self._threat_cost(obs, 0.0)
+                pct = f"{100 * threat:.0f}"
+                notes.append(Note(self._threat_note(obs), {"seat": nxt, "chance": pct}))
             out.append(Candidate(d, score, tuple(notes)))
         return out
 

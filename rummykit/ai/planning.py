@@ -11,11 +11,12 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from rummykit.cards import Card
+from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game.actions import Action, Discard, ExchangeJoker, LayOff, PlayMeld
 from rummykit.game.observation import Observation
 from rummykit.melds import Meld, layoff_readings
-from rummykit.solver import Opening, best_arrangement, best_opening, can_go_out
+from rummykit.solver import Opening, best_arrangement, best_opening, can_go_out, min_deadwood
+from rummykit.variants import Variant
 
 __all__ = [
     "find_legal",
@@ -55,6 +56,47 @@ def public_takes(obs: Observation, seat: int) -> list[Card]:
     ]
 
 
+def known_hand(obs: Observation, seat: int) -> list[Card]:
+    """Cards ``seat`` is known to hold: taken from the discard pile (or a joker taken back)
+    in full view, and not seen leaving its hand since.
+
+    >>> from rummykit.game import Game, Draw, Discard
+    >>> game = Game.new("rommi", players=2, seed=1)
+    >>> top = game.discard_pile[-1]
+    >>> game.play(Draw("discard"))
+    >>> known_hand(game.observation(0), 1) == [top]
+    True
+    """
+    from rummykit.cards import parse_card
+
+    held: Counter[Card] = Counter()
+    changes: list[Counter[Card]] = []  # this turn's changes, for undo
+    for e in obs.history:
+        if e.code == "undo" and e.seat == seat and changes:
+            held.subtract(changes.pop())
+            held = +held
+            continue
+        if e.seat != seat:
+            continue
+        change: Counter[Card] = Counter()
+        if e.code in ("draw_discard", "draw_cut"):
+            change[parse_card(e.params["card"])] += 1
+        elif e.code == "exchange":
+            change[JOKER] += 1
+            card = parse_card(e.params["card"])
+            if held[card]:
+                change[card] -= 1
+        elif e.code in ("meld", "layoff", "discard", "return_cut"):
+            names = e.params["cards"] if "cards" in e.params else [e.params["card"]]
+            for card in map(parse_card, names):
+                if held[card] + change[card] > 0:
+                    change[card] -= 1
+        held.update(change)
+        held = +held
+        changes = [] if e.code == "discard" else [*changes, change]
+    return list(held.elements())
+
+
 def public_discards(obs: Observation, seat: int) -> list[Card]:
     """Cards ``seat`` discarded this round."""
     from rummykit.cards import parse_card
@@ -62,6 +104,15 @@ def public_discards(obs: Observation, seat: int) -> list[Card]:
     return [
         parse_card(e.params["card"]) for e in obs.history if e.seat == seat and e.code == "discard"
     ]
+
+
+def last_draw(obs: Observation) -> bool:
+    """Whether asking the stock for a card now ends the deal: it is empty, and it is not
+    (or no longer) rebuilt from the discard pile (R10, H15)."""
+    if obs.stock_size:
+        return False
+    rebuilt = any(e.code == "reshuffle" for e in obs.history)
+    return not obs.variant.reshuffle_discards or rebuilt or len(obs.discard_pile) <= 1
 
 
 def turn_events(obs: Observation) -> list[str]:
@@ -161,6 +212,8 @@ def going_out_moves(obs: Observation, hand: Sequence[Card]) -> list[Action] | No
     opened = obs.opened[obs.seat]
     table = table_melds(obs) if opened else []
     result = can_go_out(list(hand), v, table)
+    if not result.ok and not v.discard_to_win:  # R7: the last card may also go by a discard
+        result = can_go_out(list(hand), v, table, final_discard=True)
     if not result.ok:
         return None
     if not opened and v.opening_threshold:
@@ -193,3 +246,304 @@ def exchange_moves(obs: Observation) -> list[ExchangeJoker]:
 def fits_table(obs: Observation, card: Card) -> bool:
     """Whether ``card`` could be laid off onto some meld on the table."""
     return any(layoff_readings(tm.meld, (card,), obs.variant) for tm in obs.table)
+
+
+# --- what the table and the unseen cards offer ----------------------------------------------
+
+_SUIT_NO = {suit: i for i, suit in enumerate(SUITS)}
+_RUN_CARDS = {(p, suit): Card(1 if p == 14 else p, suit) for suit in SUITS for p in range(1, 15)}
+
+
+def _code(card: Card) -> int:
+    return card.rank * 5 + _SUIT_NO.get(card.suit, 4)
+
+
+def _positions(card: Card, low: int, high: int) -> tuple[int, ...]:
+    return tuple(p for p in ((1, 14) if card.rank == 1 else (card.rank,)) if low <= p <= high)
+
+
+class _Table:
+    """The table's melds, reduced to where cards can still go (runs' ends, sets' suits)."""
+
+    def __init__(self, melds: Iterable[Meld], variant: Variant) -> None:
+        self.low = 1 if variant.ace_low else 2
+        self.high = 14 if variant.ace_above_king else 13
+        self.runs: list[tuple[str, int, int, int]] = []
+        self.sets: list[tuple[tuple[Card, ...], int]] = []
+        for meld in melds:
+            if meld.is_run:
+                self.runs.append((meld.suit, meld.start, meld.end, len(meld.cards)))
+            else:
+                self.sets.append((meld.missing_suits(), 4 - len(meld.cards)))
+
+    def __bool__(self) -> bool:
+        return bool(self.runs or self.sets)
+
+    def layoffs(self, hand: Iterable[Card]) -> tuple[list[Card], set[Card]]:
+        """The hand's cards that can go onto the table one after another, and the cards
+        that would fit next (the open ends and missing suits once those are laid off)."""
+        avail: Counter[Card] = Counter(c for c in hand if not c.is_joker)
+        placed: list[Card] = []
+        spots: set[Card] = set()
+        low, high = self.low, self.high
+        for suit, start, end, size in self.runs:
+            while end < high and size < 13 and not (end + 1 == 14 and start == 1):
+                card = _RUN_CARDS[end + 1, suit]
+                if not avail[card]:
+                    spots.add(card)
+                    break
+                avail[card] -= 1
+                placed.append(card)
+                end += 1
+                size += 1
+            while start > low and size < 13 and not (start - 1 == 1 and end == 14):
+                card = _RUN_CARDS[start - 1, suit]
+                if not avail[card]:
+                    spots.add(card)
+                    break
+                avail[card] -= 1
+                placed.append(card)
+                start -= 1
+                size += 1
+        for missing, room in self.sets:
+            for card in missing:
+                if room and avail[card]:
+                    avail[card] -= 1
+                    placed.append(card)
+                    room -= 1
+                elif room:
+                    spots.add(card)
+        return placed, spots
+
+
+def table_layoffs(melds: Iterable[Meld], hand: Iterable[Card], variant: Variant) -> list[Card]:
+    """Natural cards of ``hand`` that could go onto the table's melds, one after another (a
+    run grows card by card, a set up to four suits). Jokers are left out: they are worth
+    more kept.
+
+    >>> from rummykit import ROMMI, make_meld, parse_cards
+    >>> table = [make_meld("4♥ 5♥ 6♥", ROMMI), make_meld("9♠ 9♥ 9♦", ROMMI)]
+    >>> table_layoffs(table, parse_cards("7♥ 8♥ 10♥ 9♣ 2♠"), ROMMI)
+    [Card('7♥'), Card('8♥'), Card('9♣')]
+    """
+    return _Table(melds, variant).layoffs(hand)[0]
+
+
+def completers(hand: Sequence[Card], variant: Variant) -> set[Card]:
+    """The cards that would make a meld with two cards of ``hand`` (or one and a joker):
+    the only cards whose arrival can change how the hand melds.
+
+    >>> from rummykit import ROMMI, parse_cards
+    >>> sorted(map(str, completers(parse_cards("7♥ 8♥ 7♣ 2♠"), ROMMI)))
+    ['6♥', '7♠', '7♣', '7♥', '7♦', '9♥']
+    """
+    low = 1 if variant.ace_low else 2
+    high = 14 if variant.ace_above_king else 13
+    joker = any(c.is_joker for c in hand)
+    ranks: dict[int, set[str]] = {}
+    places: dict[str, set[int]] = {}
+    for c in hand:
+        if c.is_joker:
+            continue
+        ranks.setdefault(c.rank, set()).add(c.suit)
+        places.setdefault(c.suit, set()).update(_positions(c, low, high))
+    out: set[Card] = set()
+    for rank, suits in ranks.items():
+        if len(suits) >= 2 or joker:
+            out.update(_RUN_CARDS[14 if rank == 1 else rank, s] for s in SUITS)
+    for suit, present in places.items():
+        for p in range(low, high + 1):
+            near = [q in present for q in (p - 2, p - 1, p + 1, p + 2)]
+            if (
+                (near[0] and near[1])
+                or (near[1] and near[2])
+                or (near[2] and near[3])
+                or (joker and any(near))
+            ):
+                out.add(_RUN_CARDS[p, suit])
+    return out
+
+
+def unseen_counts(obs: Observation) -> Counter[Card]:
+    """How many copies of each card this seat has not seen (the stock and the other hands)."""
+    return Counter(unseen_cards(obs))
+
+
+def touches(card: Card, hand: Iterable[Card]) -> bool:
+    """Whether ``card`` could make a meld with some card of ``hand`` (same rank, or the same
+    suit within two ranks, the ace at both ends); a joker touches everything."""
+    if card.is_joker:
+        return True
+    for other in hand:
+        if other.is_joker or other.rank == card.rank:
+            return True
+        if other.suit == card.suit and rank_gap(other.rank, card.rank) <= 2:
+            return True
+    return False
+
+
+def rank_gap(a: int, b: int) -> int:
+    """How far apart two ranks are in a run, the ace counting low or high."""
+    d = abs(a - b)
+    if 1 in (a, b):
+        d = min(d, abs((14 if a == 1 else a) - (14 if b == 1 else b)))
+    return d
+
+
+class Outlook:
+    """What a hand is worth now and after the next draw, for one decision (results cached).
+
+    ``deadwood(hand)`` is the least value left in hand after laying down melds and, when the
+    seat may, laying cards off onto the table. ``expected(hand)`` averages, over every card
+    this seat has not seen (weighted by copies), the deadwood after drawing it and discarding
+    the best card — less ``out_bonus`` when that card lets the hand go out. Only the cards
+    that could meld with the hand or go onto the table are worked out with the solver; any
+    other card is either thrown back or kept instead of the worst card.
+    """
+
+    def __init__(
+        self, obs: Observation, *, out_bonus: float = 0.0, seat: int | None = None
+    ) -> None:
+        v = obs.variant
+        self.variant = v
+        opened = obs.opened[obs.seat if seat is None else seat] or not v.opening_threshold
+        self.table = _Table(table_melds(obs) if opened else (), v)
+        counts = unseen_counts(obs)
+        self.unseen = [
+            (card, counts[card], v.card_value(card)) for card in sorted(counts, key=Card.sort_key)
+        ]
+        self.total = sum(counts.values())
+        self.out_bonus = out_bonus
+        self.evaluations = 0  # solver calls made (the search's size, for the trace)
+        self._cache: dict[tuple[tuple[int, ...], bool], int] = {}
+        self._openings: dict[tuple[int, ...], int] = {}
+
+    def deadwood(self, hand: Sequence[Card], discard: bool = False) -> int:
+        """Least deadwood of ``hand`` (one card put aside first when ``discard``)."""
+        if not hand:
+            return 0
+        key = (tuple(sorted(map(_code, hand))), discard)
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        self.evaluations += 1
+        v = self.variant
+        cards = tuple(hand)
+        value = min_deadwood(cards, v, discard=discard)
+        if self.table and value:
+            lay, _ = self.table.layoffs(cards)
+            if lay:
+                rest = list(cards)
+                for card in lay:
+                    rest.remove(card)
+                value = min(value, min_deadwood(tuple(rest), v, discard=discard)) if rest else 0
+        self._cache[key] = value
+        return value
+
+    def after_draw(self, hand: Sequence[Card], card: Card) -> int:
+        """Least deadwood once ``card`` is drawn and the turn played out: 0 when the hand
+        goes out — by a final discard, or (R7) by laying down its last card."""
+        cards = [*hand, card]
+        dead = self.deadwood(cards, discard=True)
+        if dead and not self.variant.discard_to_win and self.deadwood(cards) == 0:
+            return 0
+        return dead
+
+    def relevant(self, hand: Sequence[Card]) -> set[Card]:
+        """The unseen cards whose arrival could change how ``hand`` melds or lays off."""
+        found = completers(hand, self.variant)
+        if self.table:
+            found |= self.table.layoffs(hand)[1]
+        return found
+
+    def expected(self, hand: Sequence[Card]) -> tuple[float, float]:
+        """(expected deadwood after the next draw and best discard, chance of going out)."""
+        if not self.total:
+            return float(self.deadwood(hand)), 0.0
+        keep = self.deadwood(hand)
+        spare = self.deadwood(hand, discard=True)
+        relevant = self.relevant(hand)
+        acc = 0.0
+        outs = 0
+        for card, count, value in self.unseen:
+            if card.is_joker or card in relevant:
+                dead = self.after_draw(hand, card)
+            else:  # a card that can't meld: keep it instead of the worst, or throw it back
+                dead = min(keep, spare + value)
+            if dead == 0:
+                outs += count
+            acc += count * dead
+        return (acc - self.out_bonus * outs) / self.total, outs / self.total
+
+    def opening(self, hand: Sequence[Card]) -> int:
+        """The points of the best opening in ``hand`` (H8), keeping a card to discard."""
+        key = tuple(sorted(map(_code, hand)))
+        found = self._openings.get(key)
+        if found is None:
+            self.evaluations += 1
+            found = best_opening(tuple(hand), self.variant).points if hand else 0
+            self._openings[key] = found
+        return found
+
+    def opening_expected(self, hand: Sequence[Card]) -> tuple[float, float]:
+        """(chance that the next draw lets ``hand`` open, expected opening points after it,
+        counted up to the threshold)."""
+        threshold = self.variant.opening_threshold
+        now = min(self.opening(hand), threshold)
+        if not self.total:
+            return float(now >= threshold), float(now)
+        relevant = completers(hand, self.variant)
+        chance = 0.0
+        points = 0.0
+        for card, count, _ in self.unseen:
+            if card.is_joker or card in relevant:
+                value = min(self.opening([*hand, card]), threshold)
+            else:
+                value = now
+            points += count * value
+            if value >= threshold:
+                chance += count
+        return chance / self.total, points / self.total
+
+
+def live_outs(card: Card, hand: Iterable[Card], unseen: Counter[Card], variant: Variant) -> int:
+    """How many unseen cards would make a three-card meld with ``card`` and one partner
+    from ``hand`` (a pair waiting for its third, two cards of a run waiting for a neighbour).
+
+    >>> from rummykit import ROMMI, parse_cards
+    >>> unseen = Counter(parse_cards("7♠ 7♦ 4♥ 9♥ K♣"))
+    >>> live_outs(Card("7♥"), parse_cards("7♣ 8♥"), unseen, ROMMI)  # 7♠ 7♦, and 9♥
+    3
+    """
+    if card.is_joker:
+        return 0
+    low = 1 if variant.ace_low else 2
+    high = 14 if variant.ace_above_king else 13
+
+    def places(c: Card) -> list[int]:
+        return [p for p in ((1, 14) if c.rank == 1 else (c.rank,)) if low <= p <= high]
+
+    wanted: set[Card] = set()
+    partnered = False
+    for other in hand:
+        if other.is_joker or other == card:
+            continue
+        if other.rank == card.rank:
+            partnered = True
+            wanted.update(Card(card.rank, s) for s in SUITS if s not in (card.suit, other.suit))
+        elif other.suit == card.suit:
+            for a in places(card):
+                for b in places(other):
+                    lo, hi = min(a, b), max(a, b)
+                    if hi - lo == 1:
+                        partnered = True
+                        wanted.update(
+                            _RUN_CARDS[p, card.suit] for p in (lo - 1, hi + 1) if low <= p <= high
+                        )
+                    elif hi - lo == 2:
+                        partnered = True
+                        wanted.add(_RUN_CARDS[lo + 1, card.suit])
+    outs = sum(unseen[c] for c in wanted)
+    if partnered and variant.jokers:
+        outs += unseen[JOKER]
+    return outs

@@ -15,7 +15,7 @@ from rummykit.cards import Card
 from rummykit.game.actions import Action
 from rummykit.messages import render
 
-__all__ = ["Candidate", "Decision", "Note", "Trace"]
+__all__ = ["Candidate", "Decision", "Note", "Trace", "action_cards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +97,9 @@ class Trace:
             f"<li>{escape(str(n))}{cards_html(n.cards) if n.cards else ''}</li>" for n in self.steps
         )
         rows = "".join(
-            "<tr{}><td>{}</td><td style='text-align:right'>{:.1f}</td><td>{}</td></tr>".format(
+            "<tr{}><td>{}{}</td><td style='text-align:right'>{:.1f}</td><td>{}</td></tr>".format(
                 " style='font-weight:bold'" if c.action == self.chosen else "",
+                cards_html(action_cards(c.action)) if action_cards(c.action) else "",
                 escape(str(c.action)),
                 c.score,
                 escape("; ".join(str(n) for n in c.notes)),
@@ -116,9 +117,19 @@ class Trace:
             '<div class="rk-trace">'
             f"<b>{escape(render('ai_header', agent=self.agent, seat=self.seat))}</b>"
             f"<ul>{steps}</ul>{table}"
-            f"<p>{escape(render('ai_chosen', action=str(self.chosen), why=str(self.why)))}</p>"
+            f"<p>{cards_html(action_cards(self.chosen)) if action_cards(self.chosen) else ''}"
+            f"{escape(render('ai_chosen', action=str(self.chosen), why=str(self.why)))}</p>"
             "</div>"
         )
+
+
+def action_cards(action: Action) -> tuple[Card, ...]:
+    """The cards an action moves (none for a draw, an undo or a cut)."""
+    cards = getattr(action, "cards", None)
+    if isinstance(cards, tuple):
+        return cards
+    card = getattr(action, "card", None)
+    return (card,) if isinstance(card, Card) else ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,420 @@
+"""The computer opponents (R12): legal moves only, each level's defining behaviour, the
+Hungarian duties (H7–H11), no peeking at hidden cards, and readable traces."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from rummykit.ai import LEVELS, BaseAgent, Decision, make_agent
+from rummykit.cards import Card, parse_cards
+from rummykit.game import (
+    Action,
+    Discard,
+    Draw,
+    ExchangeJoker,
+    Game,
+    PlayMeld,
+    from_position,
+)
+from rummykit.variants import variant
+
+AgentMaker = Callable[[], BaseAgent]
+
+
+def decide(agent: BaseAgent, game: Game) -> Decision:
+    """The agent's decision for the seat to act, checked to be one the referee offers."""
+    obs = game.observation(game.current)
+    decision = agent.decide(obs)
+    assert decision.action in obs.legal_actions, (decision.action, str(decision.trace))
+    return decision
+
+
+def play_turn(agent: BaseAgent, game: Game, limit: int = 60) -> list[Action]:
+    """Let ``agent`` play the seat to act until its turn ends (or the round does)."""
+    seat = game.current
+    done: list[Action] = []
+    while not game.is_over and game.current == seat and len(done) < limit:
+        action = decide(agent, game).action
+        game.play(action)
+        done.append(action)
+        if isinstance(action, Discard):
+            break
+    assert len(done) < limit, "the agent went round in circles"
+    return done
+
+
+def play_round(game: Game, agents: Sequence[BaseAgent], limit: int = 5000) -> int:
+    actions = 0
+    while not game.is_over:
+        seat = game.current
+        game.play(decide(agents[seat], game).action, seat)
+        actions += 1
+        assert actions < limit
+    return actions
+
+
+# --- legal moves only ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "seed"),
+    [
+        ("rommi", 2, 1),
+        ("rommi", 3, 2),
+        ("rommi", 4, 3),
+        ("rommi", 2, 4),
+        ("hungarian", 2, 5),
+        ("hungarian", 3, 6),
+        ("hungarian", 4, 7),
+    ],
+)
+def test_R12_agents_only_play_legal_actions(name: str, players: int, seed: int) -> None:
+    levels = list(LEVELS)
+    random.Random(seed).shuffle(levels)
+    agents = [make_agent(levels[s % len(levels)]) for s in range(players)]
+    game = Game.new(name, players=players, seed=seed)
+    play_round(game, agents)
+    assert game.result is not None
+    assert sum(game.all_cards().values()) == len(game.variant.deck())
+
+
+def test_R12_house_rules_are_honoured_too() -> None:
+    game = Game.new("rommi", players=2, seed=8, ace_high=True, discard_to_win=True)
+    play_round(game, [make_agent("hard"), make_agent("normal")])
+    if game.result is not None and game.result.how == "went_out":
+        assert game.events[-1].code == "discard"  # the last card went by a discard (R7)
+
+
+# --- hidden information --------------------------------------------------------------------
+
+
+def _positions(name: str, players: int, seed: int, moves: int) -> tuple[Game, Game, int]:
+    """Two games at the same moment of a real round, differing only in cards the seat to
+    act cannot see: the other hands and the stock, shuffled among themselves."""
+    game = Game.new(name, players=players, seed=seed)
+    agents = [make_agent("normal") for _ in range(players)]
+    for _ in range(moves):
+        if game.is_over:
+            break
+        play_turn(agents[game.current], game)
+    assert not game.is_over and game.phase == "draw"
+    seat = game.current
+    hidden = [c for s in range(players) if s != seat for c in game.hand(s)] + list(
+        game._state.stock
+    )
+    random.Random(seed).shuffle(hidden)
+    hands_b = []
+    for s in range(players):
+        if s == seat:
+            hands_b.append(list(game.hand(s)))
+        else:
+            size = len(game.hand(s))
+            hands_b.append(hidden[:size])
+            hidden = hidden[size:]
+
+    def position(hands: list[list[Card]], stock: list[Card]) -> Game:
+        return from_position(
+            game.variant,
+            hands=hands,
+            stock=stock,
+            discard=game.discard_pile,
+            table=[
+                (
+                    tm.owner,
+                    tm.meld.cards,
+                    *[r for c, r in zip(tm.meld.cards, tm.meld.represents) if c.is_joker and r][:1],
+                )
+                for tm in game.table
+            ],
+            cut_card=game.cut_card,
+            current=seat,
+            phase="draw",
+            opened=[game.opened(s) for s in range(players)],
+            turns=list(game.turns_taken),
+            dealer=game.dealer,
+        )
+
+    a = position([list(game.hand(s)) for s in range(players)], list(game._state.stock))
+    b = position(hands_b, hidden)
+    return a, b, seat
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "seed", "moves"),
+    [("rommi", 2, 3, 4), ("rommi", 3, 4, 5), ("hungarian", 2, 5, 4), ("hungarian", 4, 6, 7)],
+)
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_R12_hidden_cards_never_change_a_decision(
+    name: str, players: int, seed: int, moves: int, level: str
+) -> None:
+    a, b, seat = _positions(name, players, seed, moves)
+    assert a.hand(seat) == b.hand(seat)
+    assert [a.hand(s) for s in range(players)] != [b.hand(s) for s in range(players)]
+    steps = 0
+    while a.current == seat and not a.is_over:
+        da = make_agent(level).decide(a.observation(seat))
+        db = make_agent(level).decide(b.observation(seat))
+        assert da.action == db.action
+        assert str(da.trace) == str(db.trace)
+        assert da.trace.to_dict() == db.trace.to_dict()
+        if da.action == Draw("stock") or isinstance(da.action, Discard):
+            break  # a stock card differs from here on, as it should
+        a.play(da.action)
+        b.play(db.action)
+        steps += 1
+    assert steps < 40
+
+
+def test_R12_observation_shows_nothing_hidden() -> None:
+    a, b, seat = _positions("hungarian", 3, 9, 4)
+    assert a.observation(seat) == b.observation(seat)
+
+
+# --- traces --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_trace_reads_as_text_and_draws_cards_in_html(level: str) -> None:
+    game = from_position(
+        "rommi",
+        hands=["5♥ 6♥ 7♥ K♠ 9♦ 4♠ 2♣ Q♦", "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥"],
+        current=0,
+        phase="play",
+    )
+    actions = [decide(make_agent(level), game)]
+    game.play(actions[0].action)
+    while not isinstance(actions[-1].action, Discard):
+        actions.append(decide(make_agent(level), game))
+        game.play(actions[-1].action)
+    discard = actions[-1]
+    text = str(discard.trace)
+    assert text.startswith(f"{level} (seat 0) thinks:")
+    assert "options weighed" in text
+    assert "score" in text
+    assert "Chosen: discard" in text
+    assert len(discard.trace.candidates) >= 2
+    for candidate in discard.trace.candidates:
+        assert f"{candidate.score:.1f}" in text
+    html = discard.trace._repr_html_()
+    assert "<svg" in html
+    assert "<table" in html
+    assert str(discard) == text
+    meld = actions[0]
+    assert "<svg" in meld._repr_html_()  # the meld's cards are drawn beside the step
+
+
+# --- every level: the Hungarian duties and Rommi's going out (H7–H11, R7) ------------------
+
+HAND_84 = "7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 2♦ 5♠ 3♣ 6♦ 9♠ 4♥"  # 24 + 30 + 30 = 84 to open
+OTHER = "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥ 5♥ 6♥ 7♠ 8♠ Q♥ K♥ 2♥"
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_H9_no_opening_on_the_first_turn(level: str) -> None:
+    game = from_position("hungarian", hands=[HAND_84, OTHER], current=0, phase="play", turns=[0, 0])
+    actions = play_turn(make_agent(level), game)
+    assert len(actions) == 1 and isinstance(actions[0], Discard)
+    assert not game.table
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_H8_opens_with_51_or_more_as_soon_as_it_may(level: str) -> None:
+    game = from_position("hungarian", hands=[HAND_84, OTHER], current=0, phase="play", turns=[1, 1])
+    actions = play_turn(make_agent(level), game)
+    melds = [a for a in actions if isinstance(a, PlayMeld)]
+    assert sum(game.table[i].meld.points(game.variant) for i in range(len(game.table))) >= 51
+    assert len(melds) == 3 and isinstance(actions[-1], Discard)
+    assert game.opened(0)
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_H8_waits_when_the_melds_are_short_of_51(level: str) -> None:
+    hand = "3♣ 4♣ 5♣ 8♦ 8♠ 8♥ 2♥ K♠ 9♦ J♥ 6♠ A♣ 4♦ 10♥ 7♣"  # 12 + 24 = 36
+    game = from_position("hungarian", hands=[hand, OTHER], current=0, phase="play", turns=[2, 2])
+    decision = decide(make_agent(level), game)
+    assert isinstance(decision.action, Discard)
+    assert "36" in str(decision.trace)  # it says how far its best opening is
+
+
+CUT_TABLE = [(1, "4♠ 5♠ 6♠"), (1, "9♦ 9♥ 9♣")]
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_H10_takes_the_cut_card_only_to_go_out(level: str) -> None:
+    # with the cut card 7♠ the hand goes out: 7♠ 8♠ onto the run, Q♥ K♥ A♥ melded, 2♣ discarded
+    going = from_position(
+        "hungarian", hands=["8♠ Q♥ K♥ A♥ 2♣", OTHER], table=CUT_TABLE, cut_card="7♠",
+        discard="3♦", current=0, phase="draw", opened=[True, True], turns=[4, 4],
+    )  # fmt: skip
+    actions = play_turn(make_agent(level), going)
+    assert actions[0] == Draw("cut_card")
+    assert going.is_over and going.result is not None and going.result.winner == 0
+    staying = from_position(
+        "hungarian", hands=["8♠ Q♥ K♥ 3♥ 2♣", OTHER], table=CUT_TABLE, cut_card="7♠",
+        discard="3♦", current=0, phase="draw", opened=[True, True], turns=[4, 4],
+    )  # fmt: skip
+    assert decide(make_agent(level), staying).action != Draw("cut_card")
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_H7_a_card_taken_from_the_discard_pile_is_played_that_turn(level: str) -> None:
+    game = from_position(
+        "hungarian", hands=["5♥ 6♥ K♠ 2♣ 9♦ 4♠", OTHER], table=CUT_TABLE, discard="3♦ 7♥",
+        current=0, phase="draw", opened=[True, True], turns=[4, 4],
+    )  # fmt: skip
+    actions = play_turn(make_agent(level), game)
+    assert actions[0] == Draw("discard")  # 7♥ makes 5♥ 6♥ 7♥: every level takes it
+    assert any(Card("7♥") in tm.meld.cards for tm in game.table)
+    assert isinstance(actions[-1], Discard) and game.current == 1
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_H11_an_exchanged_joker_is_played_again(level: str) -> None:
+    game = from_position(
+        "hungarian", hands=["6♥ 9♠ 9♦ K♣ 2♣ 4♦", OTHER], table=[(1, "5♥ 🃏 7♥", "6♥")],
+        discard="3♦", current=0, phase="play", opened=[True, True], turns=[4, 4],
+    )  # fmt: skip
+    actions = play_turn(make_agent(level), game)
+    assert ExchangeJoker(Card("6♥"), 0) in actions
+    assert any(
+        Card("🃏") in tm.meld.cards and Card("9♠") in tm.meld.cards for tm in game.table
+    )  # 9♠ 9♦ 🃏: the joker is back on the table
+    assert isinstance(actions[-1], Discard)
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_R7_discard_to_win_keeps_a_card_for_the_last_discard(level: str) -> None:
+    game = from_position(
+        "rommi", hands=["5♥ 6♥ 7♥", "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥"], discard="8♥", current=0,
+        phase="draw",
+    )  # fmt: skip
+    game = Game.load(game.to_json())  # a plain Rommi game: melding the last card is going out
+    plain = play_turn(make_agent(level), game)
+    assert game.is_over and game.result is not None and game.result.winner == 0
+    strict = from_position(
+        variant("rommi", discard_to_win=True), hands=["5♥ 6♥ 7♥", "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥"],
+        discard="8♥", current=0, phase="draw",
+    )  # fmt: skip
+    actions = play_turn(make_agent(level), strict)
+    assert isinstance(actions[-1], Discard)
+    assert strict.is_over and strict.result is not None and strict.result.winner == 0
+    assert plain
+
+
+# --- easy ------------------------------------------------------------------------------------
+
+
+def test_R12_easy_discards_its_highest_value_single_card() -> None:
+    game = from_position(
+        "rommi", hands=["5♥ 6♥ 7♥ 9♦ K♠ 4♠ 2♣ 8♣", "2♠ 3♠ 4♦ 8♦ 9♣ 10♦ J♥"], current=0,
+        phase="play",
+    )  # fmt: skip
+    actions = play_turn(make_agent("easy"), game)
+    assert actions[-1] == Discard(Card("K♠"))
+    ace_high = from_position(
+        variant("rommi", ace_high=True), hands=["5♥ 6♥ 7♥ 9♦ A♠ 4♠ 2♣ 8♣", "2♠ 3♠ 4♦ 8♦ 9♣ 10♦ J♥"],
+        current=0, phase="play",
+    )  # fmt: skip
+    assert play_turn(make_agent("easy"), ace_high)[-1] == Discard(Card("A♠"))  # 11 with ace_high
+
+
+def test_R12_easy_lays_every_meld_it_can() -> None:
+    game = from_position(
+        "rommi", hands=["5♥ 6♥ 7♥ 9♠ 9♦ 9♣ K♠ 2♣", "2♠ 3♠ 4♦ 8♦ 10♣ 10♦ J♥"], current=0,
+        phase="play",
+    )  # fmt: skip
+    actions = play_turn(make_agent("easy"), game)
+    assert sorted(str(a) for a in actions if isinstance(a, PlayMeld)) == [
+        "meld 5♥ 6♥ 7♥",
+        "meld 9♠ 9♦ 9♣",
+    ]
+    assert actions[-1] == Discard(Card("K♠"))
+
+
+# --- normal: partial melds and not feeding the next player ----------------------------------
+
+
+def _after_a_take(level: str, took: str) -> Decision:
+    """Seat 1 takes ``took`` (9♦ or 2♦) from the discard pile in full view; then seat 0 —
+    with the same hand either way — decides what to throw."""
+    other = "2♦" if took == "9♦" else "9♦"
+    game = from_position(
+        "rommi", hands=["9♠ 8♥ A♣ 5♦ 3♥", f"{other} 6♠ J♦ 4♠"], discard=f"4♣ {took}",
+        current=1, phase="draw",
+    )  # fmt: skip
+    game.play(Draw("discard"))
+    game.play(Discard(Card("J♦")))
+    game.play(Draw("discard"))  # seat 0 takes J♦ (and won't throw it straight back)
+    return decide(make_agent(level), game)
+
+
+def test_R12_normal_avoids_the_card_the_next_player_took_a_partner_of() -> None:
+    wanted = _after_a_take("normal", "9♦")
+    assert wanted.action == Discard(Card("8♥"))  # not 9♠: seat 1 collects nines
+    assert "seat 1 may want it" in str(wanted.trace)
+    assert _after_a_take("normal", "2♦").action == Discard(Card("9♠"))
+    assert _after_a_take("easy", "9♦").action == Discard(Card("9♠"))  # easy doesn't look
+
+
+@pytest.mark.parametrize(("run", "discard"), [("6♥ 7♥ 8♥", "8♠"), ("2♣ 3♣ 4♣", "9♥")])
+def test_R12_normal_avoids_a_card_the_next_player_can_lay_off(run: str, discard: str) -> None:
+    # seat 0 has not opened (it can't lay 9♥ off itself); seat 1 has, and owns the run
+    game = from_position(
+        "hungarian", hands=["9♥ 8♠ 2♦ 3♠ 6♣ A♦ 4♥ Q♦ Q♣ 5♠", OTHER], table=[(1, run)],
+        current=0, phase="play", opened=[False, True], turns=[3, 3],
+    )  # fmt: skip
+    assert decide(make_agent("normal"), game).action == Discard(Card(discard))
+
+
+def test_R12_normal_keeps_a_pair_with_live_cards() -> None:
+    game = from_position(
+        "rommi", hands=["9♠ 9♦ 10♣ 2♥ 5♦ 3♣ 8♥", "2♠ 3♠ 4♦ 8♦ 10♥ 10♦ J♥"], current=0,
+        phase="play",
+    )  # fmt: skip
+    easy, normal = (decide(make_agent(level), game) for level in ("easy", "normal"))
+    assert easy.action == Discard(Card("10♣"))
+    assert normal.action in (Discard(Card("10♣")), Discard(Card("8♥")))
+    assert "unseen card(s) would make a meld" in str(normal.trace)
+
+
+# --- hard: the public history -----------------------------------------------------------------
+
+
+def _hard_after_history(first: str) -> Decision:
+    """Seat 1 takes ``first`` from the discard pile, then the 9♥ seat 0 throws, and keeps
+    both; seat 0's own cards (and the stock it draws from) are the same either way."""
+    hidden = "2♦" if first == "9♦" else "9♦"
+    hands = ["9♠ 2♣ 3♦ 9♥ A♠ 5♥", f"5♠ K♣ {hidden}"]
+    discard = f"4♣ {first}"
+    draws = parse_cards("2♠ A♥")  # seat 0's two draws from the stock
+    placed = Counter(parse_cards(" ".join(hands) + " " + discard)) + Counter(draws)
+    rest = sorted((Counter(variant("rommi").deck()) - placed).elements(), key=Card.sort_key)
+    game = from_position(
+        "rommi", hands=hands, discard=discard, stock=[*rest, *reversed(draws)], current=1,
+        phase="draw",
+    )  # fmt: skip
+    for action in (
+        Draw("discard"),  # seat 1 takes `first`
+        Discard(Card("K♣")),
+        Draw("stock"),
+        Discard(Card("9♥")),
+        Draw("discard"),  # seat 1 takes 9♥
+        Discard(Card("5♠")),
+        Draw("stock"),
+    ):
+        game.play(action)
+    return decide(make_agent("hard"), game)
+
+
+def test_R12_hard_uses_the_public_history() -> None:
+    nines = _hard_after_history("9♦")  # seat 1 is known to hold 9♦ 9♥
+    twos = _hard_after_history("2♦")  # ... or 2♦ 9♥: the same hand for seat 0
+    assert twos.action == Discard(Card("9♠"))
+    assert nines.action != Discard(Card("9♠"))  # 9♠ would let seat 1 go out
+    text = str(nines.trace)
+    assert "Seat 1 still holds 9♦ 9♥" in text
+    assert "seat 1 would go out with it in 100% of the hands it may hold" in text
