@@ -29,7 +29,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def time_level(variant: str, players: int, level: str, rounds: int, seed: int, repeat: int) -> list[float]:
+def time_level(
+    variant: str, players: int, level: str, rounds: int, seed: int, repeat: int
+) -> list[float]:
     times: list[float] = []
     clock = time.perf_counter
     for number in range(rounds):
@@ -57,10 +59,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="timings per decision (fastest kept)")
     parser.add_argument("--levels", default=",".join(LEVELS))
     args = parser.parse_args()
-    print(f"# Python {platform.python_version()} on {platform.machine()}, "
-          f"{args.rounds} rounds per row, seed {args.seed}, fastest of {args.repeat}")
-    print(f"{'variant':<10} {'players':>7} {'level':<7} {'decisions':>9} "
-          f"{'median ms':>9} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    print(
+        f"# Python {platform.python_version()} on {platform.machine()}, "
+        f"{args.rounds} rounds per row, seed {args.seed}, fastest of {args.repeat}"
+    )
+    print(
+        f"{'variant':<10} {'players':>7} {'level':<7} {'decisions':>9} "
+        f"{'median ms':>9} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+    )
     for variant, players in SETUPS:
         for level in args.levels.split(","):
             times = time_level(variant, players, level, args.rounds, args.seed, args.repeat)
