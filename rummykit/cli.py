@@ -498,6 +498,8 @@ class TerminalGame:
             opened = obs.opened[0] or not v.opening_threshold
             table = [tm.meld for tm in obs.table] if opened else []
             out = can_go_out(hand, v, table)
+            if not out.ok and not v.discard_to_win:  # R7: the last card may go by a discard
+                out = can_go_out(hand, v, table, final_discard=True)
             if out.ok and (opened or best_opening(hand, v).ok):
                 self.say(str(out))
             elif not opened:

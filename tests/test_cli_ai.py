@@ -22,6 +22,7 @@ from rummykit.game import (
     PlayMeld,
     ReturnCutCard,
     Undo,
+    from_position,
     parse_action,
 )
 from rummykit.variants import variant
@@ -273,3 +274,12 @@ def test_every_command_is_registered_and_check_still_works(
     assert parser.parse_args(["simulate"]).command == "simulate"
     assert parser.parse_args(["play"]).command == "play"
     assert main(["check", "Q♥", "K♥", "A♥"]) == 0
+
+
+def test_hint_sees_going_out_by_a_last_discard() -> None:
+    # R7: meld 7♥ 8♥ 9♥ and discard 5♠ — the hand is empty, the round is won
+    game = from_position("rommi", hands=["7♥ 8♥ 9♥ 5♠", "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥"], phase="play")
+    out = io.StringIO()
+    session = TerminalGame(variant("rommi"), 2, "easy", 1, stdin=io.StringIO(), stdout=out)
+    session.hint(game)
+    assert "You can go out: meld 7♥ 8♥ 9♥ and discard 5♠." in out.getvalue()
