@@ -1117,7 +1117,18 @@ def can_go_out(
     You can go out: meld 7♥ 8♥ 9♥ and lay 5♠ onto 2♠ 3♠ 4♠. (R7)
     >>> print(can_go_out("7♥ 8♥ 9♥ 5♠ K♦"))
     You can't go out yet: 5♠ would stay in hand besides the discard. (H12)
+
+    Where the variant lets the last card go either way (Rommi, R7), both are tried:
+
+    >>> can_go_out("7♥ 8♥ 9♥ 5♠", ROMMI).ok
+    True
     """
+    if final_discard is None and not variant.discard_to_win:
+        plain = can_go_out(hand, variant, table, False)
+        if plain.ok:
+            return plain
+        with_discard = can_go_out(hand, variant, table, True)
+        return with_discard if with_discard.ok else plain
     cards = as_cards(hand)
     melds = _table_melds(table, variant)
     rules = _rules(variant)
