@@ -8,74 +8,14 @@ exactly as it was.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 
 import pytest
+from referee_helpers import act, allowed, cards, everything_accounted_for, play, refuse
 
 from rummykit import ROMMI, Card, VariantError, variant
-from rummykit.cards import as_cards
-from rummykit.explain import Verdict
-from rummykit.game import Action, Draw, Game, IllegalAction, Match, from_position, parse_action
+from rummykit.game import Action, Draw, Game, Match, from_position
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def act(text: str) -> Action:
-    return parse_action(text)
-
-
-def play(game: Game, *moves: str) -> None:
-    for move in moves:
-        game.play(act(move))
-
-
-def refuse(
-    game: Game,
-    move: str | Action,
-    code: str,
-    rule: str,
-    names: Iterable[str] = (),
-    seat: int | None = None,
-) -> Verdict:
-    """Assert the referee refuses ``move`` for ``code`` citing ``rule``, naming ``names``,
-    and that the refusal changed nothing at all."""
-    action = act(move) if isinstance(move, str) else move
-    snapshot, record = game.snapshot(), game.to_json()
-    state, events = game._state.clone(), list(game.events)
-    verdict = game.check(action, seat)
-    assert not verdict.ok
-    assert code in verdict.codes, str(verdict)
-    reason = next(r for r in verdict.failures if r.code == code)
-    assert reason.rule == rule, str(verdict)
-    text = str(verdict)
-    assert f"({rule})" in text
-    for card in as_cards(" ".join(names)):
-        assert str(card) in text, f"{card} not named in: {text}"
-    with pytest.raises(IllegalAction) as refused:
-        game.play(action, seat)
-    assert refused.value.verdict == verdict
-    assert game.snapshot() == snapshot
-    assert game.to_json() == record
-    assert game._state == state
-    assert game.events == events
-    if seat is None or seat == game.current:
-        assert action not in game.legal_actions()
-    return verdict
-
-
-def allowed(game: Game, move: str) -> None:
-    action = act(move)
-    verdict = game.check(action)
-    assert verdict.ok, str(verdict)
-    game.play(action)
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return as_cards(text)
-
-
-def everything_accounted_for(game: Game) -> None:
-    assert game.all_cards() == Counter(game.variant.deck())
 
 
 def _empty_stock(hands: list[str], current: int = 0, rules: object = "rommi") -> Game:

@@ -1,0 +1,75 @@
+"""Helpers shared by the rule-by-rule referee tests (H1–H15, R1–R12)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import pytest
+
+from rummykit import Card
+from rummykit.cards import as_cards
+from rummykit.explain import Verdict
+from rummykit.game import Action, Game, IllegalAction, parse_action
+
+
+def act(text: str) -> Action:
+    """An action from the short text a learner types (``meld 7h 8h 9h``)."""
+    return parse_action(text)
+
+
+def play(game: Game, *moves: str) -> None:
+    """Play moves written as text, one after another."""
+    for move in moves:
+        game.play(act(move))
+
+
+def refuse(
+    game: Game,
+    move: str | Action,
+    code: str,
+    rule: str,
+    names: Iterable[str] = (),
+    seat: int | None = None,
+) -> Verdict:
+    """Assert the referee refuses ``move`` for ``code`` citing ``rule``, naming ``names``,
+    and that the refusal changed nothing at all."""
+    action = act(move) if isinstance(move, str) else move
+    snapshot, record = game.snapshot(), game.to_json()
+    state, events = game._state.clone(), list(game.events)
+    verdict = game.check(action, seat)
+    assert not verdict.ok
+    assert code in verdict.codes, str(verdict)
+    reason = next(r for r in verdict.failures if r.code == code)
+    assert reason.rule == rule, str(verdict)
+    text = str(verdict)
+    assert f"({rule})" in text
+    for card in as_cards(" ".join(names)):
+        assert str(card) in text, f"{card} not named in: {text}"
+    with pytest.raises(IllegalAction) as refused:
+        game.play(action, seat)
+    assert refused.value.verdict == verdict
+    assert str(refused.value) == text
+    assert game.snapshot() == snapshot
+    assert game.to_json() == record
+    assert game._state == state  # the turn in progress too (provisional moves, obligations)
+    assert game.events == events
+    if seat is None or seat == game.current:
+        assert action not in game.legal_actions()
+    return verdict
+
+
+def allowed(game: Game, move: str) -> None:
+    """Assert a move is allowed and listed, then play it."""
+    action = act(move)
+    verdict = game.check(action)
+    assert verdict.ok, str(verdict)
+    game.play(action)
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return as_cards(text)
+
+
+def everything_accounted_for(game: Game) -> None:
+    assert game.all_cards() == Counter(game.variant.deck())
