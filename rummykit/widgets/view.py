@@ -97,127 +97,98 @@ def table_view(
 ) -> dict[str, Any]:
     """Everything the table widget draws, for seat ``obs.seat``."""
     with _colours(four_colour):
-        return _table_view(
-            obs,
-            hand_order=hand_order,
-            selected=selected,
-            verdict=verdict,
-            names=names,
-            announcement=announcement,
-            ai_log=ai_log,
-            result_lines=result_lines,
-            hint=hint,
-            match_over=match_over,
-            four_colour=four_colour,
-            pending=pending,
+        highlighted = verdict.highlighted if verdict is not None and not verdict.ok else frozenset()
+        legal = obs.legal_actions
+        kinds = {a.kind for a in legal}
+        sources = {a.source for a in legal if a.kind == "draw"}  # type: ignore[attr-defined]
+        v = obs.variant
+        status = (
+            str(obs.status)
+            if obs.status is not None
+            else render("widget_waiting", seat=obs.current, name=names[obs.current])
         )
-
-
-def _table_view(
-    obs: Observation,
-    *,
-    hand_order: list[Card],
-    selected: list[int],
-    verdict: Verdict | None,
-    names: list[str],
-    announcement: str,
-    ai_log: list[dict[str, Any]],
-    result_lines: list[str],
-    hint: str,
-    match_over: bool,
-    four_colour: bool,
-    pending: dict[str, Any] | None,
-) -> dict[str, Any]:
-    highlighted = verdict.highlighted if verdict is not None and not verdict.ok else frozenset()
-    legal = obs.legal_actions
-    kinds = {a.kind for a in legal}
-    sources = {a.source for a in legal if a.kind == "draw"}  # type: ignore[attr-defined]
-    v = obs.variant
-    status = (
-        str(obs.status)
-        if obs.status is not None
-        else render("widget_waiting", seat=obs.current, name=names[obs.current])
-    )
-    opening = ""
-    if v.opening_threshold and not obs.opened[obs.seat]:
-        points = obs.turn.meld_points if obs.my_turn else 0
-        opening = render("widget_opening", points=points, threshold=v.opening_threshold)
-    return {
-        "seat": obs.seat,
-        "variant": v.title,
-        "phase": obs.phase,
-        "current": obs.current,
-        "my_turn": obs.my_turn,
-        "names": names,
-        "hand": [
-            card_view(c, highlight=c in highlighted, selected=i in selected)
-            for i, c in enumerate(hand_order)
-        ],
-        "opponents": [
-            {
-                "seat": s,
-                "name": names[s],
-                "count": obs.hand_sizes[s],
-                "opened": obs.opened[s],
-                "to_act": obs.current == s,
-                "back": card_back_svg(),
-                "label": render("widget_opponent_label", name=names[s], count=obs.hand_sizes[s]),
-            }
-            for s in range(obs.players)
-            if s != obs.seat
-        ],
-        "melds": [
-            {
-                "index": i,
-                "owner": tm.owner,
-                "owner_name": names[tm.owner],
-                "kind": tm.meld.kind,
-                "cards": [card_view(c) for c in tm.meld.cards],
-                "jokers": [
-                    render(
-                        "widget_joker_is",
-                        card=rep if rep else "/".join(map(str, tm.meld.missing_suits())),
-                    )
-                    for c, rep in zip(tm.meld.cards, tm.meld.represents)
-                    if c.is_joker
-                ],
-                "label": render(
-                    "widget_meld_label", index=i, owner=names[tm.owner], cards=tm.meld.cards
-                ),
-            }
-            for i, tm in enumerate(obs.table)
-        ],
-        "discard_top": card_view(obs.discard_top) if obs.discard_top else None,
-        "discard_count": len(obs.discard_pile),
-        "stock_count": obs.stock_size,
-        "stock_back": card_back_svg(),
-        "cut_card": card_view(obs.cut_card) if obs.cut_card else None,
-        "scores": list(obs.scores),
-        "status": status,
-        "opening": opening,
-        "can": {
-            "draw": "stock" in sources,
-            "take_discard": "discard" in sources,
-            "take_cut": "cut_card" in sources,
-            "discard": "discard" in kinds,
-            "meld": obs.my_turn and obs.phase == "play",
-            "layoff": "layoff" in kinds or (obs.my_turn and obs.phase == "play"),
-            "exchange": "exchange" in kinds,
-            "undo": "undo" in kinds,
-            "return_cut": "return_cut" in kinds,
-            "next_round": obs.phase == "over" and not match_over,
-        },
-        "verdict": verdict_view(verdict),
-        "joker_choices": _joker_choices(verdict),
-        "pending": pending,
-        "announcement": announcement,
-        "ai_log": ai_log,
-        "result": result_lines,
-        "hint": hint,
-        "match_over": match_over,
-        "four_colour": four_colour,
-        "labels": {k: render(f"widget_{k}") for k in _LABELS},
-    }
+        opening = ""
+        if v.opening_threshold and not obs.opened[obs.seat]:
+            points = obs.turn.meld_points if obs.my_turn else 0
+            opening = render("widget_opening", points=points, threshold=v.opening_threshold)
+        return {
+            "seat": obs.seat,
+            "variant": v.title,
+            "phase": obs.phase,
+            "current": obs.current,
+            "my_turn": obs.my_turn,
+            "names": names,
+            "hand": [
+                card_view(c, highlight=c in highlighted, selected=i in selected)
+                for i, c in enumerate(hand_order)
+            ],
+            "opponents": [
+                {
+                    "seat": s,
+                    "name": names[s],
+                    "count": obs.hand_sizes[s],
+                    "opened": obs.opened[s],
+                    "to_act": obs.current == s,
+                    "back": card_back_svg(),
+                    "label": render(
+                        "widget_opponent_label", name=names[s], count=obs.hand_sizes[s]
+                    ),
+                }
+                for s in range(obs.players)
+                if s != obs.seat
+            ],
+            "melds": [
+                {
+                    "index": i,
+                    "owner": tm.owner,
+                    "owner_name": names[tm.owner],
+                    "kind": tm.meld.kind,
+                    "cards": [card_view(c) for c in tm.meld.cards],
+                    "jokers": [
+                        render(
+                            "widget_joker_is",
+                            card=rep if rep else "/".join(map(str, tm.meld.missing_suits())),
+                        )
+                        for c, rep in zip(tm.meld.cards, tm.meld.represents)
+                        if c.is_joker
+                    ],
+                    "label": render(
+                        "widget_meld_label", index=i, owner=names[tm.owner], cards=tm.meld.cards
+                    ),
+                }
+                for i, tm in enumerate(obs.table)
+            ],
+            "discard_top": card_view(obs.discard_top) if obs.discard_top else None,
+            "discard_count": len(obs.discard_pile),
+            "stock_count": obs.stock_size,
+            "stock_back": card_back_svg(),
+            "cut_card": card_view(obs.cut_card) if obs.cut_card else None,
+            "scores": list(obs.scores),
+            "status": status,
+            "opening": opening,
+            "can": {
+                "draw": "stock" in sources,
+                "take_discard": "discard" in sources,
+                "take_cut": "cut_card" in sources,
+                "discard": "discard" in kinds,
+                "meld": obs.my_turn and obs.phase == "play",
+                "layoff": "layoff" in kinds or (obs.my_turn and obs.phase == "play"),
+                "exchange": "exchange" in kinds,
+                "undo": "undo" in kinds,
+                "return_cut": "return_cut" in kinds,
+                "next_round": obs.phase == "over" and not match_over,
+            },
+            "verdict": verdict_view(verdict),
+            "joker_choices": _joker_choices(verdict),
+            "pending": pending,
+            "announcement": announcement,
+            "ai_log": ai_log,
+            "result": result_lines,
+            "hint": hint,
+            "match_over": match_over,
+            "four_colour": four_colour,
+            "labels": {k: render(f"widget_{k}") for k in _LABELS},
+        }
 
 
 def _joker_choices(verdict: Verdict | None) -> list[str]:
