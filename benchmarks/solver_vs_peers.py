@@ -7,15 +7,18 @@ printed beside it). Gin-style hands: one deck, the ace low only and worth 1, fac
 What each one computes, and how they are compared like with like:
 
 * 10-card hands — the least deadwood of the hand.
-  - rummykit: ``min_deadwood(hand, gin)``, from a tuple of ``Card`` (and, on a second line,
-    from a ``hand_mask`` int, the form an agent keeps its hand in).
+  - rummykit: ``deadwood_counter(gin)(hand)``, the function an agent holds, from a tuple of
+    ``Card`` and from a ``hand_mask`` int (the form an agent can keep its hand in); and the
+    one-off call ``min_deadwood(hand, gin)`` from a tuple of ``Card``.
   - OpenSpiel: ``GinRummyUtils(13, 4, 10).min_deadwood(ints)``, cards as ``suit * 13 + rank``
-    with suits in the order s c d h and ranks A=0 … K=12 (``gin_rummy_utils.cc``).
+    with suits in the order s c d h and ranks A=0 … K=12 (``gin_rummy_utils.cc``), given
+    its own list of ints; and, on a second line, from the same ``Card`` tuples as ours, the
+    conversion to its ints timed as ours is.
   - RLCard: ``melding.get_best_meld_clusters(hand)`` (it only accepts 10 cards), then
     ``utils.get_deadwood_count`` of the first best cluster (the whole hand when there is none).
 * 11-card hands — the least deadwood after one discard (a gin player holding 11 cards).
-  - rummykit: ``min_deadwood(hand, gin, discard=True)``: exact, the minimum over every
-    discard of the 10 cards left.
+  - rummykit: ``deadwood_counter(gin, discard=True)`` (and ``min_deadwood(hand, gin,
+    discard=True)``): exact, the minimum over every discard of the 10 cards left.
   - OpenSpiel: ``min_deadwood`` of 11 cards. Its C++ takes the best meld group of all 11
     cards and then drops the highest-ranked deadwood card. That is not always the best
     discard: another arrangement with a costlier loose card can end lower. Every hand where
@@ -43,7 +46,7 @@ from typing import Any
 
 from rummykit import variant
 from rummykit.cards import Card, make_deck
-from rummykit.solver import best_arrangement, hand_mask, min_deadwood
+from rummykit.solver import best_arrangement, deadwood_counter, hand_mask, min_deadwood
 
 GIN = variant("rommi", ace_low=True, ace_above_king=False)
 DECK = make_deck(1)
@@ -73,6 +76,14 @@ _RL_RANK = "A23456789TJQK"
 
 def to_open_spiel(hand: Sequence[Card]) -> list[int]:
     return [_OS_SUIT[c.suit] * 13 + c.rank - 1 for c in hand]
+
+
+_OS_INDEX = {c: _OS_SUIT[c.suit] * 13 + c.rank - 1 for c in DECK}
+
+
+def open_spiel_from_cards(hand: Sequence[Card]) -> int:
+    """OpenSpiel's answer from our ``Card`` objects, converting as fast as Python can."""
+    return int(OPEN_SPIEL.min_deadwood(list(map(_OS_INDEX.__getitem__, hand))))
 
 
 def to_rlcard(hand: Sequence[Card]) -> list[Any]:
@@ -243,28 +254,25 @@ def main(argv: list[str] | None = None) -> int:
 
     disagreements: list[str] = []
     print()
-    header = f"{'hands':<10} {'implementation':<32} {'hands/s best':>13} {'median':>10}"
+    header = f"{'hands':<10} {'implementation':<36} {'hands/s best':>13} {'median':>10}"
     header += f" {'worst ms':>9} {'p99 ms':>8}"
     print(header)
     print("-" * len(header))
     for label, hands, discard in sets:
-        ours: Callable[[Any], int]
-        if discard:
+        counter = deadwood_counter(GIN, discard=discard)
 
-            def ours(hand: Any) -> int:
-                return min_deadwood(hand, GIN, discard=True)
-        else:
-
-            def ours(hand: Any) -> int:
-                return min_deadwood(hand, GIN)
+        def one_off(hand: Any, discard: bool = discard) -> int:
+            return min_deadwood(hand, GIN, discard=discard)
 
         impls: list[Impl] = [
-            ("rummykit (Card tuples)", ours, hands),
-            ("rummykit (hand_mask ints)", ours, [hand_mask(h) for h in hands]),
+            ("rummykit counter (Card tuples)", counter, hands),
+            ("rummykit counter (hand_mask ints)", counter, [hand_mask(h) for h in hands]),
+            ("rummykit min_deadwood (Card tuples)", one_off, hands),
         ]
         if OPEN_SPIEL is not None:
             os_inputs = [to_open_spiel(h) for h in hands]
             impls.append(("OpenSpiel C++ min_deadwood", OPEN_SPIEL.min_deadwood, os_inputs))
+            impls.append(("OpenSpiel (from Card tuples)", open_spiel_from_cards, hands))
         if RLCardCard is not None:
             rl_fn = rlcard_deadwood_after_discard if discard else rlcard_deadwood
             rl_name = "RLCard 11 × 10-card solves" if discard else "RLCard best_meld_clusters"
@@ -280,18 +288,19 @@ def main(argv: list[str] | None = None) -> int:
         )
         for name, _, _ in impls:
             print(
-                f"{label:<10} {name:<32} {max(rates[name]):>13,.0f}"
+                f"{label:<10} {name:<36} {max(rates[name]):>13,.0f}"
                 f" {statistics.median(rates[name]):>10,.0f}"
                 f" {max(single[name]) * 1e3:>9.3f} {percentile(single[name], 0.99) * 1e3:>8.3f}"
             )
-        for ours_name in ("rummykit (Card tuples)", "rummykit (hand_mask ints)"):
+        peers = [name for name, _, _ in impls if not name.startswith("rummykit")]
+        for ours_name in [name for name, _, _ in impls if name.startswith("rummykit")]:
             parts = []
-            for peer, _, _ in impls[2:]:
+            for peer in peers:
                 best = max(rates[ours_name]) / max(rates[peer])
                 typical = statistics.median(rates[ours_name]) / statistics.median(rates[peer])
-                parts.append(f"{best:.2f}× {peer.split()[0]} (medians {typical:.2f}×)")
+                parts.append(f"{best:.2f}× {peer} (medians {typical:.2f}×)")
             if parts:
-                print(f"{'':<10} {ours_name} vs peers: " + ", ".join(parts))
+                print(f"{'':<10} {ours_name} vs " + "; ".join(parts))
         disagreements += compare(label, hands, discard)
         print()
     print("ratios: rummykit's hands/s divided by the peer's (best rounds; medians beside).")

@@ -300,7 +300,7 @@ TEMPLATES: dict[str, str] = {
     "solver_then_discard": "Then discard {card}.",
     "solver_nothing_to_discard": "There is no card to discard: the hand is empty.",
     "solver_mask_cards": (
-        "a hand mask holds distinct natural cards only (bit 16 × suit + rank): no jokers, "
+        "a hand mask holds distinct natural cards only (bit 15 × suit + rank): no jokers, "
         "no twin cards"
     ),
     "solver_opening_ok": "{melds} = {total}: you can open.",

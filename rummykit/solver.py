@@ -29,7 +29,7 @@ set aside first.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -39,6 +39,7 @@ from rummykit.cards import (
     RANKS,
     SUITS,
     Card,
+    Cards,
     CardsLike,
     as_cards,
     parse_card,
@@ -57,6 +58,7 @@ __all__ = [
     "best_opening",
     "can_go_out",
     "card_bit",
+    "deadwood_counter",
     "hand_mask",
     "layoff_options",
     "min_deadwood",
@@ -76,18 +78,28 @@ _CONTEXT = [
 ]
 
 # --- encoding cards ----------------------------------------------------------------------
-# A natural card is field f = 16 * suit + rank (rank 1..13). In a mask it is bit f; in a
-# count vector it is the four bits from 4 * f.
+# A natural card is field f = 16 * suit + rank (rank 1..13). In the search's masks it is
+# bit f, in a count vector the four bits from 4 * f, and in a hand mask (the fast path, and
+# :func:`hand_mask`) bit 15 * suit + rank.
+
+
+def _mask_bit(field: int) -> int:
+    """The bit of a card in a hand mask: ``15 * suit + rank`` for field ``16 * suit + rank``."""
+    return 1 << (field - (field >> 4))
+
 
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-# parsing returns the interned cards of ``rummykit.cards``; they live as long as the module,
-# so their ids are a safe, fast key (any other card is looked up by rank and suit)
 _FIELD_CARD: dict[int, Card] = {
     16 * i + r: parse_card(rank_name(r) + s) for i, s in enumerate(SUITS) for r in RANKS
 }
-_JOKER_BIT = 1 << 64
-_CARD_BIT: dict[int, int] = {id(c): 1 << f for f, c in _FIELD_CARD.items()}
-_CARD_BIT[id(JOKER)] = _JOKER_BIT
+# There is one object per card (``rummykit.cards`` interns them) and cards hash by identity,
+# so a dictionary keyed by the cards themselves turns a hand into a mask inside C:
+# ``sum(map(_BIT_OF, hand))``. A joker adds nothing, and summing rather than or-ing is safe:
+# a twin card carries, and a carry always leaves fewer bits set than cards summed. So a hand
+# of distinct natural cards is exactly one whose sum has as many bits set as it has cards.
+_CARD_BITS: dict[Card, int] = {c: _mask_bit(f) for f, c in _FIELD_CARD.items()}
+_CARD_BITS[JOKER] = 0
+_BIT_OF = _CARD_BITS.__getitem__
 
 
 def _field(card: Card) -> int:
@@ -136,6 +148,7 @@ class _Rules:
 
     __slots__ = (
         "bonus",
+        "counting",
         "dw",
         "dwx",
         "hi",
@@ -177,6 +190,13 @@ class _Rules:
         # per mode: the melds a card can be in, by the cards near it (see _Search.best)
         self.melds: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
         self.near: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
+        self.counting: tuple[Callable[[CardsLike | int], int], ...] = ()
+
+    def counters(self) -> tuple[Callable[[CardsLike | int], int], ...]:
+        """:func:`min_deadwood` for this variant: without, then with, a discard."""
+        if not self.counting:
+            self.counting = (_counter(self, False), _counter(self, True))
+        return self.counting
 
     def tables(self) -> list[int]:
         """Per suit, indexed by its 13-bit mask (bit r for rank r): deadwood left by runs."""
@@ -243,52 +263,32 @@ def _bits(mask: int) -> list[int]:
 
 
 # --- the fast path: no jokers, no twin cards -----------------------------------------------
+# A hand of distinct natural cards is also one integer, a mask with bit 15 * suit + rank per
+# card (see ``_CARD_BITS``): each suit's ranks sit at bits 1..13 of its own 15 bits, and two
+# suits share one 30-bit digit of a Python int, so a hand splits into its four suit masks by
+# arithmetic on small ints.
 
-_M14 = 0x3FFE
+_SUIT_MASK = (1 << 15) - 1
+_TWO_SUITS = (1 << 30) - 1
 
 
 def _mask_of(hand: Sequence[Card]) -> int:
-    """A bit per card (``_JOKER_BIT`` per joker); cards that are not interned are looked up."""
+    """The sum of a bit per natural card (a joker adds nothing)."""
     try:
-        return sum(map(_CARD_BIT.__getitem__, map(id, hand)))
-    except KeyError:
-        return sum(_JOKER_BIT if c.is_joker else 1 << _field(c) for c in hand)
+        return sum(map(_BIT_OF, hand))
+    except KeyError:  # a card object made around the interning (not by ``Card()``)
+        return sum(0 if c.is_joker else _mask_bit(_field(c)) for c in hand)
 
 
-def _fast_deadwood(mask: int, rules: _Rules, discard: bool) -> int:
-    """Least deadwood of a hand given as a mask of distinct natural cards."""
-    a = mask & _M14
-    b = (mask >> 16) & _M14
-    c = (mask >> 32) & _M14
-    d = (mask >> 48) & _M14
-    dw = rules.dw or rules.tables()
-    sets = (a & b & (c | d)) | (c & d & (a | b))
-    if not sets:
-        if discard:
-            dwx = rules.dwx or rules.discard_tables()
-            da, db, dc, dd = dw[a], dw[b], dw[c], dw[d]
-            return da + db + dc + dd + min(dwx[a] - da, dwx[b] - db, dwx[c] - dc, dwx[d] - dd)
-        return dw[a] + dw[b] + dw[c] + dw[d]
-    if not sets & (sets - 1):  # one rank with a set: the usual case
-        keep = ~sets
-        ra, rb, rc, rd = a & keep, b & keep, c & keep, d & keep
-        if a & b & c & d & sets:
-            states = [
-                (a, b, c, d),
-                (ra, rb, rc, rd),
-                (a, rb, rc, rd),
-                (ra, b, rc, rd),
-                (ra, rb, c, rd),
-                (ra, rb, rc, d),
-            ]
-        elif not discard:
-            return min(dw[a] + dw[b] + dw[c] + dw[d], dw[ra] + dw[rb] + dw[rc] + dw[rd])
-        else:
-            states = [(a, b, c, d), (ra, rb, rc, rd)]
-    else:
-        states = _set_choices(a, b, c, d, sets)
+def _deadwood_with_sets(
+    a: int, b: int, c: int, d: int, sets: int, rules: _Rules, discard: bool
+) -> int:
+    """Least deadwood of four suit masks whose ranks in ``sets`` could each make a set: the
+    least, over every choice of sets, of what the runs leave."""
+    dw = rules.dw
+    states = _set_choices(a, b, c, d, sets)
     if discard:
-        dwx = rules.dwx or rules.discard_tables()
+        dwx = rules.dwx
         best = _BIG
         for sa, sb, sc, sd in states:
             da, db, dc, dd = dw[sa], dw[sb], dw[sc], dw[sd]
@@ -712,7 +712,7 @@ class Arrangement:
 
 
 def hand_mask(hand: CardsLike) -> int:
-    """A hand without jokers or twin cards as one integer, bit ``16 * suit + rank`` per card
+    """A hand without jokers or twin cards as one integer, bit ``15 * suit + rank`` per card
     (suits in the order ♠ ♥ ♦ ♣): the form :func:`min_deadwood` reads fastest.
 
     An agent that weighs many draws and discards keeps its hand this way and adds or
@@ -723,7 +723,7 @@ def hand_mask(hand: CardsLike) -> int:
     """
     cards = as_cards(hand)
     mask = _mask_of(cards)
-    if mask >= _JOKER_BIT or mask.bit_count() != len(cards):
+    if mask.bit_count() != len(cards):
         raise ValueError(render("solver_mask_cards"))
     return mask
 
@@ -731,7 +731,7 @@ def hand_mask(hand: CardsLike) -> int:
 def card_bit(card: Card | str) -> int:
     """The bit of one card in a :func:`hand_mask`.
 
-    >>> card_bit("K♥") == 1 << (16 + 13)
+    >>> card_bit("K♥") == 1 << (15 + 13)
     True
     """
     return hand_mask((card if isinstance(card, Card) else parse_card(card),))
@@ -751,49 +751,90 @@ def min_deadwood(
     19
     >>> min_deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣", gin, discard=True)
     9
+
+    Asking thousands of times for one variant? :func:`deadwood_counter` binds it once.
     """
-    global _last_variant, _last_rules
-    if variant is _last_variant:
-        rules = _last_rules
-    else:
-        rules = _rules(variant)
-        rules.tables()
-        rules.discard_tables()
-        _last_variant, _last_rules = variant, rules
-    if type(hand) is int:
-        mask = hand
-        if mask & _NOT_CARDS:
-            raise ValueError(render("solver_mask_cards"))
-    else:
-        cards = hand if type(hand) is tuple else as_cards(hand)  # type: ignore[arg-type]
-        mask = 0
-        try:
-            for card in cards:
-                mask |= _CARD_BIT[id(card)]
-        except KeyError:
-            mask = _mask_of(cards)
-        if mask >= _JOKER_BIT or mask.bit_count() != len(cards):  # jokers or twin cards
-            return best_arrangement(cards, variant, discard=discard).deadwood_value
-    dw = rules.dw
-    a = mask & _M14
-    b = mask >> 16 & _M14
-    c = mask >> 32 & _M14
-    d = mask >> 48
-    if not (a & b & (c | d)) | (c & d & (a | b)):
-        if not discard:
-            return dw[a] + dw[b] + dw[c] + dw[d]
-        if mask:
-            dwx = rules.dwx
+    global _last_variant, _last_counters
+    if variant is not _last_variant:
+        _last_counters = _rules(variant).counters()
+        _last_variant = variant
+    return _last_counters[discard](hand)
+
+
+def deadwood_counter(
+    variant: Variant = HUNGARIAN, *, discard: bool = False
+) -> Callable[[CardsLike | int], int]:
+    """:func:`min_deadwood` for one variant, as a function of the hand alone.
+
+    The same answers, without looking the variant up on every call: what an agent that
+    weighs thousands of hands holds on to (like a compiled regular expression).
+
+    >>> from rummykit import variant
+    >>> deadwood = deadwood_counter(variant("rommi", ace_low=True, ace_above_king=False))
+    >>> deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣"), deadwood(hand_mask("4♥ 4♦ 4♣ 9♣"))
+    (19, 9)
+    """
+    return _rules(variant).counters()[discard]
+
+
+def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
+    """The function behind :func:`deadwood_counter`, built once per variant and flag."""
+    dw = rules.tables()
+    dwx = rules.discard_tables()
+    variant = rules.variant
+
+    def deadwood(hand: CardsLike | int) -> int:
+        kind = type(hand)
+        if kind is tuple or kind is Cards or kind is list:
+            try:
+                mask = sum(map(_BIT_OF, hand))  # type: ignore[arg-type]
+            except (KeyError, TypeError):  # text among the cards, or cards made oddly
+                return _min_deadwood_of(as_cards(hand), variant, discard)  # type: ignore[arg-type]
+            # a joker adds nothing and twin cards carry: fewer bits set than cards
+            if mask.bit_count() != len(hand):  # type: ignore[arg-type]
+                return _min_deadwood_of(as_cards(hand), variant, discard)  # type: ignore[arg-type]
+        elif kind is int:
+            mask = hand  # type: ignore[assignment]
+            if mask & _NOT_CARDS:
+                raise ValueError(render("solver_mask_cards"))
+        else:
+            return _min_deadwood_of(as_cards(hand), variant, discard)  # type: ignore[arg-type]
+        low = mask & _TWO_SUITS
+        high = mask >> 30
+        a = low & _SUIT_MASK
+        b = low >> 15
+        c = high & _SUIT_MASK
+        d = high >> 15
+        sets = (a & b | c & d) & (a | b) & (c | d)  # ranks held in three suits or four
+        if not sets:
+            if not discard:
+                return dw[a] + dw[b] + dw[c] + dw[d]
+            if not mask:
+                raise ValueError(render("solver_nothing_to_discard"))
             da, db, dc, dd = dw[a], dw[b], dw[c], dw[d]
             return da + db + dc + dd + min(dwx[a] - da, dwx[b] - db, dwx[c] - dc, dwx[d] - dd)
-    if discard and not mask:
-        raise ValueError(render("solver_nothing_to_discard"))
-    return _fast_deadwood(mask, rules, discard)
+        if not discard and not sets & (sets - 1) and not a & b & c & d:
+            # one rank in exactly three suits (the usual case): with its set, or without
+            keep = ~sets
+            whole = dw[a] + dw[b] + dw[c] + dw[d]
+            apart = dw[a & keep] + dw[b & keep] + dw[c & keep] + dw[d & keep]
+            return whole if whole < apart else apart
+        return _deadwood_with_sets(a, b, c, d, sets, rules, discard)
+
+    return deadwood
 
 
-_NOT_CARDS = ~sum(1 << f for f in _FIELD_CARD)
+def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -> int:
+    """:func:`min_deadwood` of cards that may hold jokers or twin cards."""
+    mask = _mask_of(cards)
+    if mask.bit_count() == len(cards):
+        return min_deadwood(mask, variant, discard=discard)
+    return best_arrangement(cards, variant, discard=discard).deadwood_value
+
+
+_NOT_CARDS = ~sum(_CARD_BITS.values())
 _last_variant: Variant | None = None
-_last_rules: _Rules = _rules(HUNGARIAN)
+_last_counters: tuple[Callable[[CardsLike | int], int], ...] = ()
 
 
 def best_arrangement(

@@ -22,6 +22,8 @@ from rummykit.solver import (
     best_arrangement,
     best_opening,
     can_go_out,
+    deadwood_counter,
+    hand_mask,
     layoff_options,
     min_deadwood,
 )
@@ -286,6 +288,43 @@ def test_discard_from_a_four_card_meld() -> None:
 def test_discard_needs_a_card() -> None:
     with pytest.raises(ValueError, match="no card to discard"):
         min_deadwood((), GIN, discard=True)
+
+
+@given(
+    st.one_of(crowded_hands(11), two_deck_hands(9, 0), two_deck_hands(8, 2)),
+    st.sampled_from([HUNGARIAN, ROMMI, GIN]),
+    st.booleans(),
+)
+def test_every_form_of_a_hand_gives_the_same_deadwood(
+    hand: tuple[Card, ...], rules: Variant, discard: bool
+) -> None:
+    expected = best_arrangement(hand, rules, discard=discard).deadwood_value
+    count = deadwood_counter(rules, discard=discard)
+    forms: list[object] = [
+        hand,
+        list(hand),
+        parse_cards(" ".join(map(str, hand))),
+        " ".join(map(str, hand)),
+        [str(c) for c in hand],
+    ]
+    for form in forms:
+        assert min_deadwood(form, rules, discard=discard) == expected, form  # type: ignore[arg-type]
+        assert count(form) == expected, form  # type: ignore[arg-type]
+    assert min_deadwood(iter(hand), rules, discard=discard) == expected
+    if JOKER not in hand and len(set(hand)) == len(hand):
+        assert min_deadwood(hand_mask(hand), rules, discard=discard) == expected
+        assert count(hand_mask(hand)) == expected
+
+
+def test_masks_hold_distinct_natural_cards_only() -> None:
+    with pytest.raises(ValueError, match="no jokers"):
+        hand_mask("5♥ 🃏")
+    with pytest.raises(ValueError, match="no twin cards"):
+        hand_mask("5♥ 5♥")
+    with pytest.raises(ValueError, match="hand mask holds"):
+        min_deadwood(1, GIN)  # bit 0 is no card
+    with pytest.raises(ValueError, match="hand mask holds"):
+        deadwood_counter(GIN)(1 << 64)
 
 
 def test_cards_given_as_strings_and_new_objects() -> None:
