@@ -25,8 +25,8 @@ lab: venv
 test: venv lint typecheck unit docs
 
 lint: venv
-	$(BIN)/ruff check rummykit tests
-	$(BIN)/ruff format --check rummykit tests
+	$(BIN)/ruff check rummykit tests benchmarks
+	$(BIN)/ruff format --check rummykit tests benchmarks
 
 typecheck: venv
 	$(BIN)/mypy

@@ -7,7 +7,12 @@ the same keys.
 >>> render("run_gap", cards="5♥ 6♥ 8♥", missing="the 7♥")
 '5♥ 6♥ 8♥ skips the 7♥: the cards of a run follow one another.'
 
-Parameters that are sequences (of cards, say) are written with spaces between them.
+Parameters that are sequences (of cards, say) are written with spaces between them. A
+whole number written ``{count:cards}`` comes with its noun, singular or plural (the
+templates ``count_cards_one`` and ``count_cards_other``):
+
+>>> render("play_other", seat=2, count=1), render("play_other", seat=2, count=3)
+('Seat 2: 1 card.', 'Seat 2: 3 cards.')
 """
 
 from __future__ import annotations
@@ -144,7 +149,7 @@ TEMPLATES: dict[str, str] = {
         "{card} is used {count_word} times across these melds; {variant} has only {copies_word}."
     ),
     # --- the referee: actions as words ------------------------------------------------
-    "action_cut": "cut the deck at {height} cards",
+    "action_cut": "cut the deck at {height:cards}",
     "action_draw_stock": "draw from the stock",
     "action_draw_discard": "take the top of the discard pile",
     "action_draw_cut_card": "take the cut card",
@@ -353,9 +358,9 @@ TEMPLATES: dict[str, str] = {
     "ai_can_go_out": "I can empty my hand this turn.",
     "ai_why_go_out": "Going out: this is the next step.",
     "ai_first_turn": "Nobody may open on their first turn (H9), so I only discard.",
-    "ai_opening": "I can open: {points} points of melds, {threshold} needed.",
+    "ai_opening": "I can open: {points:points} of melds, {threshold} needed.",
     "ai_why_open": "Laying down my opening.",
-    "ai_cannot_open": "My best opening is {points} points; {threshold} are needed, so I wait.",
+    "ai_cannot_open": "My best opening is {points:points}; {threshold} are needed, so I wait.",
     "ai_meld": "{cards} is a meld in my best arrangement.",
     "ai_why_meld": "Laying down a meld: fewer points left in hand.",
     "ai_layoff": "{cards} fits onto meld {meld}.",
@@ -363,10 +368,10 @@ TEMPLATES: dict[str, str] = {
     "ai_exchange": "Handing in {card} for the joker in meld {meld}: the joker fits a meld of mine.",
     "ai_why_exchange": "Exchanging for the joker: it is worth more in my hand.",
     "ai_why_discard": "Discarding {card} (score {score}).",
-    "ai_memory": "Seat {seat} has taken {count} cards from the discard pile: {cards}.",
-    "ai_note_single": "{card}: {value} points of deadwood, not in a meld",
+    "ai_memory": "Seat {seat} has taken {count:cards} from the discard pile: {cards}.",
+    "ai_note_single": "{card}: {value:points} of deadwood, not in a meld",
     "ai_note_in_meld": "{card} is part of a meld — keep it",
-    "ai_note_value": "{value} points of deadwood",
+    "ai_note_value": "{value:points} of deadwood",
     "ai_note_joker_future": "a joker fits almost any meld later",
     "ai_note_partners": "{count} partner card(s) in hand",
     "ai_note_no_partner": "no partner in hand",
@@ -384,7 +389,7 @@ TEMPLATES: dict[str, str] = {
     "widget_one_human": "exactly one seat is yours; give every other seat an AI level",
     "widget_waiting": "{name} is playing…",
     "widget_opening": "Opening: {points} of {threshold}",
-    "widget_opponent_label": "{name}: {count} cards",
+    "widget_opponent_label": "{name}: {count:cards}",
     "widget_joker_is": "🃏 = {card}",
     "widget_meld_label": "Meld {index} ({owner}): {cards}",
     "widget_totals": "Match totals: {totals}",
@@ -425,7 +430,7 @@ TEMPLATES: dict[str, str] = {
     "stepper_empty": "No AI decisions in this game yet.",
     "stepper_title": "Decision {number} of {total} — seat {seat}",
     "stepper_hand": "Its hand:",
-    "stepper_discard": "Discard pile top: {card}; stock: {stock} cards.",
+    "stepper_discard": "Discard pile top: {card}; stock: {stock:cards}.",
     "stepper_memory": "What it remembers: seat {seat} took {cards} from the discard pile.",
     "stepper_played_other": "In the game, this seat played instead: {action}.",
     "checker_variant": "variant",
@@ -487,7 +492,7 @@ TEMPLATES: dict[str, str] = {
     "ai_note_threat": "seat {seat} would go out with it in {chance}% of the hands it may hold",
     "ai_known_hand": "Seat {seat} still holds {cards}: it took them from the discard pile.",
     "ai_opening_with": (
-        "My best opening is {before} points; with {card} from the discard pile it would be "
+        "My best opening is {before:points}; with {card} from the discard pile it would be "
         "{after} ({threshold} needed)."
     ),
     "ai_why_discard_opening": "Taking {card}: it adds to my opening.",
@@ -568,8 +573,8 @@ TEMPLATES: dict[str, str] = {
     "play_no_table": "Table: no melds yet.",
     "play_piles": "Discard pile: {top} on top, {pile} in the pile · Stock: {stock} left",
     "play_cut_card": " · Cut card: {card}",
-    "play_other": "Seat {seat}: {count} cards.",
-    "play_other_opened": "Seat {seat}: {count} cards, opened.",
+    "play_other": "Seat {seat}: {count:cards}.",
+    "play_other_opened": "Seat {seat}: {count:cards}, opened.",
     "play_hand": "Your hand ({count}): {cards}",
     "play_suggest": "Suggestion: {action}. {why}",
     "play_round_over": "The round is over.",
@@ -579,6 +584,11 @@ TEMPLATES: dict[str, str] = {
         "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
     ),
     "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
+    # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
+    "count_cards_one": "{n} card",
+    "count_cards_other": "{n} cards",
+    "count_points_one": "{n} point",
+    "count_points_other": "{n} points",
 }
 """English templates, keyed by reason or message code."""
 
@@ -636,9 +646,22 @@ def join(items: list[str], word: str = "or") -> str:
     return render(f"{word}_join", head=", ".join(items[:-1]), last=items[-1])
 
 
+class _Count(int):
+    """A whole number in a sentence: ``{n:cards}`` writes it with its noun, from the
+    templates ``count_cards_one`` (for 1) and ``count_cards_other``."""
+
+    def __format__(self, spec: str) -> str:
+        if spec.isidentifier():
+            form = "one" if self == 1 else "other"
+            return TEMPLATES[f"count_{spec}_{form}"].format(n=int(self))
+        return format(int(self), spec)
+
+
 def _text(value: object) -> object:
     if isinstance(value, (tuple, list)):
         return " ".join(str(v) for v in value)
+    if type(value) is int:
+        return _Count(value)
     return value
 
 
