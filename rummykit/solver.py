@@ -220,12 +220,13 @@ class _Rules:
         return self.dw
 
     def discard_tables(self) -> list[int]:
-        """Per suit mask: the least run deadwood after taking one card of it away."""
+        """Per suit mask: what taking the best card of it away changes in its run deadwood
+        (zero or less; ``_BIG`` for an empty suit, which has no card to take)."""
         if not self.dwx:
             dw = self.tables()
             dwx = [_BIG] * (1 << 14)
             for mask in range(2, 1 << 14, 2):
-                dwx[mask] = min(dw[mask & ~(1 << p)] for p in _bits(mask))
+                dwx[mask] = min(dw[mask & ~(1 << p)] for p in _bits(mask)) - dw[mask]
             self.dwx = dwx
         return self.dwx
 
@@ -291,8 +292,7 @@ def _deadwood_with_sets(
         dwx = rules.dwx
         best = _BIG
         for sa, sb, sc, sd in states:
-            da, db, dc, dd = dw[sa], dw[sb], dw[sc], dw[sd]
-            x = da + db + dc + dd + min(dwx[sa] - da, dwx[sb] - db, dwx[sc] - dc, dwx[sd] - dd)
+            x = dw[sa] + dw[sb] + dw[sc] + dw[sd] + min(dwx[sa], dwx[sb], dwx[sc], dwx[sd])
             if x < best:
                 best = x
         return best
@@ -811,13 +811,16 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
                 return dw[a] + dw[b] + dw[c] + dw[d]
             if not mask:
                 raise ValueError(render("solver_nothing_to_discard"))
-            da, db, dc, dd = dw[a], dw[b], dw[c], dw[d]
-            return da + db + dc + dd + min(dwx[a] - da, dwx[b] - db, dwx[c] - dc, dwx[d] - dd)
-        if not discard and not sets & (sets - 1) and not a & b & c & d:
+            return dw[a] + dw[b] + dw[c] + dw[d] + min(dwx[a], dwx[b], dwx[c], dwx[d])
+        if not sets & (sets - 1) and not a & b & c & d:
             # one rank in exactly three suits (the usual case): with its set, or without
             keep = ~sets
+            ra, rb, rc, rd = a & keep, b & keep, c & keep, d & keep
             whole = dw[a] + dw[b] + dw[c] + dw[d]
-            apart = dw[a & keep] + dw[b & keep] + dw[c & keep] + dw[d & keep]
+            apart = dw[ra] + dw[rb] + dw[rc] + dw[rd]
+            if discard:
+                whole += min(dwx[a], dwx[b], dwx[c], dwx[d])
+                apart += min(dwx[ra], dwx[rb], dwx[rc], dwx[rd])
             return whole if whole < apart else apart
         return _deadwood_with_sets(a, b, c, d, sets, rules, discard)
 
