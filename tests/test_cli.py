@@ -230,7 +230,9 @@ def _console_script() -> str:
     here = Path(sys.executable).parent / "rummykit"
     found = str(here) if here.exists() else shutil.which("rummykit")
     if found is None:
-        pytest.skip("the rummykit console script is not installed (pip install -e .)")
+        pytest.fail(
+            "the rummykit console script is not installed: run `make test` (pip install -e .)"
+        )
     return found
 
 
