@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from rummykit.ai import LEVELS, BaseAgent, Decision, make_agent
+from rummykit.ai.trace import signed
 from rummykit.cards import Card, parse_cards
 from rummykit.game import (
     Action,
@@ -198,7 +199,7 @@ def test_trace_reads_as_text_and_draws_cards_in_html(level: str) -> None:
     assert "Chosen: discard" in text
     assert len(discard.trace.candidates) >= 2
     for candidate in discard.trace.candidates:
-        assert f"{candidate.score:.1f}" in text
+        assert signed(candidate.score) in text
     html = discard.trace._repr_html_()
     assert "<svg" in html
     assert "<table" in html
@@ -355,7 +356,10 @@ def _after_a_take(level: str, took: str) -> Decision:
 def test_R12_normal_avoids_the_card_the_next_player_took_a_partner_of() -> None:
     wanted = _after_a_take("normal", "9♦")
     assert wanted.action == Discard(Card("8♥"))  # not 9♠: seat 1 collects nines
-    assert "seat 1 may want it" in str(wanted.trace)
+    nine = next(c for c in wanted.trace.candidates if c.action == Discard(Card("9♠")))
+    feed = [t for t in nine.terms if t.name == "feed"]
+    assert feed and feed[0].value < 0
+    assert "seat 1 took 9♦ from the discard pile" in str(feed[0])
     assert _after_a_take("normal", "2♦").action == Discard(Card("9♠"))
     assert _after_a_take("easy", "9♦").action == Discard(Card("9♠"))  # easy doesn't look
 
@@ -378,7 +382,10 @@ def test_R12_normal_keeps_a_pair_with_live_cards() -> None:
     easy, normal = (decide(make_agent(level), game) for level in ("easy", "normal"))
     assert easy.action == Discard(Card("10♣"))
     assert normal.action in (Discard(Card("10♣")), Discard(Card("8♥")))
-    assert "unseen card(s) would make a meld" in str(normal.trace)
+    nine = next(c for c in normal.trace.candidates if c.action == Discard(Card("9♠")))
+    outs = next(t for t in nine.terms if t.name == "outs")
+    assert outs.value == -2.5 * len(outs.note.params["cards"]) < 0
+    assert set(map(str, outs.note.params["cards"])) <= {"9♥", "9♣"}
 
 
 # --- hard: the public history -----------------------------------------------------------------
@@ -417,4 +424,6 @@ def test_R12_hard_uses_the_public_history() -> None:
     assert nines.action != Discard(Card("9♠"))  # 9♠ would let seat 1 go out
     text = str(nines.trace)
     assert "Seat 1 still holds 9♦ 9♥" in text
-    assert "seat 1 would go out with it in 100% of the hands it may hold" in text
+    nine = next(c for c in nines.trace.candidates if c.action == Discard(Card("9♠")))
+    threat = next(t for t in nine.terms if t.name == "threat")
+    assert "seat 1 would go out with it in 24 of 24 sampled hands" in str(threat)
