@@ -405,7 +405,8 @@ TEMPLATES: dict[str, str] = {
     "ai_term_no_deadwood": "every card left is in a meld: no deadwood",
     "ai_term_deadwood_left": "{value:points} of deadwood left in hand: {cards}",
     "ai_term_easy_no_meld": (
-        "easy takes a card only when it completes a meld, and {card} completes none"
+        "easy takes a card only when it goes into a meld of its best arrangement, and "
+        "{card} doesn't"
     ),
     "ai_term_take": "with {card} taken and my worst card thrown away: {value:points} of deadwood",
     "ai_term_stock_same": (
@@ -545,6 +546,10 @@ TEMPLATES: dict[str, str] = {
     "ai_label_just_taken": "just taken",
     "ai_why_discard_ahead": "Discarding {card}: {score} points, {diff} ahead of {other}.",
     "ai_why_discard_only": "Discarding {card}: the only card I may throw away.",
+    "ai_why_greedy_stock": "Drawing from the stock: greedy always does.",
+    "ai_term_greedy_value": "greedy throws its highest loose card; this one is worth {value:points}",
+    "ai_term_greedy_meld": "it is part of a meld, and greedy keeps its melds",
+    "ai_label_card_value": "card value",
     "ai_known_hand_one": "Seat {seat} still holds {cards}: it took it from the discard pile.",
     "count_unseen_cards_one": "{n} unseen card",
     "count_unseen_cards_other": "{n} unseen cards",

@@ -49,7 +49,7 @@ from rummykit.messages import join, render
 from rummykit.solver import best_arrangement, best_opening, min_deadwood
 from rummykit.variants import Variant
 
-__all__ = ["LEVELS", "Agent", "EasyAgent", "HardAgent", "NormalAgent", "make_agent"]
+__all__ = ["LEVELS", "Agent", "BaseAgent", "EasyAgent", "HardAgent", "NormalAgent"]
 
 
 @runtime_checkable
@@ -859,7 +859,7 @@ def wanted_by(obs: Observation, seat: int, card: Card, taken: list[Card]) -> Not
     if card.is_joker:
         return Note("ai_term_feed_joker", {"seat": seat})
     for t in taken:
-        if t.rank == card.rank or (t.suit == card.suit and plan.rank_gap(t.rank, card.rank) <= 2):
+        if plan.partners_of(card, (t,), Counter(), obs.variant).partners:
             return Note("ai_term_feed_took", {"seat": seat, "took": t}, (t,))
     if obs.opened[seat]:
         for index, tm in enumerate(obs.table):
@@ -871,13 +871,3 @@ def wanted_by(obs: Observation, seat: int, card: Card, taken: list[Card]) -> Not
 
 
 LEVELS: dict[str, type[BaseAgent]] = {"easy": EasyAgent, "normal": NormalAgent, "hard": HardAgent}
-
-
-def make_agent(level: str) -> BaseAgent:
-    """An agent by level name: ``easy``, ``normal`` or ``hard``."""
-    try:
-        return LEVELS[level.strip().lower()]()
-    except KeyError:
-        from rummykit.messages import render
-
-        raise ValueError(render("unknown_level", name=level, choices=", ".join(LEVELS))) from None
