@@ -341,7 +341,6 @@ TEMPLATES: dict[str, str] = {
     "ai_discard_unusable": "{card} on the discard pile could not be played this turn, so I can't take it.",
     "ai_why_stock": "Drawing from the stock.",
     "ai_discard_mine": "I threw {card} away earlier this round; taking it back would go round in circles.",
-    "ai_why_stock_expected": "Drawing from the stock: an unseen card is worth more on average.",
     "ai_discard_makes_meld": "{card} on the discard pile completes a meld in my hand.",
     "ai_discard_no_meld": "{card} on the discard pile makes no meld with my hand.",
     "ai_why_discard_meld": "Taking {card}: it completes a meld.",

@@ -120,10 +120,38 @@ def melds_holding(card: Card, others: Sequence[Card], v: Variant) -> Iterator[Me
                 continue
 
 
+def natural_three(cards: Sequence[Card], ace_low: bool, ace_high: bool) -> bool:
+    """Whether three natural cards are a set (one rank, three suits) or a run (one suit,
+    three places in a row; the ace below the 2 and/or above the king as the variant says)."""
+    if len({c.rank for c in cards}) == 1:
+        return len({c.suit for c in cards}) == 3
+    if len({c.suit for c in cards}) != 1:
+        return False
+    for places in _places(cards, ace_low, ace_high):
+        low = min(places)
+        if sorted(places) == [low, low + 1, low + 2]:
+            return True
+    return False
+
+
+def _places(cards: Sequence[Card], ace_low: bool, ace_high: bool) -> list[list[int]]:
+    options: list[list[int]] = [[]]
+    for c in cards:
+        here = [1, 14] if c.rank == 1 else [c.rank]
+        here = [q for q in here if (q != 1 or ace_low) and (q != 14 or ace_high)]
+        options = [[*o, q] for o in options for q in here]
+    return options
+
+
+@cache
 def three_meld_partner(card: Card, other: Card, v: Variant) -> list[Card]:
     """The natural cards that make a three-card meld with ``card`` and ``other``."""
     deck = set(v.deck())
-    return [x for x in deck if not x.is_joker and is_meld([card, other, x], v)]
+    return [
+        x
+        for x in deck
+        if not x.is_joker and natural_three((card, other, x), v.ace_low, v.ace_above_king)
+    ]
 
 
 def value(cards: Sequence[Card], v: Variant) -> int:
@@ -336,9 +364,12 @@ def check_note(obs: Observation, decision: Decision, note: Note, action: object)
     elif code == "ai_empty_stock_mean":
         if p["mine"] != value(hand, v) or obs.stock_size:
             return "my hand's value or the stock told wrong"
-    elif code == "ai_why_discard_change" or code == "ai_discard_change":
-        if p["before"] < p["after"] and decision.trace.chosen == Draw("discard"):
-            return "took a card that raises the deadwood, saying it lowers it"
+    elif (
+        code in ("ai_why_discard_change", "ai_discard_change")
+        and p["before"] < p["after"]
+        and decision.trace.chosen == Draw("discard")
+    ):
+        return "took a card that raises the deadwood"
     return None
 
 
@@ -375,7 +406,9 @@ def test_the_checker_catches_a_false_claim() -> None:
         for o, d in decisions("normal", "rommi")
         if any(t.note.code == "ai_term_deadwood_left" for c in d.trace.candidates for t in c.terms)
     )
-    cand = next(c for c in decision.trace.candidates if c.terms[0].note.code == "ai_term_deadwood_left")
+    cand = next(
+        c for c in decision.trace.candidates if c.terms[0].note.code == "ai_term_deadwood_left"
+    )
     note = cand.terms[0].note
     wrong = Note(note.code, {**note.params, "value": note.params["value"] + 1}, note.cards)
     assert check_note(obs, decision, wrong, cand.action)

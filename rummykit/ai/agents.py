@@ -338,11 +338,13 @@ def discard_rest(hand: Sequence[Card], card: Card) -> list[Card]:
     return rest
 
 
+EASY_HABIT = 100.0  # points easy's rule weighs: it takes a discard only to make a meld
+
+
 class EasyAgent(BaseAgent):
     """Lays every meld it can make now; discards its highest-value single card (R12)."""
 
     name = "easy"
-    habit = 100.0  # points a beginner's rule weighs: it takes a discard only to make a meld
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
         v = obs.variant
@@ -351,7 +353,7 @@ class EasyAgent(BaseAgent):
         makes = any(top in m.cards for m in melds)
         take = [take_term(hand, top, v)]
         if not makes:
-            take.append(Term("habit", -self.habit, Note("ai_term_easy_no_meld", {"card": top})))
+            take.append(Term("habit", -EASY_HABIT, Note("ai_term_easy_no_meld", {"card": top})))
         self._candidates = [
             Candidate.of(Draw("discard"), take),
             Candidate.of(Draw("stock"), [stock_term(hand, v)]),

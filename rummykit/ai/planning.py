@@ -16,7 +16,14 @@ from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game.actions import Action, Discard, ExchangeJoker, LayOff, PlayMeld
 from rummykit.game.observation import Observation
 from rummykit.melds import Meld, layoff_readings
-from rummykit.solver import Opening, best_arrangement, best_opening, can_go_out, min_deadwood
+from rummykit.solver import (
+    Opening,
+    best_arrangement,
+    best_opening,
+    can_go_out,
+    min_deadwood,
+    opening_points,
+)
 from rummykit.variants import Variant
 
 __all__ = [
@@ -528,7 +535,7 @@ class Outlook:
         found = self._openings.get(key)
         if found is None:
             self.evaluations += 1
-            found = best_opening(tuple(hand), self.variant).points if hand else 0
+            found = opening_points(tuple(hand), self.variant) if hand else 0
             self._openings[key] = found
         return found
 
@@ -537,8 +544,10 @@ class Outlook:
         counted up to the threshold, the unseen cards that open — one per copy)."""
         threshold = self.variant.opening_threshold
         now = min(self.opening(hand), threshold)
+        if now >= threshold:  # a card can only add to an opening: every draw opens
+            return 1.0, float(now), [c for c, count, _ in self.unseen for _ in range(count)]
         if not self.total:
-            return float(now >= threshold), float(now), []
+            return 0.0, float(now), []
         relevant = completers(hand, self.variant)
         openers: list[Card] = []
         points = 0.0
