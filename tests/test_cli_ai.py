@@ -134,7 +134,7 @@ def as_text(action: Action) -> str:
     if isinstance(action, PlayMeld):
         return f"meld {cards(action.cards)}" + (f" as {action.joker_as}" if action.joker_as else "")
     if isinstance(action, LayOff):
-        text = f"lay off {cards(action.cards)} onto {action.meld}"
+        text = f"lay off {cards(action.cards)} onto {action.meld + 1}"
         return text + (f" as {action.joker_as}" if action.joker_as else "")
     if isinstance(action, ExchangeJoker):
         return f"exchange {action.card} from {action.meld}"
