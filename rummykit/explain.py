@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummykit.cards import Card
+from rummykit.drawing import verdict_html
 from rummykit.messages import render
 
 __all__ = ["CATALOGUE", "Reason", "Verdict"]
@@ -129,8 +130,6 @@ class Verdict:
         }
 
     def _repr_html_(self) -> str:
-        from rummykit.display import verdict_html
-
         return verdict_html(self)
 
     @classmethod

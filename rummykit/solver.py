@@ -703,7 +703,7 @@ class Arrangement:
     def _repr_html_(self) -> str:
         from html import escape
 
-        from rummykit.display import cards_html
+        from rummykit.drawing import cards_html
 
         parts = [cards_html(m.cards) for m in self.melds]
         if self.deadwood:
