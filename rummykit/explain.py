@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rummykit.cards import Card
+from rummykit.drawing import verdict_html
 from rummykit.messages import render
 
 
@@ -148,8 +149,6 @@ class Verdict:
         }
 
     def _repr_html_(self) -> str:
-        from rummykit.display import verdict_html
-
         return verdict_html(self)
 
     @classmethod

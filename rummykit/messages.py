@@ -677,6 +677,13 @@ TEMPLATES: dict[str, str] = {
     "play_round_over": "The round is over.",
     "play_total": "seat {seat}: {total}",
     "play_totals": "Match totals: {totals}.",
+    "play_open_cards": (
+        "--explain is on: before each computer move you will see its reasoning, and with it "
+        "the computer's cards. This is open-cards teaching; play without --explain for a "
+        "real game."
+    ),
+    "play_cut_prompt": "You cut the deck: how many cards do you lift? (1–{most}, Enter: {default}) ",
+    "play_cut_not_a_number": "'{text}' is not a number of cards: type a number from 1 to {most}.",
     "joker_as_no_joker": (
         "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
     ),
