@@ -333,14 +333,17 @@ def make_meld(cards: CardsLike, variant: Variant = HUNGARIAN, joker_as: JokerAs 
     if not readings:
         raise IllegalMeld(check_meld(cards, variant))
     wanted = joker_meanings(joker_as)
-    mismatch = _reason(
-        variant,
-        "joker_as_mismatch",
-        wanted,
-        cards=cards,
-        wanted=_jokers_phrase(wanted),
-        choices=join([_reading_jokers(m) for m in readings]),
-    )
+    if not any(c.is_joker for c in cards):
+        mismatch = _reason(variant, "joker_as_no_joker", wanted, cards=cards, card=wanted[0])
+    else:
+        mismatch = _reason(
+            variant,
+            "joker_as_mismatch",
+            wanted,
+            cards=cards,
+            wanted=_jokers_phrase(wanted),
+            choices=join([_reading_jokers(m) for m in readings]),
+        )
     raise IllegalMeld(Verdict((mismatch,), cards, variant=variant.name))
 
 

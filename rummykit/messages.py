@@ -663,7 +663,8 @@ TEMPLATES: dict[str, str] = {
     "play_total": "seat {seat}: {total}",
     "play_totals": "Match totals: {totals}.",
     "joker_as_no_joker": (
-        "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
+        "{cards} holds no joker that could stand for the {card}: lay the cards down without "
+        "saying what a joker stands for."
     ),
     "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
