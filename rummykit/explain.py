@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rummykit.cards import Card
+from rummykit.drawing import verdict_html
 from rummykit.messages import render
 
 
@@ -148,8 +149,6 @@ class Verdict:
         }
 
     def _repr_html_(self) -> str:
-        from rummykit.display import verdict_html
-
         return verdict_html(self)
 
     @classmethod
@@ -483,7 +482,7 @@ CATALOGUE: dict[str, Code] = {
     "must_keep_discard": rule_code(
         "going_out", "the last card must be discarded", variant="Hungarian Rummy"
     ),
-    "no_such_meld": help_code("a meld number not on the table", index=4, count=3),
+    "no_such_meld": help_code("a meld number not on the table", number=4, count=3),
     "joker_as_impossible": rule_code(
         "joker", "a joker meaning the cards don't allow", card="5♥", choices="the A♥ or the 4♥"
     ),
@@ -498,7 +497,10 @@ CATALOGUE: dict[str, Code] = {
     ),
     "no_joker_in_meld": rule_code("joker_exchange", "no joker to exchange", meld="4♥ 5♥ 6♥"),
     "joker_in_small_set": rule_code(
-        "joker_exchange", "a set's joker can't be exchanged yet", meld="9♥ 9♣ 🃏"
+        "joker_exchange",
+        "a set's joker can't be exchanged yet",
+        meld="9♥ 9♣ 🃏",
+        choices="9♠ or 9♦",
     ),
     "joker_wrong_card": rule_code(
         "joker_exchange",

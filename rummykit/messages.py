@@ -242,12 +242,16 @@ TEMPLATES: dict[str, str] = {
     "action_undo": "undo the last move",
     "action_return_cut": "give back the cut card",
     "action_discard": "discard {card}",
+    "meld_number": "meld {number}",
     "bad_action_text": (
         "'{text}' is not a move: try draw, take discard, take cut, meld 5h 6h 7h, "
         "lay off 7h onto 2, exchange 6h from 1, discard 9s, undo, return cut"
     ),
     "bad_action_data": "{data!r} is not an action: its type must be one of {choices}",
     "bad_action_field": "a '{kind}' action has a missing or bad field: {field}",
+    "bad_meld_number": (
+        "'{text}': there is no meld {number} — melds on the table are numbered from 1"
+    ),
     # --- the referee: refusals -----------------------------------------------------------
     "action_refused": "Not allowed: {action}.",
     "action_ok": "Allowed: {action}.",
@@ -257,6 +261,7 @@ TEMPLATES: dict[str, str] = {
     "cut_bad_height": "Cut somewhere from 1 to {most} cards.",
     "cut_first": "Seat {seat} must cut the deck first.",
     "draw_first": "Draw first: from the stock or the discard pile.",
+    "draw_first_cut": "Draw first: from the stock, the discard pile, or the cut card.",
     "already_drew": "You have already drawn this turn: lay down, lay off, or discard.",
     "starter_discards": (
         "You start the round with one card more: your first turn is a discard only, no draw."
@@ -283,14 +288,17 @@ TEMPLATES: dict[str, str] = {
         "Joker exchanges come after your opening: first lay down {threshold} points of your "
         "own melds."
     ),
-    "no_such_meld": "There is no meld {index} on the table (there are {count}).",
+    "no_such_meld": ("There is no meld {number} on the table: melds are numbered 1 to {count}."),
+    "no_such_meld_one": "There is no meld {number} on the table: the only meld is meld 1.",
+    "no_such_meld_none": "There is no meld {number}: no melds are on the table yet.",
     "joker_ambiguous": "Say what the joker stands for: {choices_text}.",
     "joker_as_impossible": "The joker can't be the {card} here; it can be {choices}.",
     "must_keep_discard": ("Keep a card to discard: in {variant} you go out with a final discard."),
     "exchange_not_allowed": "{variant} has no joker exchange.",
     "no_joker_in_meld": "There is no joker in {meld}.",
     "joker_in_small_set": (
-        "The joker in {meld} stays where it is until the set holds three natural cards."
+        "The joker in {meld} stays where it is until all four suits are on the table: first "
+        "lay off a natural {choices}, then hand in the last suit to take the joker."
     ),
     "joker_wrong_card": (
         "The joker in {meld} stands for the {stands_for}, not the {card}: hand in the "
@@ -318,6 +326,13 @@ TEMPLATES: dict[str, str] = {
     "status_draw": "Seat {seat} draws: from the stock or the discard pile.",
     "status_draw_cut": "Seat {seat} draws: from the stock, the discard pile, or the cut card.",
     "status_play": "Seat {seat} plays: lay down, lay off, or discard to end the turn.",
+    "status_play_start": (
+        "Seat {seat} plays: your first turn: discard only — you start with one card more, "
+        "so you don't draw."
+    ),
+    "status_play_first_turn": (
+        "Seat {seat} plays: your first turn: discard only — nobody opens on their very first turn."
+    ),
     "status_over": "The round is over.",
     "status_opening": "Opening: {points} of {threshold} points so far.",
     # --- the referee: what happened -------------------------------------------------------
@@ -326,9 +341,9 @@ TEMPLATES: dict[str, str] = {
     "event_draw_discard": "Seat {seat} took {card} from the discard pile.",
     "event_draw_cut": "Seat {seat} took the cut card {card}.",
     "event_return_cut": "Seat {seat} gave back the cut card {card}.",
-    "event_meld": "Seat {seat} laid down {cards}.",
-    "event_layoff": "Seat {seat} laid off {cards} onto meld {index}.",
-    "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {index}.",
+    "event_meld": "Seat {seat} laid down {cards} (meld {number}).",
+    "event_layoff": "Seat {seat} laid off {cards} onto meld {number}.",
+    "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {number}.",
     "event_undo": "Seat {seat} took back a move.",
     "event_discard": "Seat {seat} discarded {card}.",
     "event_reshuffle": "The stock ran out: the discard pile (but its top card) became a new stock of {count}.",
@@ -662,6 +677,13 @@ TEMPLATES: dict[str, str] = {
     "play_round_over": "The round is over.",
     "play_total": "seat {seat}: {total}",
     "play_totals": "Match totals: {totals}.",
+    "play_open_cards": (
+        "--explain is on: before each computer move you will see its reasoning, and with it "
+        "the computer's cards. This is open-cards teaching; play without --explain for a "
+        "real game."
+    ),
+    "play_cut_prompt": "You cut the deck: how many cards do you lift? (1–{most}, Enter: {default}) ",
+    "play_cut_not_a_number": "'{text}' is not a number of cards: type a number from 1 to {most}.",
     "joker_as_no_joker": (
         "{cards} holds no joker that could stand for the {card}: lay the cards down without "
         "saying what a joker stands for."
