@@ -177,6 +177,12 @@ TEMPLATES: dict[str, str] = {
     "house_opening_none": "no opening threshold",
     "house_ace_value": "aces worth {points}",
     "house_face_value": "face cards worth {points}",
+    "house_discard_to_win_on": "the final-discard rule",
+    "house_discard_to_win_off": "no final discard",
+    "house_cut_card_on": "a cut card",
+    "house_cut_card_off": "no cut card",
+    "house_joker_exchange_on": "joker exchanges",
+    "house_joker_exchange_off": "no joker exchange",
     # --- lay-offs ------------------------------------------------------------------------
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
     "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",

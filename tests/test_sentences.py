@@ -15,11 +15,13 @@ under house rules, reads every reason's message as a sceptical teacher would:
 from __future__ import annotations
 
 import ast
+import random
 import re
 import string
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,6 +39,7 @@ from rummykit import (
 )
 from rummykit.cards import JOKER, RANKS, SUITS, parse_card
 from rummykit.explain import CATALOGUE, cite, example_sentence
+from rummykit.game import Game, parse_action
 from rummykit.messages import TEMPLATES
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
@@ -328,3 +331,72 @@ def test_a_help_cites_no_rule_and_a_rule_cites_one_that_exists() -> None:
     # the issue's helps: the software's own sentences, not rules
     for code in ("layoff_no_cards", "no_such_meld", "discard_take_again", "nothing_to_undo"):
         assert not CATALOGUE[code].is_rule, code
+
+
+# --- the referee's refusals read the same way ----------------------------------------------
+
+
+def assert_refusal_is_a_sentence(verdict: Verdict, rules: Variant) -> None:
+    """A refusal's reasons: known codes, a help cites no rule, a rule one that exists, and
+    whole sentences (the cards a refusal names are the player's, so they aren't checked)."""
+    for reason in verdict.reasons:
+        text, where = reason.message, (reason.code, reason.message, str(rules))
+        entry = CATALOGUE.get(reason.code)
+        assert entry is not None, where
+        if not entry.is_rule:
+            assert reason.rule is None, where
+        if reason.rule is not None:
+            assert reason.rule in RULE_IDS and reason.rule[0] == rules.rulebook, where
+        assert text and text == text.strip() and "  " not in text, where
+        assert "{" not in text and "}" not in text and "(s)" not in text, where
+        assert not IDENTIFIER.search(text), where
+        assert not WRONG_PLURAL.search(text), where
+
+
+REFEREE_RULES: tuple[tuple[Variant, int], ...] = (
+    (HUNGARIAN, 2),
+    (HUNGARIAN, 4),
+    (HUNGARIAN.derive(jokers_per_meld=2), 3),
+    (ROMMI, 2),
+    (ROMMI, 3),
+    (ROMMI.derive(discard_to_win=True), 4),
+)
+
+
+def _probes(game: Game, rng: random.Random) -> list[str]:
+    """Moves a hostile learner types at any moment, legal or not."""
+    hand = list(game.hand(game.current))
+    cards = " ".join(str(c) for c in rng.sample(hand, min(3, len(hand))))
+    one = str(rng.choice(hand)) if hand else "9♠"
+    stranger = str(rng.choice([c for c in FULL_DECK if c not in hand] or [JOKER]))
+    melds = len(game.table) if hasattr(game, "table") else 0
+    return [
+        "draw",
+        "take discard",
+        "take cut",
+        "return cut",
+        "undo",
+        f"meld {cards}",
+        f"lay off {one} onto {rng.randint(1, melds + 2)}",
+        f"exchange {one} from {rng.randint(1, melds + 2)}",
+        f"discard {stranger}",
+        f"discard {one}",
+    ]
+
+
+@pytest.mark.parametrize(("rules", "players"), REFEREE_RULES, ids=lambda v: str(v))
+def test_every_referee_refusal_is_a_sentence(rules: Variant, players: int) -> None:
+    rng = random.Random(players * 31 + len(str(rules)))
+    game = Game.new(rules, players=players, seed=rng.randrange(1000))
+    for _ in range(60):
+        if game.phase == "over":
+            break
+        for text in _probes(game, rng):
+            try:
+                action = parse_action(text)
+            except ValueError:
+                continue
+            verdict = game.check(action)
+            if not verdict.ok:
+                assert_refusal_is_a_sentence(verdict, rules)
+        game.play(rng.choice(game.legal_actions()))
