@@ -334,8 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rummykit`` with ``argv`` (default: the process's arguments); return the exit status.
 
     >>> main(["check", "--option", "ace_low=no", "A♥ 2♥ 3♥"])
-    A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy (ace_low=False).
-      A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy (ace_low=False) the ace only follows the king (Q-K-A). (H4)
+    A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy with no ace below the 2.
+      A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy with no ace below the 2 the ace only follows the king (Q-K-A).
     1
     """
     parser = build_parser()

@@ -410,7 +410,6 @@ CATALOGUE: dict[str, Code] = {
     "layoff_changes_kind": rule_code(
         "layoff",
         "a lay-off would turn a meld into another kind (melds are never rearranged)",
-        only="R",
         cards="5♠",
         meld="5♥ 🃏 🃏",
         kind="run",

@@ -177,6 +177,12 @@ TEMPLATES: dict[str, str] = {
     "house_opening_none": "no opening threshold",
     "house_ace_value": "aces worth {points}",
     "house_face_value": "face cards worth {points}",
+    "house_discard_to_win_on": "the final-discard rule",
+    "house_discard_to_win_off": "no final discard",
+    "house_cut_card_on": "a cut card",
+    "house_cut_card_off": "no cut card",
+    "house_joker_exchange_on": "joker exchanges",
+    "house_joker_exchange_off": "no joker exchange",
     # --- lay-offs ------------------------------------------------------------------------
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
     "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",
@@ -685,7 +691,8 @@ TEMPLATES: dict[str, str] = {
     "play_cut_prompt": "You cut the deck: how many cards do you lift? (1–{most}, Enter: {default}) ",
     "play_cut_not_a_number": "'{text}' is not a number of cards: type a number from 1 to {most}.",
     "joker_as_no_joker": (
-        "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
+        "{cards} holds no joker that could stand for the {card}: lay the cards down without "
+        "saying what a joker stands for."
     ),
     "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
