@@ -503,9 +503,9 @@ class Table(anywidget.AnyWidget):
         if kind == "cut":
             return Cut(int(message["height"]))
         cards = self._chosen(message)
-        if kind == "pile":  # a click on the discard pile: take it when drawing, else discard
-            if self.game.phase != "play" or self.game.current != self.seat:
-                return Draw("discard")
+        if kind == "pile":  # a click on the discard pile: discard the card chosen, else take it
+            if not cards or self.game.phase != "play":
+                return Draw("discard")  # the engine answers (e.g. "already drawn", H7)
             kind = "discard"
         if kind == "discard":
             if len(cards) != 1:
