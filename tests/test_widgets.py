@@ -1093,3 +1093,153 @@ def test_import_rummykit_does_not_import_widget_libraries() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --- what a click sends, the cut, and the answers of every control ---------------------------
+
+
+@pytest.mark.parametrize(("variant", "players"), [("hungarian", 4), ("rommi", 3)])
+def test_a_learners_click_sends_at_most_10_kb(variant: str, players: int) -> None:
+    """Pictures go once; a click sends the changed view (and its own log line), not the log."""
+    table = Table(variant, players=players, ai="hard", seed=5, ai_delay=0.8)
+    while table.game.current != table.seat:  # the page's timer asks for each computer move
+        table.handle({"type": "ai_step"})
+    table.handle({"type": "draw"})
+    for _ in range(8):  # a long log to not resend: play on until the hand is large
+        table.handle({"type": "discard", "index": 0})
+        while table.game.current != table.seat and not table.game.is_over:
+            table.handle({"type": "ai_step"})
+        table.handle({"type": "draw"})
+    assert len(table.ai_log) >= 8 and len(table.hand_order) >= 8
+    log_bytes = len(json.dumps(table.ai_log))
+    assert log_bytes > 10_000  # what used to be resent with every click
+    sent = capture(table)
+    for message in (
+        {"type": "select", "index": 0},
+        {"type": "select", "index": 1},
+        {"type": "meld"},
+        {"type": "clear"},
+        {"type": "sort", "by": "rank"},
+        {"type": "select", "index": 2},
+        {"type": "discard"},
+    ):
+        before = len(sent)
+        table.handle(message)
+        size = sum(len(json.dumps(m)) for m in sent[before:])
+        assert 0 < size <= 10_000, (message, size)
+    assert all("svg" not in json.dumps(m) or "(at fault)" in json.dumps(m) for m in sent)
+
+
+def test_you_templates_keep_the_engines_fields() -> None:
+    """Each "You" sentence words the same facts as the engine's: no field lost or invented."""
+    from string import Formatter
+
+    from rummykit.messages import TEMPLATES
+
+    def fields(code: str) -> set[str]:
+        return {name for _, name, _, _ in Formatter().parse(TEMPLATES[code]) if name}
+
+    mine = [code for code in TEMPLATES if code.startswith("widget_you_")]
+    assert len(mine) >= 20
+    for code in mine:
+        engine = code.removeprefix("widget_you_")
+        assert engine in TEMPLATES, code
+        assert fields(code) <= fields(engine) | {"current_name"}, code
+        assert fields(engine) - {"seat", "current"} <= fields(code), code
+
+
+def test_H3_the_learner_cuts_with_the_slider() -> None:
+    # two players, dealer 1 in round 2: the learner (seat 0) is to the dealer's right
+    table = Table("hungarian", players=2, ai="easy", seed=3, ai_delay=0)
+    assert table.game.phase != "cut"  # round 1: the computer cut (logged), then dealt
+    assert table.ai_log[0]["action"].startswith("cut the deck at")
+    agent = make_agent("easy")
+    while not table.game.is_over:
+        table.act(agent.decide(table.game.observation(0)).action)
+    table.handle({"type": "next_round"})
+    game = table.game
+    assert game.phase == "cut" and game.current == 0 and table.view["my_turn"]
+    cut = table.view["cut"]
+    assert cut == {"min": 1, "max": 107, "value": 54}
+    assert table.view["status"] == "Your cut: choose where to cut the deck."
+    assert table.view["hand"] == []
+    table.handle({"type": "draw"})
+    assert_refused(table, "cut_first", rule="H3")
+    table.handle({"type": "cut", "height": 200})
+    assert_refused(table, "cut_bad_height")
+    table.handle({"type": "cut", "height": 20})
+    assert_played(table)
+    assert table.view["cut"] is None and table.view["cut_card"] is not None
+    assert table.view["announcement"].startswith("You cut the deck at 20; the cut card is ")
+    assert game.actions[0] == (0, Cut(20))
+
+
+def test_pile_click_double_draw_and_clear() -> None:
+    table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0.5)
+    while table.game.current != table.seat:
+        table.handle({"type": "ai_step"})
+    seen = table.view["seq"]
+    table.handle({"type": "draw", "seen": seen})
+    drawn = [c["text"] for c in table.view["hand"] if c.get("drawn")]
+    assert len(drawn) == 1 and table.drawn is not None and drawn == [str(table.drawn)]
+    count = len(table.game.actions)
+    # the second click of a double click, sent before the page saw the first: dropped
+    table.handle({"type": "draw", "seen": seen})
+    assert len(table.game.actions) == count and table.verdict is None
+    # the discard pile clicked with nothing selected: the engine's answer, not silence
+    table.handle({"type": "pile", "seen": table.view["seq"]})
+    assert_refused(table, "already_drew")
+    assert table.view["alert"].startswith("You have already drawn this turn")
+    # Clear selection takes the refusal (and its marks) away
+    table.handle({"type": "clear"})
+    assert table.view["verdict"] is None and table.view["alert"] == ""
+    # a card selected, then the pile: that card is discarded
+    card = table.hand_order[1]
+    table.handle({"type": "select", "index": 1})
+    table.handle({"type": "pile"})
+    assert table.game.actions[-1] == (0, Discard(card))
+    assert table.view["announcement"] == f"You discarded {card}."
+
+
+def test_hungarian_opening_refusals_on_hover() -> None:
+    """Discard is refused below 51 and says so before it is pressed (H8)."""
+    table = Table(position=HUNGARIAN_OPENING, variant="hungarian", ai="normal", ai_delay=0)
+    select(table, "3♣", "4♣", "5♣")
+    table.handle({"type": "meld"})
+    assert not table.view["can"]["discard"]
+    assert table.view["why"]["discard"].startswith("Your melds total 12; opening needs 51")
+    select(table, "9♠", "9♦", "9♣")
+    assert table.view["can"]["meld"]  # the engine would allow this meld
+    select(table, "9♠", "2♦")
+    assert not table.view["can"]["meld"] and "at least three cards" in table.view["why"]["meld"]
+    assert [p["opened"] for p in table.view["players"]] == [False, False]
+
+
+def test_tools_add_buttons_that_run_python() -> None:
+    from rummykit.widgets.table import Tool
+
+    table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
+    table.tools["review"] = Tool("widget_round_over", lambda: "reviewed")
+    table.handle({"type": "clear"})
+    assert table.view["tools"] == [{"type": "review", "label": "Round over"}]
+    table.handle({"type": "review"})
+    assert table.view["hint"] == "reviewed"
+
+
+def test_meld_checker_names_its_buttons_in_its_help() -> None:
+    checker = MeldChecker("hungarian")
+    palette = _palette(checker)
+    assert "⌫ Undo" in checker._out.value and "Clear" in checker._out.value
+    assert palette["⌫ Undo"].description in checker.help
+    assert palette["10♥"].layout.width == "54px"  # wide enough for "10♥"
+
+
+def test_ai_stepper_names_what_it_remembers() -> None:
+    game = Game.new("rommi", players=2, seed=2)
+    easy = make_agent("easy")
+    for _ in range(4):
+        game.play(easy.decide(game.observation(game.current)).action)
+    stepper = AIStepper(game, agents="easy")
+    assert "has taken nothing from the discard pile" in stepper._html.value
+    assert "—" not in stepper._html.value.split("What it remembers")[1][:80]
+    assert stepper._slider.description and stepper._slider.tooltip
