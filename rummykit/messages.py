@@ -494,7 +494,7 @@ TEMPLATES: dict[str, str] = {
     "widget_opening": "Opening: {points} of {threshold}",
     "widget_opponent_label": "{name}: {count:cards}",
     "widget_joker_is": "🃏 = {card}",
-    "widget_meld_label": "Meld {index} ({owner}): {cards}",
+    "widget_meld_label": "Meld {number} ({owner}): {cards}",
     "widget_totals": "Match totals: {totals}",
     "widget_select_one_discard": "Select exactly one card to discard (or drag it onto the discard pile).",
     "widget_select_meld": "Select the cards of your meld first, then press Meld.",
@@ -527,9 +527,9 @@ TEMPLATES: dict[str, str] = {
     "widget_round_over": "Round over",
     "widget_match_over_title": "Match over",
     "widget_no_melds": "No melds on the table yet.",
-    "stepper_move": "move",
-    "stepper_prev": "back",
-    "stepper_next": "forward",
+    "stepper_move": "decision",
+    "stepper_prev": "← back",
+    "stepper_next": "forward →",
     "stepper_empty": "No AI decisions in this game yet.",
     "stepper_title": "Decision {number} of {total} — seat {seat}",
     "stepper_hand": "Its hand:",
@@ -538,9 +538,12 @@ TEMPLATES: dict[str, str] = {
     "stepper_played_other": "In the game, this seat played instead: {action}.",
     "checker_variant": "variant",
     "checker_cards": "cards",
-    "checker_undo": "⌫ last",
-    "checker_clear": "clear",
-    "checker_empty": "Type cards or click them in the palette.",
+    "checker_undo": "⌫ Undo",
+    "checker_clear": "Clear",
+    "checker_empty": (
+        "Type cards or click them in the palette; {undo} takes the last card away, {clear} "
+        "starts again."
+    ),
     # --- tournaments (rummykit.tournament, rummykit simulate) --------------------------------
     "tournament_unknown_agent": (
         "'{spec}' is not an agent: use a level ({levels}) or module:Name for your own agent"
@@ -587,6 +590,67 @@ TEMPLATES: dict[str, str] = {
     ),
     "widget_bad_seat": "seat must be from 0 to {last}, not {seat}",
     "widget_clear_button": "Clear selection",
+    # the learner is "You": the engine's sentences about the learner's seat, second person
+    "widget_you_event_cut": "You cut the deck at {height}; the cut card is {card}.",
+    "widget_you_event_draw_stock": "You drew from the stock.",
+    "widget_you_event_draw_discard": "You took {card} from the discard pile.",
+    "widget_you_event_draw_cut": "You took the cut card {card}.",
+    "widget_you_event_return_cut": "You gave back the cut card {card}.",
+    "widget_you_event_meld": "You laid down {cards} (meld {number}).",
+    "widget_you_event_layoff": "You laid off {cards} onto meld {number}.",
+    "widget_you_event_exchange": "You exchanged {card} for the joker in meld {number}.",
+    "widget_you_event_undo": "You took back a move.",
+    "widget_you_event_discard": "You discarded {card}.",
+    "widget_you_event_stock_empty": "You asked for a card, but the stock is empty: the deal ends.",
+    "widget_you_status_cut": "Your cut: choose where to cut the deck.",
+    "widget_you_status_draw": "Your turn: draw from the stock or the discard pile.",
+    "widget_you_status_draw_cut": (
+        "Your turn: draw from the stock, the discard pile, or the cut card."
+    ),
+    "widget_you_status_play": "Your turn: lay down, lay off, or discard to end the turn.",
+    "widget_you_score_went_out": "You went out: {points}.",
+    "widget_you_score_out": "You went out.",
+    "widget_you_score_went_out_hand": (
+        "You opened and went out in the same turn with your own melds: {points}."
+    ),
+    "widget_you_score_unopened": "You never opened: a flat {points}.",
+    "widget_you_score_hand": "You hold {cards}: {points}.",
+    "widget_you_score_lowest_hand": "You hold the lowest hand ({value}) and win the round.",
+    "widget_you_score_lowest_hand_tie": (
+        "You hold the lowest hand ({value}), tied — the first in seat order wins."
+    ),
+    "widget_you_score_winner_takes": "You win the round and score {points}.",
+    "widget_you_not_your_turn": "It is {current_name}'s turn, not yours.",
+    "widget_you_cut_first": "Cut the deck first: choose where with the slider.",
+    # the card table: a finished round, scores, the cut, what each control would do
+    "widget_round_you_won_out": "You went out and won the round!",
+    "widget_round_you_won_lowest": "You won the round with the lowest hand!",
+    "widget_round_won_out": "{name} went out and won the round.",
+    "widget_round_won_lowest": "{name} won the round with the lowest hand.",
+    "widget_round_no_winner": "The round ended with no winner.",
+    "widget_round_single": "This table plays one round: make a new Table to play again.",
+    "widget_next_round_prompt": "Press Next round to deal round {number}.",
+    "widget_match_you_won": "The match is over: you won!",
+    "widget_match_won": "The match is over: {names} won.",
+    "widget_score_entry": "{name} {points}",
+    "widget_standing": "{place}. {name}: {total}",
+    "widget_nothing_selected": "No cards are selected.",
+    "widget_your_turn": "Your turn",
+    "widget_opened": "opened",
+    "widget_your_moves": "Your moves",
+    "widget_no_moves": "No moves yet.",
+    "widget_score_sheet": "Score sheet",
+    "widget_round_column": "Round",
+    "widget_total_row": "Total",
+    "widget_cut_title": (
+        "You cut the deck: choose how many cards to lift; the bottom card of the lifted "
+        "packet is turned face up as the cut card. (H3)"
+    ),
+    "widget_cut_slider": "Cards to lift",
+    "widget_cut_button": "Cut here",
+    "widget_drawn": "just drawn",
+    "stepper_memory_none": "What it remembers: seat {seat} has taken nothing from the discard pile.",
+    "stepper_slider_label": "Decision number",
     # --- rummykit simulate and rummykit play --------------------------------------------------
     "ai_note_outs": "{count} unseen card(s) would make a meld with it",
     "ai_note_opening_now": "best opening without it: {points} of {threshold}",
