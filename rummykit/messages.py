@@ -432,7 +432,10 @@ TEMPLATES: dict[str, str] = {
     "exercise_layoff_wrong": "You said {given}, but",
     "exercise_layoff_wrong_none": "You said {given}, but {cards} fits on the table.",
     "exercise_layoff_nowhere": "{cards} fits onto no meld on the table.",
-    "exercise_go_out_prompt": "You have drawn and hold {hand}. Can you go out this turn, and with which final discard?",
+    "exercise_go_out_prompt": (
+        "You have opened, drawn, and hold {hand}. Can you go out this turn, and with which "
+        "final discard?"
+    ),
     "exercise_go_out_answer": "go out, discarding {cards}",
     "exercise_go_out_right": "Right: {given}.",
     "exercise_go_out_right_no": "Right: not this turn.",
@@ -460,6 +463,17 @@ TEMPLATES: dict[str, str] = {
     "exercise_joker_right_none": "Right: no joker can be freed with this hand.",
     "exercise_joker_wrong": "You said {given}, but the referee refuses it.",
     "exercise_joker_wrong_none": "You said {given}, but one joker can be freed.",
+    "puzzle_title": "Puzzle: {kind} (grade {grade})",
+    "puzzle_kind_opening": "find the opening",
+    "puzzle_kind_go_out": "going out",
+    "puzzle_kind_discard": "the best discard",
+    "puzzle_kind_layoff": "where does it fit?",
+    "puzzle_kind_joker": "free a joker",
+    "puzzle_worksheet_title": "Rummy puzzles",
+    "puzzle_unknown_kind": "'{kind}' is not a kind of puzzle: choose among {choices}",
+    "puzzle_bad_grade": "{grade!r} is not a grade: choose 1, 2 or 3",
+    "puzzle_hungarian_only": "{kind} puzzles are played under Hungarian Rummy: leave out variant",
+    "puzzle_not_found": "no {kind} puzzle found for seed {seed}",
     # --- the solver: arrangements, going out, the opening, lay-offs ----------------------
     "solver_arrangement": "Melds {melds}; deadwood {deadwood} = {value}.",
     "solver_no_deadwood": "Melds {melds}; no deadwood.",
