@@ -20,7 +20,7 @@ def main() -> int:
     env = {**os.environ, "RUMMYKIT_PUZZLES": count}
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:nbval", "tests/test_puzzles.py",
+        [sys.executable, "-m", "pytest", "-q", "tests/test_puzzles.py",
          "-k", "one_best_answer", "--durations=0"],
         env=env,
         check=False,

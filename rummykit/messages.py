@@ -474,6 +474,36 @@ TEMPLATES: dict[str, str] = {
     "puzzle_bad_grade": "{grade!r} is not a grade: choose 1, 2 or 3",
     "puzzle_hungarian_only": "{kind} puzzles are played under Hungarian Rummy: leave out variant",
     "puzzle_not_found": "no {kind} puzzle found for seed {seed}",
+    "review_mistake": "Move {number}: you played {played}; the hard AI would {suggested}.",
+    "review_why": "Its reason: {why}",
+    "review_cost": "Cost of your move, in the AI's own expected points: {cost}.",
+    "review_cost_unknown": "The AI did not score your move against its own, so it gives no cost.",
+    "review_hand": "Your hand at that moment:",
+    "review_ai_view": "How the AI sees {action}: {notes}.",
+    "review_your_view": "How it sees your move, {action}: {notes}.",
+    "review_none": (
+        "Seat {seat}: all {decisions} of your decisions are the ones the hard AI would make."
+    ),
+    "review_headline": (
+        "Seat {seat}: the hard AI would have chosen differently in {count} of your "
+        "{decisions} decisions, the costliest first."
+    ),
+    "review_unreadable": "can't read {path}: {error}",
+    "review_bad_source": "a {source} is not a game: give a Game, a saved game's JSON, or its path",
+    "review_button": "Review my round",
+    "review_next": "next mistake",
+    "review_previous": "previous mistake",
+    "review_position": "Mistake {number} of {total}",
+    "review_cli_help": "your decisions in a saved round where the hard AI would differ",
+    "review_cli_description": (
+        "Replay a saved round and list the decisions of one seat where the hard AI would "
+        "have chosen differently, with its reason and the cost in its own expected points, "
+        "the costliest first."
+    ),
+    "review_cli_file_help": "a saved game (JSON), as written by Game.to_json or rummykit play",
+    "review_cli_seat_help": "the seat to review (default: 0)",
+    "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
+    "review_cli_json_help": "print the review as one JSON object",
     # --- the solver: arrangements, going out, the opening, lay-offs ----------------------
     "solver_arrangement": "Melds {melds}; deadwood {deadwood} = {value}.",
     "solver_no_deadwood": "Melds {melds}; no deadwood.",
