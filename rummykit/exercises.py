@@ -355,8 +355,23 @@ class MeldKind(Exercise):
         return cards_html(self.cards)
 
 
-#: Reason codes a learner may pick from, per variant (the rest don't arise without jokers).
-_REASON_CHOICES = tuple(code for code in CATALOGUE if code != "run_too_long")
+#: The reasons a meld can fail for (the codes of the meld checks), which a learner may pick.
+MELD_REASONS = (
+    "too_few_cards",
+    "identical_cards",
+    "set_rank_mismatch",
+    "set_too_large",
+    "run_suit_mismatch",
+    "run_gap",
+    "run_duplicate_rank",
+    "run_wraps",
+    "ace_low_not_allowed",
+    "ace_high_not_allowed",
+    "too_many_jokers",
+    "jokers_not_allowed",
+    "not_in_deck",
+)
+_REASON_CHOICES = MELD_REASONS
 
 
 @dataclass(frozen=True, repr=False)
@@ -392,7 +407,7 @@ class MeldReason(Exercise):
         object.__setattr__(self, "variant", _variant(variant))
         if offered is None:
             offered = self._default_offer()
-        unknown = [c for c in offered if c != "valid" and c not in CATALOGUE]
+        unknown = [c for c in offered if c != "valid" and c not in MELD_REASONS]
         if unknown:
             raise ValueError(
                 render(
@@ -469,7 +484,9 @@ class MeldReason(Exercise):
         if words in _YES:
             return "valid"
         code = words.replace(" ", "_")
-        if code in CATALOGUE:
+        if code in MELD_REASONS or (
+            code in CATALOGUE and code in check_meld(self.cards, self.variant).codes
+        ):
             return code
         raise _bad(answer, self.accepts)
 
@@ -983,7 +1000,7 @@ class TurnCanEnd(Exercise):
     >>> exercise = TurnCanEnd.after("7♥ 8♥ 9♥ 2♣ 5♠", draw="discard", discard="9♠ K♦",
     ...                              moves=["meld 7h 8h 9h"], turns=3)
     >>> print(exercise.prompt)
-    Seat 0 took K♦ from the discard pile. Seat 0 laid down 7♥ 8♥ 9♥. May seat 0 discard now and end the turn?
+    Seat 0 took K♦ from the discard pile. Seat 0 laid down 7♥ 8♥ 9♥ (meld 1). May seat 0 discard now and end the turn?
     >>> print(exercise.check("yes"))
     ✘ You said yes, but the turn can't end yet. Your melds total 24; opening needs 51 — 27 more. Add a meld, or take these back. (H8) You took K♦ from the discard pile before opening, so it must be part of your opening melds. (H7)
     """
@@ -1097,7 +1114,7 @@ class TurnCanEnd(Exercise):
             f"<div><b>{escape(render('exercise_hand'))}</b>{cards_html(game.hand(seat))}</div>"
         ]
         for i, tm in enumerate(game.table):
-            label = render("exercise_meld_label", index=i, cards=tm.meld.cards)
+            label = render("exercise_meld_label", number=i + 1, cards=tm.meld.cards)
             parts.append(f"<div>{escape(label)}{cards_html(tm.meld.cards)}</div>")
         return "".join(parts)
 
@@ -1112,7 +1129,7 @@ def _table(table: Iterable[Meld | CardsLike], variant: Variant) -> tuple[Meld, .
 def _table_html(table: Sequence[Meld]) -> str:
     parts = []
     for i, meld in enumerate(table):
-        label = render("exercise_meld_label", index=i, cards=meld.cards)
+        label = render("exercise_meld_label", number=i + 1, cards=meld.cards)
         parts.append(f"<div><span>{escape(label)}</span>{cards_html(meld.cards)}</div>")
     return "".join(parts)
 
@@ -1214,8 +1231,8 @@ class LayoffTarget(Exercise):
     >>> exercise = LayoffTarget("7♥", ["9♠ 9♥ 9♦", "4♥ 5♥ 6♥", "8♠ 8♦ 8♣"])
     >>> exercise.targets
     (1,)
-    >>> print(exercise.check(2))
-    ✘ You said meld 2, but 7♥ can't go onto 8♠ 8♦ 8♣. Not a set: 7♥ is not an 8. (H4) 7♥ fits onto 4♥ 5♥ 6♥, making 4♥ 5♥ 6♥ 7♥. (H4)
+    >>> print(exercise.check(3))
+    ✘ You said meld 3, but 7♥ can't go onto 8♠ 8♦ 8♣. Not a set: 7♥ is not an 8. (H4) 7♥ fits onto 4♥ 5♥ 6♥, making 4♥ 5♥ 6♥ 7♥. (H4)
     """
 
     kind: ClassVar[str] = "layoff_target"
@@ -1253,7 +1270,8 @@ class LayoffTarget(Exercise):
 
     @cached_property
     def targets(self) -> tuple[int, ...]:
-        """Every meld number the cards may go onto."""
+        """Every meld the cards may go onto, as indices into the table (from 0, like
+        ``game.table``); people read and answer meld numbers from 1."""
         return tuple(i for i in range(len(self.table)) if self.verdict(i).ok)
 
     @property
@@ -1262,13 +1280,13 @@ class LayoffTarget(Exercise):
 
     @property
     def accepts(self) -> str:
-        return render("exercise_accepts_meld", last=len(self.table) - 1)
+        return render("exercise_accepts_meld", last=len(self.table))
 
     @property
     def answer(self) -> str:
         if not self.targets:
             return render("exercise_layoff_none")
-        return join([render("exercise_meld", index=i) for i in self.targets])
+        return join([render("exercise_meld", number=i + 1) for i in self.targets])
 
     @property
     def explanation(self) -> tuple[str, ...]:
@@ -1284,9 +1302,9 @@ class LayoffTarget(Exercise):
     def check(self, answer: object) -> Feedback:
         words = _words(answer).removeprefix("meld ").removeprefix("onto meld ")
         if isinstance(answer, int) and not isinstance(answer, bool):
-            index: int | None = answer
+            index: int | None = answer - 1  # people number melds from 1
         elif words.isdigit():
-            index = int(words)
+            index = int(words) - 1
         elif words in _NO:
             index = None
         else:
@@ -1300,7 +1318,7 @@ class LayoffTarget(Exercise):
             wrong = render("exercise_layoff_wrong_none", given=given, cards=self.cards)
             lines = self.explanation
         else:
-            given = render("exercise_meld", index=index)
+            given = render("exercise_meld", number=index + 1)
             right = index in targets
             verdict = self.verdict(index)
             wrong = render("exercise_layoff_wrong", given=given)
@@ -1580,8 +1598,8 @@ class FreeJoker(Exercise):
     >>> exercise = FreeJoker("6♥ 8♣ 2♦", table=["5♥ 🃏 7♥", "8♠ 8♦ 🃏"])
     >>> exercise.exchanges
     (('6♥', 0),)
-    >>> print(exercise.check("8c from 1"))
-    ✘ You said 8♣ for the joker in meld 1, but the referee refuses it. Not allowed: exchange 8♣ for the joker in meld 1. The joker in 8♠ 8♦ 🃏 stays where it is until the set holds three natural cards. (H11) Allowed: exchange 6♥ for the joker in meld 0. Then play the joker again before you discard (H11).
+    >>> print(exercise.check("8c from 2"))
+    ✘ You said 8♣ for the joker in meld 2, but the referee refuses it. Not allowed: exchange 8♣ for the joker in meld 2. The joker in 8♠ 8♦ 🃏 stays where it is until all four suits are on the table: first lay off a natural 8♥ or 8♣, then hand in the last suit to take the joker. (H11) Allowed: exchange 6♥ for the joker in meld 1. Then play the joker again before you discard (H11).
     """
 
     kind: ClassVar[str] = "free_joker"
@@ -1638,7 +1656,8 @@ class FreeJoker(Exercise):
 
     @cached_property
     def exchanges(self) -> tuple[tuple[str, int], ...]:
-        """Every legal exchange as (card handed in, meld number), by the referee."""
+        """Every legal exchange as (card handed in, meld index from 0), by the referee;
+        people read and answer meld numbers from 1."""
         from rummykit.game.actions import ExchangeJoker
 
         return tuple(
@@ -1653,14 +1672,14 @@ class FreeJoker(Exercise):
 
     @property
     def accepts(self) -> str:
-        return render("exercise_accepts_joker", last=len(self.table) - 1)
+        return render("exercise_accepts_joker", last=len(self.table))
 
     @property
     def answer(self) -> str:
         found = self.exchanges
         if not found:
             return render("exercise_layoff_none")
-        return join([render("exercise_joker_answer", card=c, index=i) for c, i in found])
+        return join([render("exercise_joker_answer", card=c, number=i + 1) for c, i in found])
 
     @property
     def explanation(self) -> tuple[str, ...]:
@@ -1704,10 +1723,10 @@ class FreeJoker(Exercise):
             card = parse_card(m.group(1))
         except CardParseError:
             raise _bad(answer, self.accepts) from None
-        index = int(m.group(2))
+        index = int(m.group(2)) - 1  # people number melds from 1
         if not 0 <= index < len(self.table):
             raise _bad(answer, self.accepts)
-        given = render("exercise_joker_answer", card=card, index=index)
+        given = render("exercise_joker_answer", card=card, number=index + 1)
         verdict = self._game.check(ExchangeJoker(card, index))
         right = (str(card), index) in found
         lines = _sentences(verdict) if right else (*_sentences(verdict), *self.explanation)
