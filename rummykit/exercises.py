@@ -49,7 +49,7 @@ from rummykit.cards import (
 from rummykit.display import cards_html
 from rummykit.explain import CATALOGUE, Verdict
 from rummykit.melds import IllegalMeld, Meld, check_layoff, check_meld, check_opening, make_meld
-from rummykit.messages import join, render
+from rummykit.messages import TEMPLATES, join, render
 from rummykit.solver import best_arrangement, can_go_out, min_deadwood
 from rummykit.variants import HUNGARIAN, Variant
 from rummykit.variants import variant as get_variant
@@ -355,23 +355,10 @@ class MeldKind(Exercise):
         return cards_html(self.cards)
 
 
-#: The reasons a meld can fail for (the codes of the meld checks), which a learner may pick.
-MELD_REASONS = (
-    "too_few_cards",
-    "identical_cards",
-    "set_rank_mismatch",
-    "set_too_large",
-    "run_suit_mismatch",
-    "run_gap",
-    "run_duplicate_rank",
-    "run_wraps",
-    "ace_low_not_allowed",
-    "ace_high_not_allowed",
-    "too_many_jokers",
-    "jokers_not_allowed",
-    "not_in_deck",
-)
-_REASON_CHOICES = MELD_REASONS
+#: The reasons a meld can fail for that a learner may pick: every code of the catalogue that
+#: has a learner's sentence (``exercise_reason_<code>``).
+MELD_REASONS = tuple(code for code in CATALOGUE if f"exercise_reason_{code}" in TEMPLATES)
+_REASON_CHOICES = tuple(c for c in MELD_REASONS if c != "run_too_long")  # rare: not offered
 
 
 @dataclass(frozen=True, repr=False)
@@ -515,6 +502,30 @@ class MeldReason(Exercise):
 # --- counting: the opening, a round, a match --------------------------------------------------
 
 
+def _check_number(
+    answer: object,
+    expected: int,
+    slips: Sequence[tuple[int, str]],
+    lines: tuple[str, ...],
+    cards: tuple[Card, ...] = (),
+) -> Feedback:
+    """Judge a number; a wrong one that a known slip explains is told that slip."""
+    given = _read_int(answer)
+    slip = next((s for n, s in slips if n == given), None)
+    wrong = render("exercise_number_wrong", given=given, expected=expected)
+    if slip is not None:
+        wrong = render("exercise_number_slip", given=given, slip=slip)
+    return _feedback(
+        given == expected,
+        str(given),
+        str(expected),
+        render("exercise_number_right", given=given),
+        wrong,
+        lines,
+        cards,
+    )
+
+
 def _melds_of(melds: Iterable[Meld | CardsLike], variant: Variant) -> tuple[Meld, ...]:
     out = []
     for item in melds:
@@ -652,21 +663,8 @@ class OpeningValue(Exercise):
         return [(n, s) for n, s in out if n != total]
 
     def check(self, answer: object) -> Feedback:
-        given = _read_int(answer)
-        total = self.total
-        slip = next((s for n, s in self.mistakes() if n == given), None)
-        wrong = render("exercise_number_wrong", given=given, expected=total)
-        if slip is not None:
-            wrong = render("exercise_number_slip", given=given, slip=slip)
-        return _feedback(
-            given == total,
-            str(given),
-            str(total),
-            render("exercise_number_right", given=given),
-            wrong,
-            self.explanation,
-            tuple(c for m in self.melds for c in m.cards),
-        )
+        cards = tuple(c for m in self.melds for c in m.cards)
+        return _check_number(answer, self.total, self.mistakes(), self.explanation, cards)
 
     def figure_html(self) -> str:
         return "".join(cards_html(m.cards) for m in self.melds)
@@ -867,20 +865,7 @@ class RoundScore(Exercise):
         return [(n, s) for n, s in out if n != points]
 
     def check(self, answer: object) -> Feedback:
-        given = _read_int(answer)
-        points = self.points
-        slip = next((s for n, s in self.mistakes() if n == given), None)
-        wrong = render("exercise_number_wrong", given=given, expected=points)
-        if slip is not None:
-            wrong = render("exercise_number_slip", given=given, slip=slip)
-        return _feedback(
-            given == points,
-            str(given),
-            str(points),
-            render("exercise_number_right", given=given),
-            wrong,
-            self.explanation,
-        )
+        return _check_number(answer, self.points, self.mistakes(), self.explanation)
 
     def figure_html(self) -> str:
         rows = []

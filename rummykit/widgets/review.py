@@ -1,14 +1,10 @@
 """The mistake review as a widget: one mistake at a time, the position as the stepper shows it.
 
->>> from rummykit.game import Game
->>> from rummykit.ai import make_agent
+>>> from rummykit.game import Game, parse_action
 >>> game = Game.new("rommi", players=2, seed=3)
->>> easy = make_agent("easy")
->>> while not game.is_over:
-...     game.play(easy.decide(game.observation(game.current)).action)
->>> box = ReviewWidget(game, seat=0)
->>> box  # doctest: +ELLIPSIS
-ReviewWidget(seat=0, mistakes=..., position=0)
+>>> game.play(parse_action("draw"))
+>>> ReviewWidget(game, seat=game.current)  # doctest: +ELLIPSIS
+ReviewWidget(seat=1, mistakes=..., position=0)
 
 Each mistake is shown as :class:`~rummykit.widgets.AIStepper` shows a decision (the hand,
 the discard pile, the table, the AI's trace, what was played instead), under the review's
