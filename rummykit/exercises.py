@@ -1123,6 +1123,45 @@ def _hand_html(hand: Sequence[Card], extra: str = "") -> str:
     return f"<div><b>{escape(render('exercise_hand'))}</b>{cards_html(hand)}</div>{extra}"
 
 
+def _minus(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """The hand without one copy of ``card``."""
+    rest = list(hand)
+    rest.remove(card)
+    return tuple(rest)
+
+
+@dataclass(frozen=True, repr=False)
+class _HandAndTable(Exercise):
+    """An exercise on a hand and the melds on the table."""
+
+    hand: tuple[Card, ...]
+    table: tuple[Meld, ...]
+    variant: Variant = HUNGARIAN
+
+    def __init__(
+        self,
+        hand: CardsLike,
+        table: Iterable[Meld | CardsLike] = (),
+        variant: Variant | str = HUNGARIAN,
+    ) -> None:
+        rules = _variant(variant)
+        self._allow(rules)
+        object.__setattr__(self, "hand", as_cards(hand))
+        object.__setattr__(self, "table", _table(table, rules))
+        object.__setattr__(self, "variant", rules)
+
+    def _allow(self, rules: Variant) -> None:
+        """Raise ``ValueError`` when the variant can't pose this exercise."""
+
+    def __repr__(self) -> str:
+        table = ", ".join(repr(str(m)) for m in self.table)
+        hand = format_cards(self.hand)
+        return f"{type(self).__name__}('{hand}', [{table}], {_variant_repr(self.variant)})"
+
+    def figure_html(self) -> str:
+        return _hand_html(self.hand, _table_html(self.table))
+
+
 @dataclass(frozen=True, repr=False)
 class BestDiscard(Exercise):
     """Which discard leaves the least deadwood? Answer a card from the hand.
@@ -1148,9 +1187,7 @@ class BestDiscard(Exercise):
 
     def left(self, card: Card) -> tuple[Card, ...]:
         """The hand after discarding ``card``."""
-        rest = list(self.hand)
-        rest.remove(card)
-        return tuple(rest)
+        return _minus(self.hand, card)
 
     @cached_property
     def deadwood(self) -> dict[Card, int]:
@@ -1328,8 +1365,8 @@ class LayoffTarget(Exercise):
         return cards + _table_html(self.table)
 
 
-@dataclass(frozen=True, repr=False)
-class GoOut(Exercise):
+@dataclass(frozen=True, repr=False, init=False)
+class GoOut(_HandAndTable):
     """Can you go out this turn, and with which final discard (H12)? Answer ``no`` or the
     card you discard last; new melds and lay-offs onto ``table`` come first.
 
@@ -1341,30 +1378,10 @@ class GoOut(Exercise):
     """
 
     kind: ClassVar[str] = "go_out"
-    hand: tuple[Card, ...]
-    table: tuple[Meld, ...]
-    variant: Variant = HUNGARIAN
-
-    def __init__(
-        self,
-        hand: CardsLike,
-        table: Iterable[Meld | CardsLike] = (),
-        variant: Variant | str = HUNGARIAN,
-    ) -> None:
-        rules = _variant(variant)
-        object.__setattr__(self, "hand", as_cards(hand))
-        object.__setattr__(self, "table", _table(table, rules))
-        object.__setattr__(self, "variant", rules)
-
-    def __repr__(self) -> str:
-        table = ", ".join(repr(str(m)) for m in self.table)
-        return f"GoOut('{format_cards(self.hand)}', [{table}], {_variant_repr(self.variant)})"
 
     def without(self, card: Card) -> tuple[Card, ...]:
         """The hand once ``card`` is kept back for the discard."""
-        rest = list(self.hand)
-        rest.remove(card)
-        return tuple(rest)
+        return _minus(self.hand, card)
 
     @cached_property
     def discards(self) -> tuple[Card, ...]:
@@ -1427,9 +1444,6 @@ class GoOut(Exercise):
             wrong,
             lines,
         )
-
-    def figure_html(self) -> str:
-        return _hand_html(self.hand, _table_html(self.table))
 
 
 def _read_melds(answer: object, variant: Variant) -> list[tuple[Card, ...]]:
@@ -1573,8 +1587,8 @@ class FindOpening(Exercise):
         return _hand_html(self.hand)
 
 
-@dataclass(frozen=True, repr=False)
-class FreeJoker(Exercise):
+@dataclass(frozen=True, repr=False, init=False)
+class FreeJoker(_HandAndTable):
     """Which joker on the table can you free, and with which card (H11)? Answer like
     ``6h from 1`` (the card you hand in, the meld number), or ``none``.
 
@@ -1588,26 +1602,10 @@ class FreeJoker(Exercise):
     """
 
     kind: ClassVar[str] = "free_joker"
-    hand: tuple[Card, ...]
-    table: tuple[Meld, ...]
-    variant: Variant = HUNGARIAN
 
-    def __init__(
-        self,
-        hand: CardsLike,
-        table: Iterable[Meld | CardsLike],
-        variant: Variant | str = HUNGARIAN,
-    ) -> None:
-        rules = _variant(variant)
+    def _allow(self, rules: Variant) -> None:
         if not rules.joker_exchange:
             raise ValueError(render("exchange_not_allowed", variant=rules.title))
-        object.__setattr__(self, "hand", as_cards(hand))
-        object.__setattr__(self, "table", _table(table, rules))
-        object.__setattr__(self, "variant", rules)
-
-    def __repr__(self) -> str:
-        table = ", ".join(repr(str(m)) for m in self.table)
-        return f"FreeJoker('{format_cards(self.hand)}', [{table}], {_variant_repr(self.variant)})"
 
     @property
     def game(self) -> Any:
@@ -1725,9 +1723,6 @@ class FreeJoker(Exercise):
             verdict.cards,
             verdict.highlighted,
         )
-
-    def figure_html(self) -> str:
-        return _hand_html(self.hand, _table_html(self.table))
 
 
 # --- quizzes and worksheets -------------------------------------------------------------------
