@@ -57,6 +57,7 @@ from rummykit.variants import variant as get_variant
 __all__ = [
     "AnswerError",
     "BestDiscard",
+    "DeadwoodValue",
     "Exercise",
     "Feedback",
     "FindOpening",
@@ -1123,6 +1124,78 @@ def _hand_html(hand: Sequence[Card], extra: str = "") -> str:
     return f"<div><b>{escape(render('exercise_hand'))}</b>{cards_html(hand)}</div>{extra}"
 
 
+@dataclass(frozen=True, repr=False)
+class DeadwoodValue(Exercise):
+    """What is the least deadwood this hand can be left with? Answer a number.
+
+    >>> exercise = DeadwoodValue("7♥ 8♥ 9♥ K♣ 2♣")
+    >>> print(exercise.check(36))
+    ✘ You said 36, but you counted every card: the cards in melds are not deadwood. Melds 7♥ 8♥ 9♥; deadwood 2♣ K♣ = 12.
+    """
+
+    kind: ClassVar[str] = "deadwood_value"
+    hand: tuple[Card, ...]
+    variant: Variant = HUNGARIAN
+
+    def __init__(self, hand: CardsLike, variant: Variant | str = HUNGARIAN) -> None:
+        object.__setattr__(self, "hand", as_cards(hand))
+        object.__setattr__(self, "variant", _variant(variant))
+
+    def __repr__(self) -> str:
+        return f"DeadwoodValue('{format_cards(self.hand)}', {_variant_repr(self.variant)})"
+
+    @cached_property
+    def arrangement(self) -> Any:
+        """The solver's :class:`~rummykit.solver.Arrangement` of the hand."""
+        return best_arrangement(self.hand, self.variant)
+
+    @property
+    def prompt(self) -> str:
+        return render("exercise_deadwood_prompt", variant=self.variant.title, hand=self.hand)
+
+    @property
+    def accepts(self) -> str:
+        return render("exercise_accepts_number")
+
+    @property
+    def answer(self) -> str:
+        return str(self.arrangement.deadwood_value)
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        return (self.arrangement.message,)
+
+    def mistakes(self) -> list[tuple[int, str]]:
+        """Values a learner reaches by a common slip, each with the sentence that names it."""
+        v, value = self.variant, self.arrangement.deadwood_value
+        out = [
+            (
+                sum(v.card_value(c) for c in self.hand),
+                render("exercise_mistake_all_cards"),
+            )
+        ]
+        aces = sum(1 for c in self.arrangement.deadwood if c.rank == 1)
+        for ace in (1, 11):
+            if aces and ace != v.ace_value:
+                out.append(
+                    (
+                        value + aces * (ace - v.ace_value),
+                        render(
+                            "exercise_mistake_hand_ace", value=v.ace_value, rule=v.rule("penalty")
+                        ),
+                    )
+                )
+        return [(n, s) for n, s in out if n != value]
+
+    def check(self, answer: object) -> Feedback:
+        return _check_number(
+            answer, self.arrangement.deadwood_value, self.mistakes(), self.explanation, self.hand
+        )
+
+    def figure_html(self) -> str:
+        return _hand_html(self.hand)
+
+
 def _minus(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     """The hand without one copy of ``card``."""
     rest = list(hand)
@@ -1874,6 +1947,7 @@ KINDS = (
     "round_score",
     "match_winner",
     "turn_can_end",
+    "deadwood_value",
 )
 """What :func:`make_exercises` can make."""
 
@@ -2052,6 +2126,16 @@ def _make_turn(rng: random.Random, rules: Variant) -> Exercise:
     raise RuntimeError("no position found")  # pragma: no cover
 
 
+def _make_deadwood(rng: random.Random, rules: Variant) -> Exercise:
+    table = random_table(rng, rules, rng.choice((1, 2)))
+    cards = [c for m in table for c in m]
+    extra = [c for c in available(rules, cards) if rng.random() < 0.5]
+    rng.shuffle(extra)
+    hand = cards + extra[: rng.randint(2, 4)]
+    rng.shuffle(hand)
+    return DeadwoodValue(hand, rules)
+
+
 _MAKERS = {
     "meld_kind": _make_kind,
     "meld_reason": _make_reason,
@@ -2060,4 +2144,5 @@ _MAKERS = {
     "round_score": _make_score,
     "match_winner": _make_match,
     "turn_can_end": _make_turn,
+    "deadwood_value": _make_deadwood,
 }

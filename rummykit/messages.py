@@ -513,6 +513,10 @@ TEMPLATES: dict[str, str] = {
     "exercise_turn_right": "Right: {given}.",
     "exercise_turn_wrong_yes": "You said {given}, but the turn can't end yet.",
     "exercise_turn_wrong_no": "You said {given}, but the turn may end now.",
+    "exercise_deadwood_prompt": (
+        "{variant}: with the best melds, how many points of deadwood does {hand} leave?"
+    ),
+    "exercise_mistake_all_cards": "you counted every card: the cards in melds are not deadwood",
     "exercise_discard_prompt": "{variant}: which card do you discard from {hand} to keep the least deadwood?",
     "exercise_discard_small": "a discard exercise needs a hand of at least two cards",
     "exercise_discard_leaves": "Discarding {card} leaves the least: {arrangement}",

@@ -12,6 +12,7 @@ from rummykit.exercises import (
     KINDS,
     AnswerError,
     BestDiscard,
+    DeadwoodValue,
     Exercise,
     FindOpening,
     FreeJoker,
@@ -71,6 +72,9 @@ def _right_and_wrong(exercise: Exercise) -> tuple[object, object | None]:
         seat = totals.index(best)
         losers = [s for s, t in enumerate(totals) if t != best]
         return seat, (losers[0] if losers else None)
+    if isinstance(exercise, DeadwoodValue):
+        value = min_deadwood(exercise.hand, v)
+        return value, value + 1
     if isinstance(exercise, TurnCanEnd):
         can = exercise.game.turn_status().can_end_turn
         return ("yes", "no") if can else ("no", "yes")
@@ -121,6 +125,7 @@ def _garbage_examples() -> list[Exercise]:
         MatchWinner([(10, -10), (5, 20)]),
         TurnCanEnd.after("7♥ 8♥ 9♥ 2♣", moves=["meld 7h 8h 9h"], turns=2),
         BestDiscard("7♥ 8♥ 9♥ K♣"),
+        DeadwoodValue("7♥ 8♥ 9♥ K♣"),
         GoOut("7♥ 8♥ 9♥ K♣"),
         FindOpening("7♥ 8♥ 9♥ Q♠ Q♦ Q♣ 2♣"),
         FreeJoker("6♥ 2♣", ["5♥ 🃏 7♥"]),
@@ -343,3 +348,12 @@ def test_meld_and_layoff_exercises_take_melds_and_refuse_bad_tables():
     table = [make_meld("4♥ 5♥ 6♥")]
     assert LayoffTarget("7♥", table).check(1)
     assert format_cards(LayoffTarget("7♥", table).cards) == "7♥"
+
+
+def test_deadwood_value_names_the_slip():
+    exercise = DeadwoodValue("A♠ 7♥ 8♥ 9♥ K♣")
+    assert exercise.check(20)  # the ace (10) and the king (10); the run is no deadwood
+    assert "an ace left in hand counts 10" in exercise.check(11).head
+    assert "counted every card" in exercise.check(44).head
+    rommi = DeadwoodValue("A♠ 7♥ 8♥ 9♥ K♣", ROMMI)
+    assert rommi.check(11) and "counts 1" in rommi.check(21).head
