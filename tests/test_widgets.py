@@ -1221,10 +1221,11 @@ def test_tools_add_buttons_that_run_python() -> None:
     from rummykit.widgets.table import Tool
 
     table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
-    table.tools["review"] = Tool("widget_round_over", lambda: "reviewed")
+    table.tools["mine"] = Tool("widget_round_over", lambda: "reviewed")
     table.handle({"type": "clear"})
-    assert table.view["tools"] == [{"type": "review", "label": "Round over"}]
-    table.handle({"type": "review"})
+    # the built-in review buttons wait for the end of the round
+    assert table.view["tools"] == [{"type": "mine", "label": "Round over"}]
+    table.handle({"type": "mine"})
     assert table.view["hint"] == "reviewed"
 
 
