@@ -562,9 +562,33 @@ def add_play(commands: Subcommands) -> None:
     parser.set_defaults(run=run_play)
 
 
+# --- rummykit agent and rummykit league (w17: the work is in rummykit.agents, rummykit.league)
+
+
+def add_agent(commands: Subcommands) -> None:
+    """Add ``rummykit agent [--level LEVEL | --agent FILE.py:Name] [--name NAME]``."""
+    parser = commands.add_parser(
+        "agent", help=render("cli_agent_help"), description=render("cli_agent_description")
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--level", "-l", default="normal", choices=("easy", "normal", "hard"),
+        help=render("cli_agent_level_help"),
+    )  # fmt: skip
+    which.add_argument("--agent", "-a", metavar="FILE.py:Name", help=render("cli_agent_spec_help"))
+    parser.add_argument("--name", help=render("cli_agent_name_help"))
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit.agents.serve import serve_command
+
+        return serve_command(args.level, args.agent, args.name)
+
+    parser.set_defaults(run=run)
+
+
 # --- the program ---------------------------------------------------------------------------
 
-COMMANDS: list[Callable[[Subcommands], None]] = [add_check, add_simulate, add_play]
+COMMANDS: list[Callable[[Subcommands], None]] = [add_check, add_simulate, add_play, add_agent]
 """The subcommands, each a function that adds its parser."""
 
 

@@ -477,6 +477,60 @@ TEMPLATES: dict[str, str] = {
     "tournament_difference": "{first} − {second}: {difference} {ci} — {verdict}",
     "tournament_clear": "{better} is stronger",
     "tournament_no_clear": "no clear difference",
+    # --- agents in their own process and leagues ---------------------------------------
+    "protocol_not_a_message": (
+        "'{line}' is not a JSON object with a \"type\": every line of the agent protocol is "
+        'one JSON object, e.g. {{"type": "action", "id": 1, "text": "draw"}}'
+    ),
+    "protocol_expected": "a '{expected}' line was due, but the agent sent '{got}'",
+    "protocol_version": "the agent speaks protocol {version}; this referee speaks {ours}",
+    "protocol_bad_field": "the field '{field}' must be {expected}",
+    "protocol_bad_observation": "the observation could not be read: {error}",
+    "protocol_missing_key": "'{key}' is missing",
+    "protocol_wrong_id": "the answer is for question {got}, but the question was {ident}",
+    "protocol_no_action": (
+        'the answer holds neither an "action" (the action\'s JSON form) nor a "text" '
+        '(its text form, e.g. "discard 9s")'
+    ),
+    "protocol_bad_action": "the answer's action could not be read: {error}",
+    "protocol_unknown_question": "there is no question {ident} to answer",
+    "agent_no_reasons": "The program gave no reasons.",
+    "agent_referee_error": "the referee reported an error: {message}",
+    "agent_no_command": "a ProcessAgent needs a command: the program to run and its arguments",
+    "forfeit_timeout": "no answer within {detail} s",
+    "forfeit_crash": "the program ended (exit status {detail})",
+    "forfeit_garbage": "it answered outside the protocol: {detail}",
+    "forfeit_illegal": "an illegal action after the referee's verdict: {detail}",
+    "forfeit_error": "it reported an error: {detail}",
+    "forfeit_variant": "it doesn't play {detail}",
+    "forfeit_start": "the program could not be started: {detail}",
+    "forfeit_line": "{agent} (seat {seat}) forfeits: {message}.",
+    "agent_spec_form": (
+        "'{spec}' does not name an agent: write FILE.py:Name or package.module:Name, where "
+        "Name is a class or function that makes the agent"
+    ),
+    "agent_import_failed": "could not load the agent '{spec}': {error}",
+    "agent_no_attribute": "it defines no '{attr}'",
+    "agent_not_factory": "'{spec}' is not a class or function that makes an agent",
+    "agent_no_file": "there is no file {path}",
+    "cli_agent_help": "serve a computer player over the agent protocol (JSON lines)",
+    "cli_agent_description": (
+        "Play as an agent program: say hello, then read the referee's decide messages on "
+        "standard input and answer each with an action and its reasoning on standard output "
+        "(the agent protocol, docs/agents.md). Stops at bye or at the end of the input."
+    ),
+    "cli_agent_level_help": "the built-in level to serve: easy, normal or hard (default: normal)",
+    "cli_agent_spec_help": (
+        "serve your own agent instead: a class (or function making one) as FILE.py:Name or "
+        "package.module:Name"
+    ),
+    "cli_agent_name_help": "the name to give in the hello (default: the agent's own)",
+    "league_col_forfeits": "forfeits",
+    "forfeit_heading": "Forfeits ({count:games}):",
+    "forfeit_game": "game {index} (deal seed {seed}): {line}",
+    "forfeit_stderr": "      stderr: {line}",
+    "count_games_one": "{n} game",
+    "count_games_other": "{n} games",
     # --- the card table widget (set-up errors) ---------------------------------------------
     "widget_ai_count": (
         "ai: give one level for every computer seat, one per seat ({players}), or one per "
