@@ -300,7 +300,11 @@ def _turn(game: Game, agent: Agent, seat: int, guarded: bool) -> None:
         try:
             game.play(again, seat)
         except IllegalAction as refused:
-            raise Forfeit("illegal", str(refused.verdict)) from None
+            stop = getattr(agent, "forfeit", None)
+            verdict = str(refused.verdict)
+            raise (
+                stop("illegal", verdict) if callable(stop) else Forfeit("illegal", verdict)
+            ) from None
     except (Forfeit, TournamentError):
         raise
     except Exception as exc:
@@ -409,26 +413,32 @@ class Comparison:
         }
 
 
-def _standings(
+def standings_of(
     records: Sequence[GameRecord],
     labels: Sequence[str],
     clusters: Sequence[int],
     low_wins: bool,
 ) -> tuple[tuple[AgentStanding, ...], tuple[Comparison, ...]]:
+    """Rank ``labels`` by their mean points per seat and game in ``records`` (``clusters``:
+    the deal each game belongs to), and compare every two over the games both played."""
     sign = 1.0 if low_wins else -1.0
-    per_game: dict[str, list[tuple[int, float, float, int]]] = {a: [] for a in labels}
+    per_game: dict[str, dict[int, tuple[int, float, float, int]]] = {a: {} for a in labels}
     scores: dict[str, list[int]] = {a: [] for a in labels}
-    for record, cluster in zip(records, clusters):
+    for i, (record, cluster) in enumerate(zip(records, clusters)):
         share = 1.0 / len(record.winners) if record.winners else 0.0
         for agent in labels:
             seats = [s for s, name in enumerate(record.seating) if name == agent]
+            if not seats:
+                continue
             pts = [record.points[s] for s in seats]
             scores[agent].extend(pts)
             wins = sum(share for s in seats if s in record.winners)
-            per_game[agent].append((cluster, sum(pts) / len(pts), wins / len(seats), len(seats)))
+            per_game[agent][i] = (cluster, sum(pts) / len(pts), wins / len(seats), len(seats))
     rows = []
     for agent in labels:
-        games = per_game[agent]
+        games = list(per_game[agent].values())
+        if not games:
+            continue
         mean, se = _cluster_mean([(c, m, 1) for c, m, _, _ in games])
         win, win_se = _cluster_mean([(c, w, 1) for c, _, w, _ in games])
         pts = scores[agent]
@@ -455,10 +465,11 @@ def _standings(
     comparisons = []
     ranked = [s.agent for s in standings]
     for first, second in combinations(ranked, 2):
-        diffs = [
-            (a[0], a[1] - b[1], 1) for a, b in zip(per_game[first], per_game[second], strict=True)
-        ]
-        diff, se = _cluster_mean(diffs)
+        a, b = per_game[first], per_game[second]
+        shared = [i for i in a if i in b]
+        if not shared:
+            continue
+        diff, se = _cluster_mean([(a[i][0], a[i][1] - b[i][1], 1) for i in shared])
         ci = _interval(diff, se)
         better = None
         if ci is not None and (ci[0] > 0 or ci[1] < 0):
@@ -696,7 +707,7 @@ def run_tournament(
         )
         clusters.append(cluster)
     records = run_games(tasks, workers, progress, executor)
-    standings, comparisons = _standings(records, labels, clusters, rules.low_score_wins)
+    standings, comparisons = standings_of(records, labels, clusters, rules.low_score_wins)
     return TournamentResult(
         variant=rules.base or rules.name,
         options=rules.changes(),

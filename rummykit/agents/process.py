@@ -332,16 +332,24 @@ class ProcessAgent:
             raise Forfeit("variant", obs.variant.title)
         program.next_id += 1
         self._question = (program.next_id, obs)
-        program.send(decide_message(obs, program.next_id))
-        return self._answer(program)
+        try:
+            program.send(decide_message(obs, program.next_id))
+            return self._answer(program)
+        except Forfeit:
+            self._program = None  # stopped already: a new one starts if asked again
+            raise
 
     def retry(self, verdict: Verdict) -> Decision:
         """Tell the program why its action was refused, and take its second answer."""
         program = self._program
         if program is None or self._question is None:
             raise Forfeit("illegal", str(verdict))
-        program.send(verdict_message(self._question[0], verdict))
-        return self._answer(program)
+        try:
+            program.send(verdict_message(self._question[0], verdict))
+            return self._answer(program)
+        except Forfeit:
+            self._program = None
+            raise
 
     def _answer(self, program: _Program) -> Decision:
         assert self._question is not None
@@ -350,11 +358,18 @@ class ProcessAgent:
         try:
             action, trace = read_answer(data, ident)
         except ProtocolError as exc:
-            self._program = None
             if data.get("type") == "error":
                 raise program.forfeit("error", str(data.get("message"))[:500]) from None
             raise program.forfeit("garbage", str(exc)) from None
         return Decision(action, read_trace(trace, self.name, obs.seat, action))
+
+    def forfeit(self, code: str, detail: str) -> Forfeit:
+        """The referee ends this agent's round (e.g. a second illegal action): its program is
+        stopped, and the forfeit keeps what it wrote to its standard error."""
+        program, self._program = self._program, None
+        if program is None:
+            return Forfeit(code, detail)
+        return program.forfeit(code, detail)
 
     def close(self) -> None:
         """Done with this agent: its program, if healthy, waits for the next agent of the same
