@@ -186,22 +186,49 @@ def _swiss_tables(
     order: list[int], players: int, met: Counter[frozenset[int]], byes: Counter[int]
 ) -> tuple[list[tuple[int, ...]], list[int]]:
     """Tables for one Swiss round: down the ranking, each table's first entrant joined by
-    the next ones it has met least; when the number doesn't divide, the lowest-ranked
-    entrants with the fewest byes sit out."""
+    the next ones it hasn't met (searched, so the last tables work out too; when no such
+    seating exists, the next ones it has met least); when the number doesn't divide, the
+    lowest-ranked entrants with the fewest byes sit out."""
     spare = len(order) % players
     resting = sorted(order[::-1], key=lambda a: byes[a])[:spare]
     rest = [a for a in order if a not in resting]
-    tables = []
-    while rest:
-        table = [rest.pop(0)]
-        while len(table) < players:
-            pick = min(
-                rest, key=lambda x: (sum(met[frozenset((x, y))] for y in table), rest.index(x))
-            )
-            rest.remove(pick)
-            table.append(pick)
-        tables.append(tuple(table))
+    budget = [SWISS_SEARCH]
+
+    def fresh(table: tuple[int, ...]) -> bool:
+        return not any(met[frozenset(pair)] for pair in combinations(table, 2))
+
+    def search(rest: list[int]) -> list[tuple[int, ...]] | None:
+        if not rest:
+            return []
+        head, others = rest[0], rest[1:]
+        for partners in combinations(others, players - 1):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            table = (head, *partners)
+            if fresh(table):
+                found = search([a for a in others if a not in partners])
+                if found is not None:
+                    return [table, *found]
+        return None
+
+    tables = search(rest)
+    if tables is None:  # no seating without a rematch (or too many to try): the least
+        tables = []
+        while rest:
+            table = [rest.pop(0)]
+            while len(table) < players:
+                pick = min(
+                    rest,
+                    key=lambda x: (sum(met[frozenset((x, y))] for y in table), rest.index(x)),
+                )
+                rest.remove(pick)
+                table.append(pick)
+            tables.append(tuple(table))
     return tables, resting
+
+
+SWISS_SEARCH = 20_000  # seatings tried for a Swiss round before settling for rematches
 
 
 # --- the result -----------------------------------------------------------------------------

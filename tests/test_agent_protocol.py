@@ -80,7 +80,7 @@ def test_every_observation_survives_its_json_form(
     name: str, players: int, options: dict[str, object]
 ) -> None:
     rules = variant(name, **options)
-    for seed in range(2):
+    for seed in range(1 if players > 2 else 2):
         game = Game.new(rules, players, seed=seed)
         easy = make_agent("easy")
         while not game.is_over:
