@@ -14,6 +14,7 @@
 from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
 from rummykit.explain import Reason, Verdict
 from rummykit.game import Game, IllegalAction, Match
+from rummykit.league import league
 from rummykit.melds import (
     IllegalMeld,
     Meld,
@@ -58,6 +59,7 @@ __all__ = [
     "check_meld",
     "check_opening",
     "layoff_options",
+    "league",
     "make_deck",
     "make_meld",
     "meld_readings",

@@ -31,7 +31,7 @@ import json
 from typing import Any
 
 from rummykit.ai.trace import Candidate, Decision, Note, Trace
-from rummykit.cards import Card, CardParseError, as_cards, parse_card
+from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card
 from rummykit.explain import Reason, Verdict
 from rummykit.game.actions import Action, ActionParseError, parse_action
 from rummykit.game.observation import Observation
@@ -140,8 +140,18 @@ def read_hello(data: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 # --- the referee's questions ----------------------------------------------------------------
 
 
-def _card(card: Card | None) -> str | None:
+def _text(card: Card | None) -> str | None:
     return None if card is None else str(card)
+
+
+_OPTIONS: dict[Variant, dict[str, object]] = {}
+
+
+def _options(rules: Variant) -> dict[str, object]:
+    found = _OPTIONS.get(rules)
+    if found is None:
+        found = _OPTIONS[rules] = rules.changes()
+    return dict(found)
 
 
 def decide_message(obs: Observation, ident: int) -> dict[str, Any]:
@@ -151,12 +161,12 @@ def decide_message(obs: Observation, ident: int) -> dict[str, Any]:
         "type": "decide",
         "id": ident,
         "observation": obs.to_dict(),
-        "options": obs.variant.changes(),
+        "options": _options(obs.variant),
         "turn": {
             "seat": t.seat,
             "drew": t.drew,
-            "taken": _card(t.taken),
-            "cut_taken": _card(t.cut_taken),
+            "taken": _text(t.taken),
+            "cut_taken": _text(t.cut_taken),
             "meld_points": t.meld_points,
             "new_melds": list(t.new_melds),
             "laid_off": t.laid_off,
@@ -198,14 +208,42 @@ def _variant(name: object, options: object) -> Variant:
     return found
 
 
+_BY_TEXT: dict[str, Card] = {str(c): c for c in make_deck(1, 1)}  # every card's own text
+
+
+def _card(text: object) -> Card:
+    card = _BY_TEXT.get(text) if isinstance(text, str) else None
+    return card if card is not None else parse_card(str(text))
+
+
 def _cards(values: object) -> tuple[Card, ...]:
     if not isinstance(values, list):
         raise ProtocolError(render("protocol_bad_field", field="cards", expected="a list"))
-    return as_cards(values)
+    return Cards(map(_card, values))
 
 
 def _maybe_card(value: object) -> Card | None:
-    return None if value is None else parse_card(str(value))
+    return None if value is None else _card(value)
+
+
+_ACTIONS: dict[tuple[object, ...], Action] = {}
+
+
+def _action(data: object) -> Action:
+    """An action from its JSON form (the same forms come back decision after decision)."""
+    if not isinstance(data, dict):
+        return Action.from_dict(data)
+    key = tuple(tuple(v) if isinstance(v, list) else v for v in data.items())
+    try:
+        found = _ACTIONS.get(key)
+    except TypeError:  # an unhashable value: let from_dict say what is wrong
+        return Action.from_dict(data)
+    if found is None:
+        found = Action.from_dict(data)
+        if len(_ACTIONS) > 50_000:
+            _ACTIONS.clear()
+        _ACTIONS[key] = found
+    return found
 
 
 def _relayed(data: dict[str, Any]) -> Reason:
@@ -273,7 +311,7 @@ def read_observation(message: dict[str, Any]) -> Observation:
             history=tuple(
                 Event(int(e["seat"]), str(e["code"]), dict(e["params"])) for e in o["history"]
             ),
-            legal_actions=tuple(Action.from_dict(a) for a in o["legal_actions"]),
+            legal_actions=tuple(_action(a) for a in o["legal_actions"]),
             status=status,
             turn=TurnInfo(
                 seat=int(t["seat"]),
