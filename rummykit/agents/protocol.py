@@ -28,7 +28,8 @@ True
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import fields
+from typing import Any, TypeVar
 
 from rummykit.ai.trace import Candidate, Decision, Note, Trace
 from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card
@@ -140,9 +141,7 @@ def read_hello(data: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
 # --- the referee's questions ----------------------------------------------------------------
 
 
-def _text(card: Card | None) -> str | None:
-    return None if card is None else str(card)
-
+_T = TypeVar("_T", TurnInfo, TurnStatus)
 
 _OPTIONS: dict[Variant, dict[str, object]] = {}
 
@@ -156,38 +155,50 @@ def _options(rules: Variant) -> dict[str, object]:
 
 def decide_message(obs: Observation, ident: int) -> dict[str, Any]:
     """The question for one decision: the observation, the house rules, the turn so far."""
-    t = obs.turn
-    message: dict[str, Any] = {
+    return {
         "type": "decide",
         "id": ident,
         "observation": obs.to_dict(),
         "options": _options(obs.variant),
-        "turn": {
-            "seat": t.seat,
-            "drew": t.drew,
-            "taken": _text(t.taken),
-            "cut_taken": _text(t.cut_taken),
-            "meld_points": t.meld_points,
-            "new_melds": list(t.new_melds),
-            "laid_off": t.laid_off,
-            "exchanged": t.exchanged,
-            "provisional": t.provisional,
-        },
-        "turn_status": None,
+        "turn": _plain_fields(obs.turn),
+        "turn_status": None if obs.status is None else _plain_fields(obs.status),
     }
-    s = obs.status
-    if s is not None:
-        message["turn_status"] = {
-            "seat": s.seat,
-            "phase": s.phase,
-            "opened": s.opened,
-            "meld_points": s.meld_points,
-            "threshold": s.threshold,
-            "obligations": [r.to_dict() for r in s.obligations],
-            "can_end_turn": s.can_end_turn,
-            "can_take_cut": s.can_take_cut,
-        }
-    return message
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Reason):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _plain_fields(value: TurnInfo | TurnStatus) -> dict[str, object]:
+    """A turn's facts or status as JSON: every field, cards as text, reasons as data."""
+    return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+
+
+def _rebuilt(cls: type[_T], data: object) -> _T:
+    """A :class:`TurnInfo` or :class:`TurnStatus` back from :func:`_plain_fields`."""
+    if not isinstance(data, dict):
+        raise ProtocolError(render("protocol_bad_field", field=cls.__name__, expected="an object"))
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        value = data[f.name]
+        if f.name in _CARD_FIELDS:
+            value = _maybe_card(value)
+        elif f.name in _REASON_FIELDS:
+            value = tuple(_relayed(r) for r in value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[f.name] = value
+    return cls(**values)
+
+
+_CARD_FIELDS = frozenset({"taken", "cut_taken"})
+_REASON_FIELDS = frozenset({"obligations"})
 
 
 def verdict_message(ident: int, verdict: Verdict) -> dict[str, Any]:
@@ -266,20 +277,8 @@ def read_observation(message: dict[str, Any]) -> Observation:
     try:
         o = message["observation"]
         rules = _variant(o["variant"], message.get("options", {}))
-        t = message["turn"]
         s = message.get("turn_status")
-        status = None
-        if s is not None:
-            status = TurnStatus(
-                seat=int(s["seat"]),
-                phase=str(s["phase"]),
-                opened=bool(s["opened"]),
-                meld_points=int(s["meld_points"]),
-                threshold=int(s["threshold"]),
-                obligations=tuple(_relayed(r) for r in s["obligations"]),
-                can_end_turn=bool(s["can_end_turn"]),
-                can_take_cut=bool(s["can_take_cut"]),
-            )
+        status = None if s is None else _rebuilt(TurnStatus, s)
         table = tuple(
             TableMeld(
                 int(m["owner"]),
@@ -313,17 +312,7 @@ def read_observation(message: dict[str, Any]) -> Observation:
             ),
             legal_actions=tuple(_action(a) for a in o["legal_actions"]),
             status=status,
-            turn=TurnInfo(
-                seat=int(t["seat"]),
-                drew=t["drew"],
-                taken=_maybe_card(t["taken"]),
-                cut_taken=_maybe_card(t["cut_taken"]),
-                meld_points=int(t["meld_points"]),
-                new_melds=tuple(int(n) for n in t["new_melds"]),
-                laid_off=bool(t["laid_off"]),
-                exchanged=int(t["exchanged"]),
-                provisional=int(t["provisional"]),
-            ),
+            turn=_rebuilt(TurnInfo, message["turn"]),
         )
     except ProtocolError:
         raise
