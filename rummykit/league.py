@@ -61,6 +61,7 @@ from rummykit.tournament import (
     AgentStanding,
     Comparison,
     GameRecord,
+    Ranked,
     _ci_text,
     _options_text,
     _schedule,
@@ -70,6 +71,7 @@ from rummykit.tournament import (
     load_agent,
     run_games,
     standings_of,
+    text_columns,
 )
 from rummykit.variants import variant as get_variant
 
@@ -236,7 +238,7 @@ SWISS_SEARCH = 20_000  # seatings tried for a Swiss round before settling for re
 
 
 @dataclass(frozen=True)
-class LeagueResult:
+class LeagueResult(Ranked):
     """A league's standings, every pair's difference, and every game."""
 
     variant: str
@@ -252,14 +254,6 @@ class LeagueResult:
     records: tuple[GameRecord, ...]
     standings: tuple[AgentStanding, ...]
     comparisons: tuple[Comparison, ...]
-
-    def place_of(self, agent: str) -> int:
-        """The place (1 is best) of an agent."""
-        return next(s.place for s in self.standings if s.agent == agent)
-
-    def standing(self, agent: str) -> AgentStanding:
-        """The standing of one agent."""
-        return next(s for s in self.standings if s.agent == agent)
 
     def advantage(self, row: str, column: str) -> tuple[float, bool] | None:
         """How many points per round ``row`` did better than ``column`` in the games both
@@ -327,7 +321,7 @@ class LeagueResult:
             "",
         ]  # fmt: skip
         head, body = self._table()
-        out += _columns([head, *body], left=(1, 4, 6))
+        out += text_columns([head, *body], left=(1, 4, 6))
         ranked = [s.agent for s in self.standings]
         out += ["", render("league_pairwise")]
         numbered = [f"{i + 1}" for i in range(len(ranked))]
@@ -335,7 +329,7 @@ class LeagueResult:
             [f"{i + 1} {name}", *cells]
             for i, (name, cells) in enumerate(zip(ranked, self._pairwise()))
         ]
-        out += ["  " + line for line in _columns(grid, left=(0,))]
+        out += ["  " + line for line in text_columns(grid, left=(0,))]
         if self.forfeits:
             out += ["", render("forfeit_heading", count=len(self.forfeits))]
             out += [forfeit_lines(r) for r in self.forfeits]
@@ -409,17 +403,6 @@ class LeagueResult:
 
 
 _COLUMNS = ("place", "agent", "games", "mean", "ci", "win", "win_ci", "forfeits")
-
-
-def _columns(rows: list[list[str]], left: tuple[int, ...]) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return [
-        "  ".join(
-            cell.ljust(w) if i in left else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(row, widths))
-        ).rstrip()
-        for row in rows
-    ]
 
 
 # --- running it ------------------------------------------------------------------------------
@@ -558,21 +541,12 @@ def league(
             bar.close()
         stop_idle()
     standings, comparisons = standings_of(records, names, clusters, rules.low_score_wins)
+    variant_name, changes = rules.base or rules.name, rules.changes()
     return LeagueResult(
-        variant=rules.base or rules.name,
-        options=rules.changes(),
-        players=players,
-        games=games,
-        seed=seed,
-        schedule=schedule,
-        rounds=rounds,
-        entrants=tuple(names),
-        tables=tuple(played),
-        low_score_wins=rules.low_score_wins,
-        records=tuple(records),
-        standings=standings,
+        variant_name, changes, players, games, seed, schedule, rounds, tuple(names),
+        tuple(played), rules.low_score_wins, records=tuple(records), standings=standings,
         comparisons=comparisons,
-    )
+    )  # fmt: skip
 
 
 def _with_limit(entrant: Entrant, limit: float) -> Entrant:

@@ -481,8 +481,34 @@ def standings_of(
 # --- the result -----------------------------------------------------------------------------
 
 
+class Ranked:
+    """What a ranking answers: an agent's place, and its standing."""
+
+    standings: tuple[AgentStanding, ...]
+
+    def place_of(self, agent: str) -> int:
+        """The place (1 is best) of an agent in the standings."""
+        return next(s.place for s in self.standings if s.agent == agent)
+
+    def standing(self, agent: str) -> AgentStanding:
+        """The standing of one agent."""
+        return next(s for s in self.standings if s.agent == agent)
+
+
+def text_columns(rows: list[list[str]], left: tuple[int, ...]) -> list[str]:
+    """Rows of cells as aligned text: the ``left`` columns flush left, the others right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(w) if i in left else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths))
+        ).rstrip()
+        for row in rows
+    ]
+
+
 @dataclass(frozen=True)
-class TournamentResult:
+class TournamentResult(Ranked):
     """What a tournament found: the standings, the pairwise differences and every game."""
 
     variant: str
@@ -497,14 +523,6 @@ class TournamentResult:
     records: tuple[GameRecord, ...]
     standings: tuple[AgentStanding, ...]
     comparisons: tuple[Comparison, ...]
-
-    def place_of(self, agent: str) -> int:
-        """The place (1 is best) of an agent in the standings."""
-        return next(s.place for s in self.standings if s.agent == agent)
-
-    def standing(self, agent: str) -> AgentStanding:
-        """The standing of one agent."""
-        return next(s for s in self.standings if s.agent == agent)
 
     def comparison(self, first: str, second: str) -> Comparison:
         """``first`` − ``second`` (in whichever order it was computed, turned round if needed)."""
@@ -556,14 +574,7 @@ class TournamentResult:
             ]
             for s in self.standings
         ]
-        widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-        for row in [head, *body]:
-            out.append(
-                "  ".join(
-                    cell.ljust(w) if i in (1, 4, 7) else cell.rjust(w)
-                    for i, (cell, w) in enumerate(zip(row, widths))
-                ).rstrip()
-            )
+        out += text_columns([head, *body], left=(1, 4, 7))
         if self.comparisons:
             out += ["", render("tournament_differences", unit=unit)]
             for c in self.comparisons:

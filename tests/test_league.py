@@ -12,9 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rummykit.ai import Decision, Note, Trace
 from rummykit.cli import main
-from rummykit.game import Observation
 from rummykit.league import LeagueError, league
 from rummykit.tournament import run_tournament
 
@@ -23,23 +21,7 @@ AGENTS = Path(__file__).resolve().parent / "agents"
 EXAMPLES = ROOT / "examples" / "agents"
 
 
-class FirstLegal:
-    """Always the first legal action: cheap, so schedules can be tested with many entrants."""
-
-    name = "first"
-
-    def decide(self, obs: Observation) -> Decision:
-        action = obs.legal_actions[0]
-        return Decision(action, Trace(self.name, obs.seat, (), (), action, Note("ai_fallback")))
-
-
-class Crashing(FirstLegal):
-    name = "crashing"
-
-    def decide(self, obs: Observation) -> Decision:
-        if obs.phase == "play":
-            raise RuntimeError("my agent has a bug")
-        return super().decide(obs)
+LOWBALL = {"name": "lowball", "python": f"{EXAMPLES / 'lowball.py'}:LowBall"}
 
 
 def entrant(name: str, **how: object) -> dict[str, object]:
@@ -48,11 +30,11 @@ def entrant(name: str, **how: object) -> dict[str, object]:
 
 def test_a_round_robin_meets_every_table_with_every_deal_from_every_seat() -> None:
     result = league(
-        ["easy", "normal", "hard"], "rommi", 2, games=4, seed=3, workers=1, progress=False
+        ["easy", "normal", LOWBALL], "rommi", 2, games=4, seed=3, workers=1, progress=False
     )
     assert result.schedule == "round_robin"
     tables = Counter(frozenset(r.seating) for r in result.records)
-    assert set(tables) == {frozenset(p) for p in combinations(["easy", "normal", "hard"], 2)}
+    assert set(tables) == {frozenset(p) for p in combinations(["easy", "normal", "lowball"], 2)}
     assert set(tables.values()) == {4}
     deals = {r.deal_seed for r in result.records}
     assert len(deals) == 2  # every table plays the same two deals
@@ -70,30 +52,26 @@ def test_a_round_robin_meets_every_table_with_every_deal_from_every_seat() -> No
 
 def test_the_same_seed_gives_the_same_league_and_another_seed_another() -> None:
     run = dict(variant="hungarian", players=3, games=3, workers=1, progress=False)
-    a = league(["easy", "normal", FirstLegal], seed=5, **run)  # type: ignore[arg-type]
-    b = league(["easy", "normal", FirstLegal], seed=5, **run)  # type: ignore[arg-type]
-    c = league(["easy", "normal", FirstLegal], seed=6, **run)  # type: ignore[arg-type]
+    a = league(["easy", "normal", LOWBALL], seed=5, **run)  # type: ignore[arg-type]
+    b = league(["easy", "normal", LOWBALL], seed=5, **run)  # type: ignore[arg-type]
+    c = league(["easy", "normal", LOWBALL], seed=6, **run)  # type: ignore[arg-type]
     assert a == b and a.to_json() == b.to_json()
     assert a.records != c.records
 
 
 def test_many_entrants_play_a_swiss_schedule() -> None:
-    entrants = [entrant(f"p{i}", python="test_league:FirstLegal") for i in range(9)]
-    sys.path.insert(0, str(Path(__file__).parent))
-    try:
-        result = league(
-            entrants,
-            "rommi",
-            2,
-            games=2,
-            seed=1,
-            rounds=3,
-            workers=1,
-            progress=False,
-            schedule="auto",
-        )  # type: ignore[arg-type]
-    finally:
-        sys.path.remove(str(Path(__file__).parent))
+    entrants = [entrant(f"p{i}", python="test_tournament:FirstLegal") for i in range(9)]
+    result = league(
+        entrants,
+        "rommi",
+        2,
+        games=2,
+        seed=1,
+        rounds=3,
+        workers=1,
+        progress=False,
+        schedule="auto",
+    )  # type: ignore[arg-type]
     assert result.schedule == "swiss" and result.rounds == 3
     met: Counter[frozenset[str]] = Counter()
     rested: Counter[str] = Counter()
@@ -227,7 +205,7 @@ def test_the_example_folder_plays_from_the_command_line(
 
 def test_progress_is_reported_game_by_game() -> None:
     seen: list[tuple[int, int]] = []
-    league(["easy", FirstLegal, "normal"], "rommi", 2, games=2, seed=1, workers=1,  # type: ignore[list-item]
+    league(["easy", LOWBALL, "normal"], "rommi", 2, games=2, seed=1, workers=1,  # type: ignore[list-item]
            progress=lambda done, total: seen.append((done, total)))  # fmt: skip
     assert [d for d, _ in seen] == list(range(1, 7)) and {t for _, t in seen} == {6}
 

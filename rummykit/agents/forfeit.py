@@ -17,7 +17,7 @@ These are rummykit's own tournament rules, not the rulebooks'.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from rummykit.game.scoring import hand_value
@@ -64,13 +64,7 @@ class ForfeitRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {
-            "seat": self.seat,
-            "agent": self.agent,
-            "code": self.code,
-            "message": self.message,
-            "stderr": self.stderr,
-        }
+        return asdict(self)
 
 
 def forfeit_points(game: Game, seat: int) -> tuple[int, ...]:
