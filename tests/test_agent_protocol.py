@@ -222,6 +222,27 @@ def test_a_broken_program_forfeits_and_is_stopped(mode: str, code: str, words: s
     assert not zombies()
 
 
+def test_only_the_end_of_a_flood_on_stderr_is_kept() -> None:
+    agent = misbehaving("loud")
+    game = Game.new("hungarian", 2, seed=1)
+    with pytest.raises(Forfeit) as caught:
+        agent.decide(game.observation(game.current))
+    assert caught.value.code == "crash" and "exit status 4" in str(caught.value)
+    assert caught.value.stderr.endswith("my last words")
+    assert len(caught.value.stderr) <= 2000
+    assert not zombies()
+
+
+def test_a_forfeit_ends_a_whole_match() -> None:
+    result = run_tournament(
+        "hungarian", 2, [misbehaving("crash"), "easy"], games=2, seed=1, workers=1, unit="match"
+    )
+    for record in result.records:
+        assert record.how == "forfeit" and record.winners == ()
+        assert record.forfeit is not None and record.forfeit.code == "crash"
+        assert record.points[record.forfeit.seat] >= 100
+
+
 def test_an_illegal_action_gets_the_verdict_once_then_a_forfeit() -> None:
     result = run_tournament(
         "rommi", 2, [misbehaving("illegal"), "easy"], games=2, seed=1, workers=1

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import multiprocessing.util
 import os
 import queue
 import shlex
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from rummykit.agents.forfeit import STDERR_KEPT, Forfeit
 from rummykit.agents.protocol import (
@@ -93,10 +93,11 @@ def _default_name(argv: Sequence[str]) -> str:
 
 
 class _Program:
-    """One running agent program: its pipes, a thread that reads its lines, its stderr file."""
+    """One running agent program: its pipes, a thread that reads its lines, and one that
+    keeps the end of its standard error (however much it writes)."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None, env: dict[str, str] | None) -> None:
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (lives with the program)
+        self.said = bytearray()  # the end of its standard error
         self.next_id = 0
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.name = ""
@@ -106,17 +107,18 @@ class _Program:
                 list(argv),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self.stderr,
+                stderr=subprocess.PIPE,
                 cwd=cwd,
                 env=env,
                 start_new_session=os.name == "posix",  # its own group: killed with its children
             )
         except OSError as exc:
-            self.stderr.close()
             raise Forfeit("start", f"{shlex.join(argv)}: {exc.strerror or exc}") from None
         _LIVE.add(self)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
+        self.listener = threading.Thread(target=self._listen, daemon=True)
+        self.listener.start()
 
     def _read(self) -> None:
         stream = self.proc.stdout
@@ -130,6 +132,17 @@ class _Program:
                     return
         except (OSError, ValueError):
             self.lines.put(b"")
+
+    def _listen(self) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        try:
+            while chunk := os.read(stream.fileno(), 65536):
+                self.said += chunk
+                if len(self.said) > 8 * STDERR_KEPT:
+                    del self.said[: -4 * STDERR_KEPT]
+        except (OSError, ValueError):
+            return
 
     @property
     def alive(self) -> bool:
@@ -178,13 +191,10 @@ class _Program:
         return Forfeit(code, detail, self.stderr_tail())
 
     def stderr_tail(self) -> str:
-        try:
-            self.stderr.seek(0, os.SEEK_END)
-            size = self.stderr.tell()
-            self.stderr.seek(max(0, size - 4 * STDERR_KEPT))
-            text = self.stderr.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
+        """The last things the program wrote to its standard error (all of it, once ended)."""
+        if not self.alive:
+            self.listener.join(timeout=1.0)
+        text = bytes(self.said).decode("utf-8", "replace")
         return text[-STDERR_KEPT:].strip()
 
     def stop(self, kill: bool = False) -> None:
@@ -206,8 +216,10 @@ class _Program:
             proc.stdin.close()  # type: ignore[union-attr]
         proc.wait()
         self.reader.join(timeout=1.0)
-        with contextlib.suppress(OSError, ValueError):
-            proc.stdout.close()  # type: ignore[union-attr]
+        self.listener.join(timeout=1.0)
+        for stream in (proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream.close()  # type: ignore[union-attr]
         _LIVE.discard(self)
 
     def _kill(self) -> None:
@@ -219,8 +231,6 @@ class _Program:
 
     def close(self) -> None:
         self.stop()
-        with contextlib.suppress(OSError, ValueError):
-            self.stderr.close()
 
 
 _LIVE: set[_Program] = set()
@@ -228,12 +238,16 @@ _IDLE: dict[tuple[object, ...], list[_Program]] = {}
 _LOCK = threading.Lock()
 
 
-@atexit.register
 def _stop_all() -> None:
     """Stop every program still running when Python exits."""
     for program in list(_LIVE):
         program.close()
     _IDLE.clear()
+
+
+atexit.register(_stop_all)
+# worker processes (a process pool's, Dask's) end without atexit, but run these
+multiprocessing.util.Finalize(None, _stop_all, exitpriority=10)
 
 
 class ProcessAgent:

@@ -4,7 +4,7 @@ hang: says hello, then never answers · crash: writes to stderr and exits at its
 question · garbage: answers with a line that is not JSON · illegal: always discards a card
 it doesn't hold · second_chance: illegal first, the first legal action after the verdict ·
 error: answers with an error line · mute: never says hello · wrong_version: protocol 99 ·
-rommi_only: plays Rommi only, the first legal action.
+rommi_only: plays Rommi only, the first legal action · loud: floods stderr, then exits.
 """
 
 import json
@@ -44,6 +44,11 @@ def main(mode: str) -> None:
         elif mode == "crash":
             print("Traceback: something went badly wrong", file=sys.stderr, flush=True)
             sys.exit(3)
+        elif mode == "loud":  # megabytes of noise on stderr, then its last words, then it ends
+            for _ in range(2000):
+                sys.stderr.write("noise " * 1000 + "\n")
+            print("my last words", file=sys.stderr, flush=True)
+            sys.exit(4)
         elif mode == "garbage":
             print("I think I'll discard the queen", flush=True)
         elif mode == "error":
