@@ -606,9 +606,7 @@ TEMPLATES: dict[str, str] = {
         "'{spec}' does not name an agent: write FILE.py:Name or package.module:Name, where "
         "Name is a class or function that makes the agent"
     ),
-    "agent_import_failed": "could not load the agent '{spec}': {error}",
     "agent_no_attribute": "it defines no '{attr}'",
-    "agent_not_factory": "'{spec}' is not a class or function that makes an agent",
     "agent_no_file": "there is no file {path}",
     "cli_agent_help": "serve a computer player over the agent protocol (JSON lines)",
     "cli_agent_description": (

@@ -47,7 +47,7 @@ def import_agent(text: str, folder: str | os.PathLike[str] | None = None) -> Cal
             sys.path.insert(0, os.getcwd())  # run from a project directory
             module = importlib.import_module(where)
     except (ImportError, ValueError) as exc:
-        raise AgentImportError(render("agent_import_failed", spec=text, error=exc)) from exc
+        raise AgentImportError(render("tournament_import_failed", spec=text, error=exc)) from exc
     return _factory(module, attr, text)
 
 
@@ -55,9 +55,9 @@ def _factory(module: object, attr: str, spec: str) -> Callable[[], Agent]:
     found = getattr(module, attr, None)
     if found is None:
         error = render("agent_no_attribute", attr=attr)
-        raise AgentImportError(render("agent_import_failed", spec=spec, error=error))
+        raise AgentImportError(render("tournament_import_failed", spec=spec, error=error))
     if not callable(found):
-        raise AgentImportError(render("agent_not_factory", spec=spec))
+        raise AgentImportError(render("tournament_not_factory", spec=spec))
     return found  # type: ignore[no-any-return]
 
 
@@ -78,7 +78,7 @@ class FileAgent:
         try:
             module = _load_file(Path(self.path))
         except Exception as exc:  # the file's own code may raise anything while it loads
-            raise AgentImportError(render("agent_import_failed", spec=spec, error=exc)) from exc
+            raise AgentImportError(render("tournament_import_failed", spec=spec, error=exc)) from exc
         return _factory(module, self.attr, spec)
 
     @property
