@@ -798,6 +798,117 @@ TEMPLATES: dict[str, str] = {
     "tournament_difference": "{first} − {second}: {difference} {ci} — {verdict}",
     "tournament_clear": "{better} is stronger",
     "tournament_no_clear": "no clear difference",
+    # --- agents in their own process and leagues ---------------------------------------
+    "protocol_not_a_message": (
+        "'{line}' is not a JSON object with a \"type\": every line of the agent protocol is "
+        'one JSON object, e.g. {{"type": "action", "id": 1, "text": "draw"}}'
+    ),
+    "protocol_expected": "a '{expected}' line was due, but the agent sent '{got}'",
+    "protocol_version": "the agent speaks protocol {version}; this referee speaks {ours}",
+    "protocol_bad_field": "the field '{field}' must be {expected}",
+    "protocol_bad_observation": "the observation could not be read: {error}",
+    "protocol_missing_key": "'{key}' is missing",
+    "protocol_wrong_id": "the answer is for question {got}, but the question was {ident}",
+    "protocol_no_action": (
+        'the answer holds neither an "action" (the action\'s JSON form) nor a "text" '
+        '(its text form, e.g. "discard 9s")'
+    ),
+    "protocol_bad_action": "the answer's action could not be read: {error}",
+    "protocol_unknown_question": "there is no question {ident} to answer",
+    "agent_no_reasons": "The program gave no reasons.",
+    "agent_referee_error": "the referee reported an error: {message}",
+    "agent_no_command": "a ProcessAgent needs a command: the program to run and its arguments",
+    "forfeit_timeout": "no answer within {detail} s",
+    "forfeit_crash": "the program ended (exit status {detail})",
+    "forfeit_garbage": "it answered outside the protocol: {detail}",
+    "forfeit_illegal": "an illegal action after the referee's verdict: {detail}",
+    "forfeit_error": "it reported an error: {detail}",
+    "forfeit_variant": "it doesn't play {detail}",
+    "forfeit_start": "the program could not be started: {detail}",
+    "forfeit_line": "{agent} (seat {seat}) forfeits: {message}.",
+    "agent_spec_form": (
+        "'{spec}' does not name an agent: write FILE.py:Name or package.module:Name, where "
+        "Name is a class or function that makes the agent"
+    ),
+    "agent_no_attribute": "it defines no '{attr}'",
+    "agent_no_file": "there is no file {path}",
+    "cli_agent_help": "serve a computer player over the agent protocol (JSON lines)",
+    "cli_agent_description": (
+        "Play as an agent program: say hello, then read the referee's decide messages on "
+        "standard input and answer each with an action and its reasoning on standard output "
+        "(the agent protocol, docs/agents.md). Stops at bye or at the end of the input."
+    ),
+    "cli_agent_level_help": "the built-in level to serve: easy, normal or hard (default: normal)",
+    "cli_agent_spec_help": (
+        "serve your own agent instead: a class (or function making one) as FILE.py:Name or "
+        "package.module:Name"
+    ),
+    "cli_agent_name_help": "the name to give in the hello (default: the agent's own)",
+    "forfeit_heading": "Forfeits ({count:games}):",
+    "forfeit_game": "game {index} (deal seed {seed}): {line}",
+    "forfeit_stderr": "      stderr: {line}",
+    "count_games_one": "{n} game",
+    "count_games_other": "{n} games",
+    "league_bad_entry": (
+        '{entry} is not a league entry: give exactly one of "level" (easy, normal, hard), '
+        '"python" (FILE.py:Name) or "command" (a program speaking the agent protocol)'
+    ),
+    "league_no_manifest": "cannot read the league manifest {path}: {error}",
+    "league_bad_manifest": "the league manifest {path} is not valid: {error}",
+    "league_no_list": 'it must be a JSON object with a list "agents"',
+    "league_unknown_setting": "the league manifest has unknown settings {names}: known are {choices}",
+    "league_same_name": 'two entrants share the name {names}: give each a "name" of its own',
+    "league_too_few": (
+        "a league at {players} players needs at least {players} entrants, not {count}"
+    ),
+    "league_bad_schedule": "'{schedule}' is not a schedule: choose round_robin, swiss or auto",
+    "league_program_failed": "{name} could not play: {why}. Its standard error: {stderr}",
+    "league_no_stderr": "(nothing)",
+    "league_wrong_variant": "{name} does not play {variant}: it plays {plays}",
+    "league_title": (
+        "League: {variant}{options}, {players} players, {entrants} entrants, {count:games}, "
+        "seed {seed}."
+    ),
+    "league_schedule_round_robin": (
+        "Round robin: every table of entrants meets, {games} games each; every deal is "
+        "played once from every seat."
+    ),
+    "league_schedule_swiss": (
+        "Swiss schedule, {rounds} rounds: entrants with similar results meet, {games} games a "
+        "table; every deal is played once from every seat."
+    ),
+    "league_pairwise": (
+        "Points per round the row's entrant did better than the column's, in the games both "
+        "played (* clear at 95%):"
+    ),
+    "league_col_place": "#",
+    "league_col_agent": "agent",
+    "league_col_games": "seat-rounds",
+    "league_col_mean": "mean",
+    "league_col_ci": "95% CI",
+    "league_col_win": "wins",
+    "league_col_win_ci": "95% CI",
+    "league_col_forfeits": "forfeits",
+    "cli_league_help": "a league between the agents listed in a folder's league.json",
+    "cli_league_description": (
+        "Play every agent listed in DIR/league.json (built-in levels, Python files, programs "
+        "speaking the agent protocol) against the others, seats rotated and deals "
+        "duplicated, and print the standings with 95% confidence intervals, every pair's "
+        "difference and every forfeit. Options given here override the manifest's."
+    ),
+    "cli_league_folder_help": "the league folder: league.json and the agents it lists",
+    "cli_league_variant_help": "the variant to play (default: the manifest's, or rommi)",
+    "cli_league_games_help": "games per table (default: the manifest's, or one deal per seat twice)",
+    "cli_league_schedule_help": "round_robin, swiss, or auto: round robin for up to 8 entrants",
+    "cli_league_rounds_help": "Swiss rounds (default: log2 of the entrants, plus one)",
+    "cli_league_time_limit_help": "seconds a program may think per decision (default: 10)",
+    "cli_league_scheduler_help": (
+        "play on a Dask cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786 "
+        "(needs rummykit[cluster])"
+    ),
+    "cli_league_html_help": "also write the leaderboard as an HTML file",
+    "cli_league_json_help": "print the result as one JSON object",
+    "cli_league_no_dask": "--scheduler needs Dask: pip install 'rummykit[cluster]'",
     # --- the card table widget (set-up errors) ---------------------------------------------
     "widget_ai_count": (
         "ai: give one level for every computer seat, one per seat ({players}), or one per "
