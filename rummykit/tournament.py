@@ -42,7 +42,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from itertools import combinations
 from typing import Any, TypeAlias, Union
@@ -446,6 +446,29 @@ class TournamentResult:
                 ci = (-c.ci[1], -c.ci[0]) if c.ci else None
                 return Comparison(first, second, -c.difference, ci, c.better)
         raise KeyError((first, second))
+
+    def upto(self, games: int) -> TournamentResult:
+        """The same tournament as if it had stopped after its first ``games`` games.
+
+        Statistics are computed afresh from those games alone, the rotations of one deal still
+        one cluster, so a table of ``upto(n)`` for growing ``n`` shows the intervals narrowing.
+
+        >>> result = run_tournament("rommi", 2, ["easy", "normal"], games=6, seed=1, workers=1)
+        >>> result.upto(4).games, len(result.upto(4).records)
+        (4, 4)
+        >>> result.upto(6) == result
+        True
+        """
+        if not 1 <= games <= self.games:
+            raise ValueError(render("tournament_upto_range", games=games, total=self.games))
+        records = self.records[:games]
+        block = self.players if self.duplicate else 1
+        clusters = [r.index // block for r in records]
+        labels = list(dict.fromkeys(self.lineup))
+        standings, comparisons = _standings(records, labels, clusters, self.low_score_wins)
+        return replace(
+            self, games=games, records=records, standings=standings, comparisons=comparisons
+        )
 
     def lines(self) -> list[str]:
         """The report, line by line."""
