@@ -298,6 +298,168 @@ TEMPLATES: dict[str, str] = {
     "match_round_unfinished": "finish the current round before dealing the next one",
     "match_over": "the match is over",
     "match_too_long": "a round took more than {count} actions — stopped",
+    # --- exercises, puzzles and the mistake review ----------------------------------------
+    "exercise_mark_right": "✔",
+    "exercise_mark_wrong": "✘",
+    "exercise_bad_answer": "'{answer}' is not an answer here: answer {accepted}",
+    "exercise_accepts_number": "a whole number, like 45",
+    "exercise_accepts_card": "one card of the hand: {cards}",
+    "exercise_accepts_kind": "run, set or no meld",
+    "exercise_accepts_reason": "valid, a reason code like run_gap, or the letter {letters}",
+    "exercise_accepts_seat": "a seat number, from 0 to {last}",
+    "exercise_accepts_meld": "a meld number, from 0 to {last}, or none",
+    "exercise_accepts_yes_no": "yes or no",
+    "exercise_accepts_go_out": "no, or the card you discard last: one of {cards}",
+    "exercise_accepts_melds": "the melds, separated by +, like 7h 8h 9h + Qs Qd Qc (or no)",
+    "exercise_accepts_joker": "the card you hand in and the meld number, like 6h from 1 (melds 0 to {last}), or none",
+    "exercise_unknown_code": "'{code}' is not a reason code: choose among {choices}",
+    "exercise_unknown_kind": "'{kind}' is not a kind of exercise: choose among {choices}",
+    "exercise_no_such": "There is no exercise {number}: this quiz has {count}.",
+    "exercise_key": "Answer: {answer}.",
+    "exercise_key_title": "{title} — answer key",
+    "exercise_worksheet_title": "Worksheet",
+    "exercise_answer_line": "Your answer:",
+    "exercise_student": "(no name)",
+    "exercise_tally": "{right} right out of {asked}",
+    "exercise_yes": "yes",
+    "exercise_no": "no",
+    "exercise_seat": "seat {seat}",
+    "exercise_total": "seat {seat}: {total}",
+    "exercise_hand": "Your hand:",
+    "exercise_meld": "meld {index}",
+    "exercise_meld_label": "Meld {index}: {cards}",
+    "exercise_number_right": "Right: {given}.",
+    "exercise_number_wrong": "You said {given}, but the answer is {expected}.",
+    "exercise_number_slip": "You said {given}, but {slip}.",
+    "exercise_kind_prompt": "{variant}: is {cards} a run, a set, or no meld?",
+    "exercise_kind_run": "a run",
+    "exercise_kind_set": "a set",
+    "exercise_kind_none": "no meld",
+    "exercise_kind_right": "Right: {cards} is {kind}.",
+    "exercise_kind_wrong": "You said {given}, but {cards} is {kind}.",
+    "exercise_reason_prompt": "{variant}: is {cards} a valid meld? If not, why not?",
+    "exercise_reason_right": "Right: {given}.",
+    "exercise_reason_wrong": "You said {given}, but",
+    "exercise_reason_valid": "It is a valid meld.",
+    "exercise_reason_too_few_cards": "It has fewer than three cards.",
+    "exercise_reason_identical_cards": "Two identical cards stand in one set.",
+    "exercise_reason_set_rank_mismatch": "The cards are of different ranks.",
+    "exercise_reason_set_too_large": "A set can't hold that many cards.",
+    "exercise_reason_run_suit_mismatch": "The cards are of different suits.",
+    "exercise_reason_run_gap": "The run skips a card that no joker fills.",
+    "exercise_reason_run_duplicate_rank": "One rank appears twice in the run.",
+    "exercise_reason_run_too_long": "The run would need more than 13 cards.",
+    "exercise_reason_run_wraps": "The run turns the corner at the ace (K-A-2).",
+    "exercise_reason_ace_low_not_allowed": "The ace stands below the 2, where this variant doesn't allow it.",
+    "exercise_reason_ace_high_not_allowed": "The ace stands above the king, where this variant doesn't allow it.",
+    "exercise_reason_too_many_jokers": "It holds more jokers than a meld may.",
+    "exercise_reason_jokers_not_allowed": "This variant is played without jokers.",
+    "exercise_reason_not_in_deck": "The deck doesn't hold that many copies of a card.",
+    "exercise_opening_prompt": "What are {melds} worth toward the opening ({rule})?",
+    "exercise_no_opening": "{variant} has no opening threshold, so there is no opening total to count.",
+    "exercise_mistake_ace": (
+        "you counted the ace as 1: toward the opening an ace is worth {value}, below the 2 as "
+        "above the king ({rule})"
+    ),
+    "exercise_mistake_joker": (
+        "you counted the joker as {counted}: toward the opening a joker is worth the card it "
+        "stands for, here the {card}, worth {value} ({rule})"
+    ),
+    "exercise_mistake_faces": (
+        "you counted J, Q and K as 11, 12 and 13: each is worth {value} ({rule})"
+    ),
+    "exercise_mistake_left_out": "you left out {meld}, worth {points}",
+    "exercise_score_out": "Seat {seat} goes out by discarding {card}.",
+    "exercise_score_out_melds": "Seat {seat} lays down {melds} and goes out by discarding {card}.",
+    "exercise_score_holds": "Seat {seat} holds {cards}.",
+    "exercise_score_holds_opened": "Seat {seat} has opened and holds {cards}.",
+    "exercise_score_holds_unopened": "Seat {seat} has not opened and holds {cards}.",
+    "exercise_score_question": "What does seat {seat} score for this round?",
+    "exercise_score_last_card": (
+        "seat {seat} must hold exactly one card besides the melds it lays down: the one it "
+        "goes out with"
+    ),
+    "exercise_mistake_unopened": (
+        "a seat that never opened scores a flat {points}, whatever it holds ({rule})"
+    ),
+    "exercise_mistake_opened": (
+        "seat {seat} has opened, so it counts what it holds instead of the flat penalty ({rule})"
+    ),
+    "exercise_mistake_hand_joker": "a joker left in hand costs {value} ({rule})",
+    "exercise_mistake_hand_ace": "an ace left in hand counts {value} here ({rule})",
+    "exercise_mistake_all_hands": "the winner takes what is left in every other hand ({rule})",
+    "exercise_mistake_out_hand": (
+        "going out scores {points} here: the seat opened and went out in the same turn with "
+        "its own melds ({rule})"
+    ),
+    "exercise_mistake_out_plain": (
+        "going out scores {points} here: only opening and going out in the same turn with "
+        "one's own melds doubles it ({rule})"
+    ),
+    "exercise_match_prompt": "{variant}: the rounds scored {rounds}. Who wins the match?",
+    "exercise_match_round": "round {number}: {points}",
+    "exercise_match_rounds": "give each round's points, one number per seat, the same seats every round",
+    "exercise_match_totals": "Totals: {totals}.",
+    "exercise_match_lowest": "The lowest total wins.",
+    "exercise_match_highest": "The highest total wins.",
+    "exercise_mistake_highest": (
+        "You said {given}, but in {variant} the lowest total wins, not the highest ({rule})."
+    ),
+    "exercise_mistake_lowest": (
+        "You said {given}, but in {variant} the highest total wins, not the lowest ({rule})."
+    ),
+    "exercise_seat_right": "Right: {given}.",
+    "exercise_seat_wrong": "You said {given}, but the answer is {expected}.",
+    "exercise_turn_prompt": "May seat {seat} discard now and end the turn?",
+    "exercise_turn_not_play": "the turn must be in its play phase: after the draw, before the discard",
+    "exercise_turn_may_end": "Nothing stands in the way: a discard ends the turn.",
+    "exercise_turn_right": "Right: {given}.",
+    "exercise_turn_wrong_yes": "You said {given}, but the turn can't end yet.",
+    "exercise_turn_wrong_no": "You said {given}, but the turn may end now.",
+    "exercise_discard_prompt": "{variant}: which card do you discard from {hand} to keep the least deadwood?",
+    "exercise_discard_small": "a discard exercise needs a hand of at least two cards",
+    "exercise_discard_leaves": "Discarding {card} leaves the least: {arrangement}",
+    "exercise_discard_right": "Right: without {given}: {arrangement}",
+    "exercise_discard_wrong": (
+        "You said {given}, but without it: {arrangement} That is {more:points} more than the "
+        "best discard leaves."
+    ),
+    "exercise_layoff_prompt": "Onto which meld can {cards} be laid off ({rule})?",
+    "exercise_layoff_cards": "To lay off:",
+    "exercise_layoff_no_table": "a lay-off exercise needs at least one meld on the table",
+    "exercise_layoff_none": "none",
+    "exercise_layoff_right": "Right: {given}.",
+    "exercise_layoff_wrong": "You said {given}, but",
+    "exercise_layoff_wrong_none": "You said {given}, but {cards} fits on the table.",
+    "exercise_layoff_nowhere": "{cards} fits onto no meld on the table.",
+    "exercise_go_out_prompt": "You have drawn and hold {hand}. Can you go out this turn, and with which final discard?",
+    "exercise_go_out_answer": "go out, discarding {cards}",
+    "exercise_go_out_right": "Right: {given}.",
+    "exercise_go_out_right_no": "Right: not this turn.",
+    "exercise_go_out_wrong_no": "You said {given}, but you can go out this turn.",
+    "exercise_go_out_wrong_cannot": "You said {given}, but this hand can't go out this turn.",
+    "exercise_go_out_wrong_card": "You said {given}, but keeping {card} back for the discard leaves cards you can't place.",
+    "exercise_find_opening_prompt": (
+        "Your hand: {hand}. Find the opening of at least {threshold} worth the most points "
+        "({rule}), keeping a card to discard."
+    ),
+    "exercise_find_opening_none": "no opening: the best melds make only {points}",
+    "exercise_find_opening_right": "Right: {given} is worth {points}, the most this hand can open with.",
+    "exercise_find_opening_right_none": "Right: this hand can't open yet.",
+    "exercise_find_opening_wrong_none": "You said {given}, but this hand can open.",
+    "exercise_find_opening_short": "You said {given}, worth {points}, but that doesn't open:",
+    "exercise_find_opening_less": "You said {given}, worth {points}, but the best opening is worth {best}:",
+    "exercise_find_opening_bad_meld": "You said {given}, but {meld} is not a meld:",
+    "exercise_find_opening_no_discard": "You said {given}, but that uses every card: keep one to discard.",
+    "exercise_not_in_hand": "You said {given}, but you don't hold {cards}.",
+    "exercise_joker_prompt": "You have opened and hold {hand}. Which joker on the table can you free, and with which card ({rule})?",
+    "exercise_joker_answer": "{card} for the joker in meld {index}",
+    "exercise_joker_nothing": "No card in this hand frees a joker on the table.",
+    "exercise_joker_then": "Then play the joker again before you discard ({rule}).",
+    "exercise_joker_right": "Right: {given}.",
+    "exercise_joker_right_none": "Right: no joker can be freed with this hand.",
+    "exercise_joker_wrong": "You said {given}, but the referee refuses it.",
+    "exercise_joker_wrong_none": "You said {given}, but one joker can be freed.",
     # --- charts ---------------------------------------------------------------------------
     "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
     "chart_bad_steps": "a chart needs at least one step, not {steps}",
