@@ -45,6 +45,7 @@ __all__ = [
     "parse_option",
     "run_check",
     "run_play",
+    "run_review",
     "run_simulate",
     "verdict_json",
 ]
@@ -562,9 +563,31 @@ def add_play(commands: Subcommands) -> None:
     parser.set_defaults(run=run_play)
 
 
+# --- rummykit review (the work is in rummykit.review) -----------------------------------------
+
+
+def run_review(args: argparse.Namespace) -> int:
+    """``rummykit review FILE``: 0 when the review is printed, 2 on a bad file or seat."""
+    from rummykit.review import review_command
+
+    return review_command(args.file, args.seat, args.level, args.json)
+
+
+def add_review(commands: Subcommands) -> None:
+    """Add ``rummykit review FILE [--seat N] [--level LEVEL] [--json]``."""
+    parser = commands.add_parser(
+        "review", help=render("review_cli_help"), description=render("review_cli_description")
+    )
+    parser.add_argument("file", help=render("review_cli_file_help"))
+    parser.add_argument("--seat", type=int, default=0, help=render("review_cli_seat_help"))
+    parser.add_argument("--level", default="hard", help=render("review_cli_level_help"))
+    parser.add_argument("--json", action="store_true", help=render("review_cli_json_help"))
+    parser.set_defaults(run=run_review)
+
+
 # --- the program ---------------------------------------------------------------------------
 
-COMMANDS: list[Callable[[Subcommands], None]] = [add_check, add_simulate, add_play]
+COMMANDS: list[Callable[[Subcommands], None]] = [add_check, add_simulate, add_play, add_review]
 """The subcommands, each a function that adds its parser."""
 
 

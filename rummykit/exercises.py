@@ -32,6 +32,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from html import escape
 from pathlib import Path
 from typing import Any, ClassVar
@@ -299,7 +300,7 @@ class MeldKind(Exercise):
     def __repr__(self) -> str:
         return f"MeldKind('{format_cards(self.cards)}', {_variant_repr(self.variant)})"
 
-    @property
+    @cached_property
     def verdict(self) -> Verdict:
         """The meld check's verdict on these cards."""
         return check_meld(self.cards, self.variant)
@@ -425,7 +426,7 @@ class MeldReason(Exercise):
     def __repr__(self) -> str:
         return f"MeldReason('{format_cards(self.cards)}', {_variant_repr(self.variant)})"
 
-    @property
+    @cached_property
     def verdict(self) -> Verdict:
         """The meld check's verdict on these cards."""
         return check_meld(self.cards, self.variant)
@@ -547,12 +548,12 @@ class OpeningValue(Exercise):
         melds = ", ".join(repr(str(m)) for m in self.melds)
         return f"OpeningValue([{melds}], {_variant_repr(self.variant)})"
 
-    @property
+    @cached_property
     def verdict(self) -> Verdict:
         """The opening check's verdict on these melds."""
         return check_opening(self.melds, self.variant)
 
-    @property
+    @cached_property
     def total(self) -> int:
         """The melds' value toward the opening."""
         return sum(m.points(self.variant) for m in self.melds)
@@ -725,7 +726,7 @@ class RoundScore(Exercise):
             raise ValueError(render("exercise_score_last_card", seat=self.winner))
         return rest[0]
 
-    @property
+    @cached_property
     def result(self) -> Any:
         """The referee's :class:`~rummykit.game.RoundResult` for this round."""
         from rummykit.game.actions import Discard, PlayMeld
@@ -743,7 +744,7 @@ class RoundScore(Exercise):
         game.play(Discard(self.last_card))
         return game.result
 
-    @property
+    @cached_property
     def points(self) -> int:
         """What ``seat`` scores for the round."""
         return int(self.result.points[self.seat])
@@ -897,12 +898,12 @@ class MatchWinner(Exercise):
     def __repr__(self) -> str:
         return f"MatchWinner({list(self.rounds)!r}, {_variant_repr(self.variant)})"
 
-    @property
+    @cached_property
     def totals(self) -> tuple[int, ...]:
         """Each seat's total."""
         return tuple(sum(r[s] for r in self.rounds) for s in range(len(self.rounds[0])))
 
-    @property
+    @cached_property
     def winners(self) -> tuple[int, ...]:
         """The seat (seats, on a shared place) in first place."""
         totals = self.totals
@@ -1043,7 +1044,7 @@ class TurnCanEnd(Exercise):
         game = self.game
         return f"TurnCanEnd(seat={game.current}, hand='{format_cards(game.hand(game.current))}')"
 
-    @property
+    @cached_property
     def can_end(self) -> bool:
         """Whether the referee lets the turn end now."""
         return bool(self.game.turn_status().can_end_turn)
@@ -1149,12 +1150,12 @@ class BestDiscard(Exercise):
         rest.remove(card)
         return tuple(rest)
 
-    @property
+    @cached_property
     def deadwood(self) -> dict[Card, int]:
         """For each card in hand: the least deadwood left after discarding it (the solver)."""
         return {c: min_deadwood(self.left(c), self.variant) for c in dict.fromkeys(self.hand)}
 
-    @property
+    @cached_property
     def best(self) -> tuple[Card, ...]:
         """Every discard that leaves the least deadwood."""
         table = self.deadwood
@@ -1244,9 +1245,13 @@ class LayoffTarget(Exercise):
 
     def verdict(self, index: int) -> Verdict:
         """The lay-off check for meld number ``index``."""
-        return check_layoff(self.table[index], self.cards, self.variant)
+        return self._verdicts[index]
 
-    @property
+    @cached_property
+    def _verdicts(self) -> tuple[Verdict, ...]:
+        return tuple(check_layoff(m, self.cards, self.variant) for m in self.table)
+
+    @cached_property
     def targets(self) -> tuple[int, ...]:
         """Every meld number the cards may go onto."""
         return tuple(i for i in range(len(self.table)) if self.verdict(i).ok)
@@ -1358,7 +1363,7 @@ class GoOut(Exercise):
         rest.remove(card)
         return tuple(rest)
 
-    @property
+    @cached_property
     def discards(self) -> tuple[Card, ...]:
         """Every final discard that lets the hand go out (the solver, card by card)."""
         return tuple(
@@ -1367,7 +1372,7 @@ class GoOut(Exercise):
             if can_go_out(self.without(c), self.variant, self.table, final_discard=False).ok
         )
 
-    @property
+    @cached_property
     def plan(self) -> Any:
         """The solver's :class:`~rummykit.solver.GoingOut` for the whole hand."""
         return can_go_out(self.hand, self.variant, self.table, final_discard=True)
@@ -1472,7 +1477,7 @@ class FindOpening(Exercise):
     def __repr__(self) -> str:
         return f"FindOpening('{format_cards(self.hand)}', {_variant_repr(self.variant)})"
 
-    @property
+    @cached_property
     def best(self) -> Any:
         """The solver's best :class:`~rummykit.solver.Opening`."""
         from rummykit.solver import best_opening
@@ -1603,7 +1608,13 @@ class FreeJoker(Exercise):
 
     @property
     def game(self) -> Any:
-        """The position: seat 0 has opened, drawn, and holds the hand."""
+        """The position: seat 0 has opened, drawn, and holds the hand (a fresh copy)."""
+        from rummykit.game.record import loads
+
+        return loads(self._game.to_json())
+
+    @cached_property
+    def _game(self) -> Any:
         table = []
         for meld in self.table:
             joker = next(
@@ -1625,7 +1636,7 @@ class FreeJoker(Exercise):
             turns=[3, 3],
         )
 
-    @property
+    @cached_property
     def exchanges(self) -> tuple[tuple[str, int], ...]:
         """Every legal exchange as (card handed in, meld number), by the referee."""
         from rummykit.game.actions import ExchangeJoker
@@ -1659,7 +1670,7 @@ class FreeJoker(Exercise):
         if not found:
             return (render("exercise_joker_nothing"),)
         card, index = found[0]
-        verdict = self.game.check(ExchangeJoker(parse_card(card), index))
+        verdict = self._game.check(ExchangeJoker(parse_card(card), index))
         return (
             *_sentences(verdict),
             render("exercise_joker_then", rule=self.variant.rule("joker_exchange")),
@@ -1697,7 +1708,7 @@ class FreeJoker(Exercise):
         if not 0 <= index < len(self.table):
             raise _bad(answer, self.accepts)
         given = render("exercise_joker_answer", card=card, index=index)
-        verdict = self.game.check(ExchangeJoker(card, index))
+        verdict = self._game.check(ExchangeJoker(card, index))
         right = (str(card), index) in found
         lines = _sentences(verdict) if right else (*_sentences(verdict), *self.explanation)
         return _feedback(

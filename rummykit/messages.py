@@ -432,7 +432,10 @@ TEMPLATES: dict[str, str] = {
     "exercise_layoff_wrong": "You said {given}, but",
     "exercise_layoff_wrong_none": "You said {given}, but {cards} fits on the table.",
     "exercise_layoff_nowhere": "{cards} fits onto no meld on the table.",
-    "exercise_go_out_prompt": "You have drawn and hold {hand}. Can you go out this turn, and with which final discard?",
+    "exercise_go_out_prompt": (
+        "You have opened, drawn, and hold {hand}. Can you go out this turn, and with which "
+        "final discard?"
+    ),
     "exercise_go_out_answer": "go out, discarding {cards}",
     "exercise_go_out_right": "Right: {given}.",
     "exercise_go_out_right_no": "Right: not this turn.",
@@ -460,6 +463,47 @@ TEMPLATES: dict[str, str] = {
     "exercise_joker_right_none": "Right: no joker can be freed with this hand.",
     "exercise_joker_wrong": "You said {given}, but the referee refuses it.",
     "exercise_joker_wrong_none": "You said {given}, but one joker can be freed.",
+    "puzzle_title": "Puzzle: {kind} (grade {grade})",
+    "puzzle_kind_opening": "find the opening",
+    "puzzle_kind_go_out": "going out",
+    "puzzle_kind_discard": "the best discard",
+    "puzzle_kind_layoff": "where does it fit?",
+    "puzzle_kind_joker": "free a joker",
+    "puzzle_worksheet_title": "Rummy puzzles",
+    "puzzle_unknown_kind": "'{kind}' is not a kind of puzzle: choose among {choices}",
+    "puzzle_bad_grade": "{grade!r} is not a grade: choose 1, 2 or 3",
+    "puzzle_hungarian_only": "{kind} puzzles are played under Hungarian Rummy: leave out variant",
+    "puzzle_not_found": "no {kind} puzzle found for seed {seed}",
+    "review_mistake": "Move {number}: you played {played}; the hard AI would {suggested}.",
+    "review_why": "Its reason: {why}",
+    "review_cost": "Cost of your move, in the AI's own expected points: {cost}.",
+    "review_cost_unknown": "The AI did not score your move against its own, so it gives no cost.",
+    "review_hand": "Your hand at that moment:",
+    "review_ai_view": "How the AI sees {action}: {notes}.",
+    "review_your_view": "How it sees your move, {action}: {notes}.",
+    "review_none": (
+        "Seat {seat}: all {decisions} of your decisions are the ones the hard AI would make."
+    ),
+    "review_headline": (
+        "Seat {seat}: the hard AI would have chosen differently in {count} of your "
+        "{decisions} decisions, the costliest first."
+    ),
+    "review_unreadable": "can't read {path}: {error}",
+    "review_bad_source": "a {source} is not a game: give a Game, a saved game's JSON, or its path",
+    "review_button": "Review my round",
+    "review_next": "next mistake",
+    "review_previous": "previous mistake",
+    "review_position": "Mistake {number} of {total}",
+    "review_cli_help": "your decisions in a saved round where the hard AI would differ",
+    "review_cli_description": (
+        "Replay a saved round and list the decisions of one seat where the hard AI would "
+        "have chosen differently, with its reason and the cost in its own expected points, "
+        "the costliest first."
+    ),
+    "review_cli_file_help": "a saved game (JSON), as written by Game.to_json or rummykit play",
+    "review_cli_seat_help": "the seat to review (default: 0)",
+    "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
+    "review_cli_json_help": "print the review as one JSON object",
     # --- charts ---------------------------------------------------------------------------
     "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
     "chart_bad_steps": "a chart needs at least one step, not {steps}",
