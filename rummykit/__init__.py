@@ -23,6 +23,7 @@ from rummykit.melds import (
     make_meld,
     meld_readings,
 )
+from rummykit.review import review  # rummykit.review(record, seat=0): the function
 from rummykit.solver import (
     best_arrangement,
     best_opening,
@@ -64,5 +65,6 @@ __all__ = [
     "min_deadwood",
     "parse_card",
     "parse_cards",
+    "review",
     "variant",
 ]

@@ -494,6 +494,10 @@ TEMPLATES: dict[str, str] = {
     "review_next": "next mistake",
     "review_previous": "previous mistake",
     "review_position": "Mistake {number} of {total}",
+    "quiz_title": "Question {number} of {total}",
+    "quiz_check": "Check",
+    "quiz_back": "back",
+    "quiz_next": "next",
     "review_cli_help": "your decisions in a saved round where the hard AI would differ",
     "review_cli_description": (
         "Replay a saved round and list the decisions of one seat where the hard AI would "

@@ -20,6 +20,8 @@ True
 
 It works on a :class:`~rummykit.game.Game`, a saved record (JSON text, a path, or the
 parsed data), for any seat and either variant; ``rummykit review FILE`` prints it.
+``rummykit.review`` is this module's :func:`review` function; import the classes with
+``from rummykit.review import Review, Mistake``.
 """
 
 from __future__ import annotations

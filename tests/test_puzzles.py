@@ -198,3 +198,39 @@ def test_a_puzzle_worksheet_has_its_key_in_sentences():
         assert p.explanation[0].split(" ")[0] in key
     assert "Puzzle: " in puzzles[0]._repr_html_()
     assert HUNGARIAN.rule("opening") in puzzles[0].prompt
+
+
+def test_the_puzzle_widget_checks_counts_and_moves_on():
+    from rummykit.widgets import PuzzleWidget
+
+    box = PuzzleWidget(["discard", "layoff"], seed=20, grade=2, student="Ana")
+    assert box.puzzle == make_puzzle("discard", 20, 2)
+    assert box.answer(box.puzzle.solution).correct
+    assert "✔" in box._feedback.value
+    assert box.answer("nonsense") is None
+    assert "is not an answer here" in box._feedback.value
+    box.next()
+    assert box.puzzle == make_puzzle("layoff", 21, 2)
+    wrong = next(i for i in range(len(box.puzzle.exercise.table)) if i != box.puzzle.solution)
+    feedback = box.answer(wrong)
+    assert feedback is not None and not feedback.correct
+    assert box.quiz.tally("Ana").right == 1 and box.quiz.tally("Ana").asked == 2
+    assert (
+        repr(box)
+        == "PuzzleWidget(kinds=['discard', 'layoff'], seed=20, grade=2, tally='1 right out of 2')"
+    )
+    box.go(1)
+    assert box.puzzle.kind == "discard"
+
+
+def test_the_quiz_widget_keeps_the_tally_of_its_student():
+    from rummykit.exercises import Quiz, make_exercises
+    from rummykit.widgets import QuizWidget
+
+    quiz = Quiz(make_exercises(2, 3))
+    box = QuizWidget(quiz, student="Ben")
+    box.answer("definitely not an answer")
+    assert quiz.tally("Ben").asked == 0
+    box.go(99)
+    assert box.number == 3
+    assert repr(box).startswith("QuizWidget(exercises=3, number=3, student='Ben'")

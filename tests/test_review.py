@@ -170,3 +170,44 @@ def test_rummykit_review_command(tmp_path, capsys):
     assert "rummykit review: can't read" in capsys.readouterr().err
     assert main(["review", str(path), "--seat", "5"]) == 2
     assert "seat must be from 0 to 1" in capsys.readouterr().err
+
+
+def test_the_table_offers_the_review_when_the_round_ends():
+    from rummykit.widgets import Table
+
+    table = Table("hungarian", players=2, ai="hard", seed=5, ai_delay=0)
+    easy = make_agent("easy")
+    assert table.view["review"] is None  # nothing to review while the round goes on
+    while not table.game.is_over:
+        assert table.act(easy.decide(table.game.observation(table.seat)).action)
+    panel = table.view["review"]
+    assert panel == {"button": "Review my round"}
+    table.handle({"type": "review"})
+    expected = review(table.game, seat=table.seat)
+    panel = table.view["review"]
+    assert panel["total"] == len(expected) and panel["position"] == 0
+    assert panel["headline"] == expected.headline
+    if len(expected) > 1:
+        table.handle({"type": "review", "step": 1})
+        assert table.view["review"]["position"] == 1
+        assert table.view["review"]["title"] == f"Mistake 2 of {len(expected)}"
+        table.handle({"type": "review", "step": -1})
+        assert table.view["review"]["position"] == 0
+    table.handle({"type": "next_round"})
+    assert table.view["review"] is None and table.review is None
+
+
+def test_the_review_widget_steps_through_the_mistakes():
+    from rummykit.widgets import ReviewWidget
+
+    game = _play("rommi", 2, 0, 3)
+    box = ReviewWidget(game, seat=0)
+    total = len(box.review)
+    assert repr(box) == f"ReviewWidget(seat=0, mistakes={total}, position=0)"
+    if total:
+        first = box.review.current
+        assert first is not None and first.sentences[0] in box._html.value
+        box.go(total + 5)
+        assert box.review.position == total - 1 and box._next.disabled
+        box.go(-3)
+        assert box.review.position == 0 and box._prev.disabled

@@ -260,6 +260,7 @@ function render({ model, el }) {
           can.next_round
             ? button(L.next_round_button, { type: "next_round" }, true, { "data-testid": "next-round" })
             : null,
+          reviewPanel(v.review),
         ),
       );
     }
@@ -307,6 +308,27 @@ function render({ model, el }) {
     if (!v.my_turn && v.phase !== "over" && delay > 0) {
       timer = setTimeout(() => send({ type: "ai_step" }), delay * 1000);
     }
+  }
+
+  // the mistake review (rummykit.review): a button when the round ends, then one mistake at a time
+  function reviewPanel(r) {
+    if (!r) return null;
+    if (r.total === undefined) return button(r.button, { type: "review" }, true, { "data-testid": "review" });
+    return h(
+      "div",
+      { class: "rk-review", "data-testid": "review-panel" },
+      h("p", {}, h("b", {}, r.headline)),
+      r.total
+        ? h(
+            "div",
+            {},
+            button(r.previous, { type: "review", step: -1 }, r.position > 0, { "data-testid": "review-previous" }),
+            h("span", { "aria-live": "polite" }, ` ${r.title} `),
+            button(r.next, { type: "review", step: 1 }, r.position < r.total - 1, { "data-testid": "review-next" }),
+            h("div", { html: r.html }),
+          )
+        : null,
+    );
   }
 
   function keys(event) {

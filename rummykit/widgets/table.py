@@ -101,6 +101,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         self.hint_text = ""
         self.ai_log: list[dict[str, Any]] = []
         self.pending: dict[str, Any] | None = None
+        self.review: Any = None  # the mistake review, once asked for (rummykit.review)
         self.ai_delay = ai_delay
         self.on_msg(self._on_msg)
         self._refresh()
@@ -156,7 +157,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             lines.append(render("widget_totals", totals=", ".join(map(str, self.match.totals))))
             if self.match.is_over:
                 lines.extend(str(s) for s in self.match.standings())
-        self.view = table_view(
+        view = table_view(
             obs,
             hand_order=self.hand_order,
             selected=self.selected,
@@ -170,6 +171,8 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             four_colour=self.four_colour,
             pending=self.pending,
         )
+        view["review"] = self._review_view() if result is not None else None
+        self.view = view
 
     # --- messages from the front end ---------------------------------------------------------
 
@@ -202,6 +205,8 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         elif kind == "next_round":
             self.next_round()
             return
+        elif kind == "review":
+            self.show_review(int(message.get("step", 0)))
         else:
             action = self._action(message)
             if action is not None:
@@ -341,6 +346,41 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             moves += 1
         return moves
 
+    # --- the mistake review (rummykit.review), when the round is over ------------------------
+
+    def show_review(self, step: int = 0) -> None:
+        """Review the learner's round against the hard AI; ``step`` moves to the next (+1) or
+        previous (-1) mistake."""
+        if not self.game.is_over:
+            return
+        if self.review is None:
+            from rummykit.review import review
+
+            self.review = review(self.game, seat=self.seat)
+        elif step > 0:
+            self.review.next()
+        elif step < 0:
+            self.review.previous()
+
+    def _review_view(self) -> dict[str, Any]:
+        """The review panel: the button's label, then the current mistake and its place."""
+        out: dict[str, Any] = {"button": render("review_button")}
+        if self.review is not None:
+            mistake = self.review.current
+            total = len(self.review.mistakes)
+            out.update(
+                headline=self.review.headline,
+                html=mistake._repr_html_() if mistake is not None else "",
+                title=render("review_position", number=self.review.position + 1, total=total)
+                if total
+                else "",
+                position=self.review.position,
+                total=total,
+                next=render("review_next"),
+                previous=render("review_previous"),
+            )
+        return out
+
     def _hint(self) -> None:
         if self.game.current != self.seat or self.game.is_over:
             self.hint_text = render("widget_hint_not_your_turn")
@@ -354,6 +394,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             self._refresh()
             return
         self.game = self.match.new_round()
+        self.review = None
         self.selected = []
         self.verdict = None
         self.ai_log = []
