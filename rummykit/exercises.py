@@ -49,7 +49,7 @@ from rummykit.cards import (
 from rummykit.display import cards_html
 from rummykit.explain import CATALOGUE, Verdict
 from rummykit.melds import IllegalMeld, Meld, check_layoff, check_meld, check_opening, make_meld
-from rummykit.messages import join, render
+from rummykit.messages import TEMPLATES, join, render
 from rummykit.solver import best_arrangement, can_go_out, min_deadwood
 from rummykit.variants import HUNGARIAN, Variant
 from rummykit.variants import variant as get_variant
@@ -356,7 +356,9 @@ class MeldKind(Exercise):
 
 
 #: Reason codes a learner may pick from, per variant (the rest don't arise without jokers).
-_REASON_CHOICES = tuple(code for code in CATALOGUE if code != "run_too_long")
+_REASON_CHOICES = tuple(  # the meld checks' codes that have a sentence to offer
+    code for code in CATALOGUE if code != "run_too_long" and f"exercise_reason_{code}" in TEMPLATES
+)
 
 
 @dataclass(frozen=True, repr=False)
