@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from html import escape
 
 from rummykit.messages import render
-from rummykit.tournament import TournamentResult
+from rummykit.tournament import Comparison, TournamentResult
 from rummykit.variants import variant as get_variant
 
 __all__ = [
@@ -281,11 +281,7 @@ class NarrowingChart:
         unit = render(f"tournament_unit_{self.unit}")
         out = [render("chart_narrowing_title", first=self.first, second=self.second, unit=unit)]
         for p in self.points:
-            verdict = (
-                render("tournament_no_clear", first=self.first, second=self.second)
-                if p.better is None
-                else render("tournament_clear", better=p.better)
-            )
+            verdict = Comparison(self.first, self.second, p.difference, p.ci, p.better).verdict
             out.append(
                 render(
                     "chart_step",

@@ -342,6 +342,13 @@ class Comparison:
     ci: tuple[float, float] | None
     better: str | None
 
+    @property
+    def verdict(self) -> str:
+        """In words: who is stronger, or that there is no clear difference."""
+        if self.better is None:
+            return render("tournament_no_clear", first=self.first, second=self.second)
+        return render("tournament_clear", better=self.better)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
@@ -517,11 +524,6 @@ class TournamentResult:
         if self.comparisons:
             out += ["", render("tournament_differences", unit=unit)]
             for c in self.comparisons:
-                verdict = (
-                    render("tournament_no_clear", first=c.first, second=c.second)
-                    if c.better is None
-                    else render("tournament_clear", better=c.better)
-                )
                 out.append(
                     "  "
                     + render(
@@ -530,7 +532,7 @@ class TournamentResult:
                         second=c.second,
                         difference=f"{c.difference:+.2f}",
                         ci=_ci_text(c.ci, "{:+.2f}"),
-                        verdict=verdict,
+                        verdict=c.verdict,
                     )
                 )
         return out
