@@ -22,6 +22,7 @@ IntervalChart(rows=(...))
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -106,6 +107,16 @@ def _text(
     )
 
 
+def _title(title: str, width: int) -> tuple[str, int]:
+    """The title in bold, wrapped to the chart's width; and the height it takes."""
+    rows = textwrap.wrap(title, width // 7)
+    body = "".join(
+        _text(width / 2, 20 + 17 * i, row, size=13, font_weight="bold")
+        for i, row in enumerate(rows)
+    )
+    return body, 17 * len(rows)
+
+
 def _figure(svg: str, lines: Sequence[str], width: int, height: int) -> str:
     label = " ".join(lines)
     return (
@@ -148,7 +159,9 @@ class IntervalChart:
     def svg(self) -> tuple[str, int, int]:
         """The picture (SVG body, width, height): a dot for each estimate, a bar with end caps
         for its interval, zero dashed."""
-        width, left, right, top, row_h = 600, 110, 30, 44, 34
+        width, left, right, row_h = 600, 110, 30, 34
+        title, title_h = _title(self.title, width)
+        top = 27 + title_h
         height = top + row_h * len(self.rows) + 50
         values = [v for r in self.rows for v in (r.estimate, *(r.ci or ()))] + [0.0]
         ticks = _ticks(min(values), max(values))
@@ -158,7 +171,7 @@ class IntervalChart:
             return left + (value - lo) / (hi - lo) * (width - left - right)
 
         bottom = top + row_h * len(self.rows)
-        parts = [_text(width / 2, 20, self.title, size=13, font_weight="bold")]
+        parts = [title]
         for t in ticks:
             parts.append(
                 f'<line x1="{x(t):.1f}" y1="{top - 6}" x2="{x(t):.1f}" y2="{bottom}" '
@@ -314,11 +327,15 @@ class NarrowingChart:
     def svg(self) -> tuple[str, int, int]:
         """The picture (SVG body, width, height): the band of the interval, the estimate on it,
         zero dashed, and a mark where the interval leaves zero out for good."""
-        width, height, left, right, top, bottom = 600, 320, 64, 24, 40, 56
+        width, left, right, bottom = 600, 64, 24, 56
         unit = render(f"tournament_unit_{self.unit}")
+        title = render("chart_narrowing_title", first=self.first, second=self.second, unit=unit)
+        heading, title_h = _title(title, width)
+        top = 23 + title_h
+        height = top + 224 + bottom
         values = [v for p in self.points for v in (p.difference, *(p.ci or ()))] + [0.0]
         yticks = _ticks(min(values), max(values))
-        xticks = _ticks(0, self.points[-1].games)
+        xticks = _ticks(0, self.points[-1].games, 6)
         y_lo, y_hi, x_hi = yticks[0], yticks[-1], xticks[-1]
         plot_w, plot_h = width - left - right, height - top - bottom
 
@@ -328,8 +345,7 @@ class NarrowingChart:
         def y(value: float) -> float:
             return top + (y_hi - value) / (y_hi - y_lo) * plot_h
 
-        title = render("chart_narrowing_title", first=self.first, second=self.second, unit=unit)
-        parts = [_text(width / 2, 20, title, size=13, font_weight="bold")]
+        parts = [heading]
         for t in yticks:
             parts.append(
                 f'<line x1="{left}" y1="{y(t):.1f}" x2="{width - right}" y2="{y(t):.1f}" '
@@ -369,6 +385,8 @@ class NarrowingChart:
                 f'<line x1="{x(settled.games):.1f}" y1="{top}" x2="{x(settled.games):.1f}" '
                 f'y2="{top + plot_h}" stroke="{_MARK}" stroke-width="2" stroke-dasharray="2 3"/>'
             )
+            mark = render("chart_settled_mark", games=self._games_text(settled.games))
+            parts.append(_text(x(settled.games) + 5, top + 12, mark, size=11, anchor="start"))
         axis_x = render(f"chart_axis_games_{self.unit}")
         parts.append(_text(left + plot_w / 2, height - 14, axis_x, size=12))
         axis_y = render("chart_axis_difference", first=self.first, second=self.second, unit=unit)

@@ -630,6 +630,7 @@ TEMPLATES: dict[str, str] = {
     "chart_settled": (
         "From {games} on, the interval leaves zero out: {better} is stronger, with 95% confidence."
     ),
+    "chart_settled_mark": "from {games} on, zero is out",
     "chart_not_settled": (
         "Even after {games}, the interval still holds zero: play more before you believe either "
         "is stronger."

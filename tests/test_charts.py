@@ -128,11 +128,18 @@ def test_settled_is_the_first_point_from_which_zero_stays_out(
     )
     assert (chart.settled_at.games if chart.settled_at else None) == settled
     last = chart.lines()[-1]
+    marks = [
+        t.text
+        for t in _svg(chart._repr_html_()).iter(f"{SVG}text")
+        if "zero is out" in (t.text or "")
+    ]
     if settled is None:
         assert last.startswith("Even after 4 rounds, the interval still holds zero")
+        assert not marks
     else:
         rounds = "1 round" if settled == 1 else f"{settled} rounds"
         assert last.startswith(f"From {rounds} on, the interval leaves zero out: a is stronger")
+        assert marks == [f"from {rounds} on, zero is out"]
 
 
 def test_narrowing_svg_places_every_point_where_its_value_says() -> None:
