@@ -616,6 +616,42 @@ TEMPLATES: dict[str, str] = {
     "review_cli_seat_help": "the seat to review (default: 0)",
     "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
     "review_cli_json_help": "print the review as one JSON object",
+    # --- charts ---------------------------------------------------------------------------
+    "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
+    "chart_bad_steps": "a chart needs at least one step, not {steps}",
+    "chart_unknown_agent": "'{agent}' did not play in this tournament: the agents are {agents}",
+    "chart_better_high": "higher is better",
+    "chart_better_low": "lower is better",
+    "chart_standings_title": (
+        "{variant}: points per seat and {unit}, with 95% confidence intervals ({better})"
+    ),
+    "chart_axis_points": "points per seat and {unit}",
+    "chart_row": "{label}: {estimate} {ci}",
+    "chart_narrowing_title": (
+        "{first} − {second}: the difference in points per {unit} as games are added, "
+        "with its 95% confidence interval"
+    ),
+    "chart_axis_games_round": "rounds played",
+    "chart_axis_games_match": "matches played",
+    "chart_axis_difference": "{first} − {second}, points per {unit}",
+    "chart_zero": "no difference",
+    "chart_games_round": "{games:rounds}",
+    "chart_games_match": "{games:matches}",
+    "chart_step": "after {games}: {difference} {ci} — {verdict}",
+    "chart_settled": (
+        "From {games} on, the interval leaves zero out: {better} is stronger, with 95% confidence."
+    ),
+    "chart_settled_mark": "from {games} on, zero is out",
+    "chart_not_settled": (
+        "Even after {games}, the interval still holds zero: play more before you believe either "
+        "is stronger."
+    ),
+    "count_games_one": "{n} game",
+    "count_games_other": "{n} games",
+    "count_rounds_one": "{n} round",
+    "count_rounds_other": "{n} rounds",
+    "count_matches_one": "{n} match",
+    "count_matches_other": "{n} matches",
     # --- the solver: arrangements, going out, the opening, lay-offs ----------------------
     "solver_arrangement": "Melds {melds}; deadwood {deadwood} = {value}.",
     "solver_no_deadwood": "Melds {melds}; no deadwood.",
@@ -847,8 +883,6 @@ TEMPLATES: dict[str, str] = {
     "forfeit_heading": "Forfeits ({count:games}):",
     "forfeit_game": "game {index} (deal seed {seed}): {line}",
     "forfeit_stderr": "      stderr: {line}",
-    "count_games_one": "{n} game",
-    "count_games_other": "{n} games",
     "league_bad_entry": (
         '{entry} is not a league entry: give exactly one of "level" (easy, normal, hard), '
         '"python" (FILE.py:Name) or "command" (a program speaking the agent protocol)'
