@@ -99,15 +99,16 @@ class Candidate:
         plan: Note | None = None,
         searched: bool = True,
     ) -> Candidate:
-        """The option whose score is the sum of ``terms``."""
-        return cls(action, sum(t.value for t in terms), (), tuple(terms), plan, searched)
+        """The option whose score is the sum of ``terms`` (their sentences are its notes)."""
+        notes = tuple(t.note for t in terms)
+        return cls(action, sum(t.value for t in terms), notes, tuple(terms), plan, searched)
 
     def with_terms(self, *more: Term) -> Candidate:
         """The same option with more terms added to its score."""
         return Candidate(
             self.action,
             self.score + sum(t.value for t in more),
-            self.notes,
+            (*self.notes, *(t.note for t in more)),
             (*self.terms, *more),
             self.plan,
             self.searched,
