@@ -736,6 +736,7 @@ TEMPLATES: dict[str, str] = {
     # the traces as an analysis board: options in expected points, each a sum of named terms
     "ai_term": "{value}  {text}",
     "ai_term_short": "{value} {label}",
+    "ai_terms": "{terms}",
     "ai_option": "{action}: {score} points",
     "ai_behind": " ({diff} behind the best)",
     "ai_plan": "plan: {text}",

@@ -56,7 +56,7 @@ class Term:
         """JSON-ready form."""
         return {
             "name": self.name,
-            "value": round(self.value, 3),
+            "value": self.value,
             "label": render(f"ai_label_{self.name}")
             if f"ai_label_{self.name}" in TEMPLATES
             else self.name,
@@ -99,17 +99,20 @@ class Candidate:
         plan: Note | None = None,
         searched: bool = True,
     ) -> Candidate:
-        """The option whose score is the sum of ``terms`` (their sentences are its notes)."""
-        notes = tuple(t.note for t in terms)
-        return cls(action, sum(t.value for t in terms), notes, tuple(terms), plan, searched)
+        """The option whose score is the sum of ``terms``; its one note lists them (value
+        and label), for tools that read notes."""
+        return cls(
+            action, sum(t.value for t in terms), (_summary(terms),), tuple(terms), plan, searched
+        )
 
     def with_terms(self, *more: Term) -> Candidate:
         """The same option with more terms added to its score."""
+        terms = (*self.terms, *more)
         return Candidate(
             self.action,
             self.score + sum(t.value for t in more),
-            (*self.notes, *(t.note for t in more)),
-            (*self.terms, *more),
+            (_summary(terms),),
+            terms,
             self.plan,
             self.searched,
         )
@@ -117,9 +120,7 @@ class Candidate:
     def why(self) -> str:
         """The reasons in one line: its terms (value and label) or its notes."""
         if self.terms:
-            return ", ".join(
-                render("ai_term_short", value=signed(t.value), label=_label(t)) for t in self.terms
-            )
+            return str(_summary(self.terms))
         return "; ".join(str(n) for n in self.notes)
 
     def __str__(self) -> str:
@@ -132,12 +133,18 @@ class Candidate:
         return {
             "action": self.action.to_dict(),
             "text": str(self.action),
-            "score": round(self.score, 3),
+            "score": self.score,
             "notes": [n.to_dict() for n in self.notes],
             "terms": [t.to_dict() for t in self.terms],
             "plan": self.plan.to_dict() if self.plan is not None else None,
             "searched": self.searched,
         }
+
+
+def _summary(terms: Sequence[Term]) -> Note:
+    """One note listing the terms: ``−18.0 deadwood after, −2.5 outs given up``."""
+    text = ", ".join(render("ai_term_short", value=signed(t.value), label=_label(t)) for t in terms)
+    return Note("ai_terms", {"terms": text})
 
 
 def _label(term: Term) -> str:
