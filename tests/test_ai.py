@@ -9,18 +9,21 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from rummykit.ai import LEVELS, BaseAgent, Decision, make_agent
+from rummykit.ai import AGENTS, LEVELS, BaseAgent, Decision, make_agent
+from rummykit.ai.hint import hint
 from rummykit.ai.trace import signed
-from rummykit.cards import Card, parse_cards
+from rummykit.cards import JOKER, Card, parse_cards
 from rummykit.game import (
     Action,
     Discard,
     Draw,
     ExchangeJoker,
     Game,
+    LayOff,
     PlayMeld,
     from_position,
 )
+from rummykit.tournament import run_tournament
 from rummykit.variants import variant
 
 AgentMaker = Callable[[], BaseAgent]
@@ -427,3 +430,80 @@ def test_R12_hard_uses_the_public_history() -> None:
     nine = next(c for c in nines.trace.candidates if c.action == Discard(Card("9♠")))
     threat = next(t for t in nine.terms if t.name == "threat")
     assert "seat 1 would go out with it in 24 of 24 sampled hands" in str(threat)
+
+
+# --- going out by laying a joker onto a run's end (H5, H12) ----------------------------------
+
+
+@pytest.mark.parametrize("level", sorted(AGENTS))
+def test_H12_goes_out_by_laying_a_joker_onto_the_end_of_a_run(level: str) -> None:
+    game = from_position(
+        "hungarian", hands=["5♣ 🃏", "3♦ 4♠ 7♣"], table=[(1, "4♥ 5♥ 6♥")], discard="K♣",
+        current=0, phase="play", opened=[True, True], turns=[5, 5],
+    )  # fmt: skip
+    first = decide(make_agent(level), game)
+    assert isinstance(first.action, LayOff) and first.action.cards == (JOKER,)
+    assert first.action.joker_as in (Card("3♥"), Card("7♥"))
+    game.play(first.action)
+    play_turn(make_agent(level), game)
+    assert game.is_over and game.result is not None
+    assert game.result.points[0] < 0  # seat 0 went out (H12), the joker not left in hand
+
+
+@pytest.mark.parametrize("level", sorted(AGENTS))
+def test_a_plan_to_go_out_is_played_in_order_never_skipping_to_its_discard(level: str) -> None:
+    for seed in range(4):
+        game = Game.new("hungarian", players=2, seed=seed)
+        agents = [make_agent(level), make_agent(level)]
+        while not game.is_over:
+            seat = game.current
+            decision = decide(agents[seat], game)
+            says_out = any(s.code == "ai_can_go_out_plan" for s in decision.trace.steps)
+            game.play(decision.action, seat)
+            if says_out and isinstance(decision.action, Discard):
+                assert game.is_over  # "I can empty my hand" then a discard: it went out
+
+
+# --- the greedy baseline and the hints ----------------------------------------------------------
+
+
+def test_greedy_draws_from_the_stock_and_throws_its_highest_loose_card() -> None:
+    game = from_position(
+        "rommi", hands=["5♥ 6♥ 7♥ K♠ 9♦ 2♣ Q♦", "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥"], discard="8♥",
+        current=0, phase="draw",
+    )  # fmt: skip
+    greedy = make_agent("greedy")
+    assert decide(greedy, game).action == Draw("stock")  # 8♥ would extend its run: no matter
+    game.play(Draw("stock"))
+    actions = play_turn(greedy, game)
+    assert isinstance(actions[0], PlayMeld)  # it melds whenever it may
+    thrown = actions[-1]
+    assert isinstance(thrown, Discard)
+    loose = [c for c in game.hand(0)] + [thrown.card]
+    rules = variant("rommi")
+    assert rules.card_value(thrown.card) == max(rules.card_value(c) for c in loose if c != JOKER)
+
+
+def test_greedy_plays_by_name_in_a_tournament() -> None:
+    result = run_tournament("rommi", 2, ["greedy", "easy"], games=2, seed=3, workers=1)
+    assert {s.agent for s in result.standings} == {"greedy", "easy"}
+
+
+def test_a_hint_is_one_sentence_to_the_learner_with_the_move_as_text() -> None:
+    for seed in range(4):
+        game = Game.new("hungarian", players=2, seed=seed)
+        for _ in range(12):
+            if game.is_over:
+                break
+            obs = game.observation(game.current)
+            tip = hint(obs)
+            assert tip.decision.action in obs.legal_actions
+            assert tip.command == str(tip.decision.action)
+            assert f"“{tip.command}”" in tip.summary
+            assert "\n" not in tip.summary
+            words = tip.summary.lower().split()
+            assert not {"i", "my", "me"} & set(words)  # second person
+            if obs.turns[obs.seat] == 0:  # H9: nobody may open on their first turn
+                assert "opening (h8)" not in tip.summary.lower()
+            assert tip.details and str(tip).startswith(tip.summary)
+            game.play(tip.decision.action)
