@@ -21,6 +21,7 @@ from rummykit.game import (
     Game,
     LayOff,
     PlayMeld,
+    Undo,
     from_position,
 )
 from rummykit.tournament import run_tournament
@@ -507,3 +508,47 @@ def test_a_hint_is_one_sentence_to_the_learner_with_the_move_as_text() -> None:
                 assert "opening (h8)" not in tip.summary.lower()
             assert tip.details and str(tip).startswith(tip.summary)
             game.play(tip.decision.action)
+
+
+# --- the example agent on docs/ai.md ------------------------------------------------------------
+
+
+def _page_agent() -> type:
+    """The from-scratch agent, exactly as docs/ai.md prints it."""
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    section = page[page.index("### An agent from scratch") :]
+    start = section.index("```python\n") + len("```python\n")
+    code = section[start : section.index("\n```", start)]
+    namespace: dict[str, object] = {}
+    exec(compile(code, "docs/ai.md", "exec"), namespace)
+    return namespace["FirstSteps"]  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(("name", "players"), [("hungarian", 2), ("hungarian", 4), ("rommi", 3)])
+def test_the_example_agent_on_the_page_plays_both_variants(name: str, players: int) -> None:
+    agent_class = _page_agent()
+    for seed in range(3):
+        game = Game.new(name, players=players, seed=seed)
+        agents = [agent_class() for _ in range(players)]
+        actions = 0
+        while not game.is_over:
+            obs = game.observation(game.current)
+            decision = agents[game.current].decide(obs)
+            assert decision.action in obs.legal_actions
+            game.play(decision.action, game.current)
+            actions += 1
+            assert actions < 3000
+        assert game.result is not None
+
+
+def test_the_example_agent_takes_a_short_opening_back() -> None:
+    game = from_position(
+        "hungarian", hands=["🃏 2♥ 3♥ 7♠ 8♠ 9♠ K♦ K♣ K♥ Q♣ 5♦", "3♦ 4♠ 7♣"], discard="K♣",
+        current=0, phase="play", opened=[False, True], turns=[5, 5],
+    )  # fmt: skip
+    game.play(PlayMeld(parse_cards("K♥ K♦ K♣")))  # 30 of the 51 (H8): only Undo is legal
+    obs = game.observation(0)
+    assert not any(isinstance(a, Discard) for a in obs.legal_actions)
+    assert _page_agent()().decide(obs).action == Undo()
