@@ -522,10 +522,11 @@ class Outlook:
         """The unseen cards (one per copy) that would lower ``hand``'s deadwood once drawn
         and the worst card thrown away."""
         now = self.deadwood(hand)
+        relevant = self.relevant(hand)
         return [
             card
             for card, count, _ in self.unseen
-            if (card.is_joker or card in self.relevant(hand)) and self.after_draw(hand, card) < now
+            if (card.is_joker or card in relevant) and self.after_draw(hand, card) < now
             for _ in range(count)
         ]
 
