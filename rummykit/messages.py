@@ -692,14 +692,10 @@ TEMPLATES: dict[str, str] = {
     "ai_why_cut": "Taking the cut card {card}: with it I can go out this turn.",
     "ai_discard_goes_out": "With {card} from the discard pile I can go out this turn.",
     "ai_why_discard_out": "Taking {card}: it lets me go out.",
-    "ai_discard_unusable": "{card} on the discard pile could not be played this turn, so I can't take it.",
-    "ai_why_stock": "Drawing from the stock.",
     "ai_discard_mine": "I threw {card} away earlier this round; taking it back would go round in circles.",
     "ai_discard_makes_meld": "{card} on the discard pile completes a meld in my hand.",
     "ai_discard_no_meld": "{card} on the discard pile makes no meld with my hand.",
     "ai_why_discard_meld": "Taking {card}: it completes a meld.",
-    "ai_discard_gain": "{card} from the discard pile would lower my deadwood by {gain}.",
-    "ai_why_discard_gain": "Taking {card}: it lowers my deadwood by {gain}.",
     "ai_compare_draws": (
         "My deadwood is {now}; with {card} from the discard pile and my worst card thrown "
         "away it would be {take}; with a card from the stock, {stock} expected."
@@ -708,7 +704,6 @@ TEMPLATES: dict[str, str] = {
     "ai_why_return_cut": "Giving back the cut card, then drawing normally.",
     "ai_stuck": "My moves this turn don't let the turn end, so I take them back.",
     "ai_why_undo": "Taking back the last move.",
-    "ai_can_go_out": "I can empty my hand this turn.",
     "ai_why_go_out": "Going out: this is the next step.",
     "ai_first_turn": "Nobody may open on their first turn (H9), so I only discard.",
     "ai_opening": "I can open: {points:points} of melds, {threshold} needed.",
@@ -720,19 +715,8 @@ TEMPLATES: dict[str, str] = {
     "ai_why_layoff": "Laying off a single card.",
     "ai_exchange": "Handing in {card} for the joker in meld {meld}: the joker fits a meld of mine.",
     "ai_why_exchange": "Exchanging for the joker: it is worth more in my hand.",
-    "ai_why_discard": "Discarding {card} (score {score}).",
     "ai_memory": "Seat {seat} has taken {count:cards} from the discard pile: {cards}.",
-    "ai_note_single": "{card}: {value:points} of deadwood, not in a meld",
-    "ai_note_in_meld": "{card} is part of a meld — keep it",
     "ai_note_value": "{value:points} of deadwood",
-    "ai_note_joker_future": "a joker fits almost any meld later",
-    "ai_note_partners": "{count} partner card(s) in hand",
-    "ai_note_no_partner": "no partner in hand",
-    "ai_note_feeds": "seat {seat} may want it",
-    "ai_note_safe": "not wanted by seat {seat} as far as I can see",
-    "ai_note_deadwood_after": "deadwood after: {value}",
-    "ai_note_expected": "expected deadwood after the next draw: {value}",
-    "ai_note_just_taken": "just taken from the discard pile — throwing it back gains nothing",
     # the traces as an analysis board: options in expected points, each a sum of named terms
     "ai_term": "{value}  {text}",
     "ai_term_short": "{value} {label}",
@@ -823,9 +807,7 @@ TEMPLATES: dict[str, str] = {
         "scored by its deadwood now, {value:points}: more than the {count} searched options "
         "leave (at most {limit}), and the next draw can only lower it"
     ),
-    "ai_term_opening_gain": (
-        "my best opening goes from {before} to {after} with {card}"
-    ),
+    "ai_term_opening_gain": "my best opening goes from {before} to {after} with {card}",
     "ai_term_stock_no_sure_gain": "a stock card adds nothing for sure to my opening",
     "ai_term_open_chance": (
         "{count} of the {total} unseen cards let me open next turn ({cards}), escaping the "
