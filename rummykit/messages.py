@@ -167,6 +167,8 @@ TEMPLATES: dict[str, str] = {
     ),
     "bad_action_data": "{data!r} is not an action: its type must be one of {choices}",
     "bad_action_field": "a '{kind}' action has a missing or bad field: {field}",
+    "bad_action_unknown": "a '{kind}' action has no field '{field}': its fields are {choices}",
+    "bad_action_card": "a '{kind}' action has a bad field '{field}': {error}",
     "bad_meld_number": (
         "'{text}': there is no meld {number} — melds on the table are numbered from 1"
     ),
@@ -298,15 +300,92 @@ TEMPLATES: dict[str, str] = {
         "this file is version {found} of the game format; rummykit reads version {version}"
     ),
     "record_bad_field": "'{field}' must be {expected}",
+    "record_unknown_field": "'{field}' is not a field rummykit knows there: the fields are {choices}",
+    "record_bad_setup": "'{field}': {error}",
     "record_bad_cards": "'{field}' holds a card that can't be read: {error}",
-    "record_bad_meld": "table meld {index} is not a valid meld: {error}",
-    "record_too_many": "the position holds more than {copies} {card} — {variant} has only {copies}",
-    "record_cards_unaccounted": (
-        "every card must be somewhere exactly once ({count} in all): {card} is {problem}"
+    "record_bad_meld": "'{field}' is not a valid meld: {error}",
+    "record_too_many": (
+        "'{field}': the hands, discard, table and cut_card hold more than {copies} {card} — "
+        "{variant} has only {copies}"
     ),
-    "record_bad_action": "action {number} can't be read: {error}",
+    "record_not_in_deck": (
+        "'{field}': the position holds {card}, but {variant} is played without it"
+    ),
+    "record_cards_unaccounted": (
+        "'{field}': every card must be somewhere exactly once ({count} in all) across "
+        "{where}hands, stock, discard, table and cut_card: {card} is {problem}"
+    ),
+    "record_missing": "missing",
+    "record_too_often": "there too often",
+    "record_bad_action": "'{field}' (action {number}) can't be read: {error}",
     "record_illegal_action": (
-        "action {number} (seat {seat}: {action}) is not legal at that point: {why}"
+        "'{field}' (action {number}, seat {seat}: {action}) is not legal at that point: {why}"
+    ),
+    "record_expect_object": "an object",
+    "record_expect_list": "a list",
+    "record_expect_whole_or_null": "a whole number or null",
+    "record_expect_whole": "a whole number of 0 or more",
+    "record_expect_bool": "true or false",
+    "record_expect_range": "a whole number from {low} to {high}",
+    "record_expect_wholes": "{count} whole numbers",
+    "record_expect_bools": "{count} true/false values",
+    "record_expect_cards": "a list of cards",
+    "record_expect_card": "one card or null",
+    "record_expect_variant": "a variant name: hungarian or rommi",
+    "record_expect_no_result": "null: a finished round can't be resumed",
+    "record_expect_unfinished": "draw or play (a finished round can't be resumed)",
+    "record_expect_represents": "{count} cards or nulls: what each card of the meld stands for",
+    "record_expect_kind": "run or set",
+    "record_expect_kind_is": "{kind}: these cards make a {kind}",
+    "record_expect_start": "a place where this run can start, such as {start}",
+    "record_expect_hands": "{count} hands",
+    "record_expect_melds": "a list of melds",
+    "record_expect_no_cut_card": "null: {variant} has no cut card",
+    "record_expect_phase": "draw, play or over",
+    "record_expect_all_opened": "all true: {variant} has no opening, so everyone has opened",
+    "record_expect_no_draw": "null: in the draw phase nothing has been drawn yet",
+    "record_expect_drew": (
+        "stock, discard or cut_card — or start, on the first turn of a starter who is dealt "
+        "more cards"
+    ),
+    "record_expect_cards_to_act": (
+        "a hand with cards: it is this seat's turn and the round isn't over"
+    ),
+    "record_expect_turn": "a turn object saying what was taken this turn",
+    "record_expect_same_drew": "{drew}, the same as the position's drew",
+    "record_expect_meld_indices": "indices of melds on the table (there are {count})",
+    "record_expect_joker_moves": "freed or placed: one per exchange and per joker laid down",
+    "record_expect_phase_play": "play: the turn records moves, so the seat to act has drawn",
+    "record_expect_own_melds": "indices of different melds laid down by seat {seat} this turn",
+    "record_expect_meld_points": "the sum of the points of this turn's new melds",
+    "record_expect_melded": "the cards of this turn's new melds",
+    "record_expect_placed": "cards on the table, including every card of this turn's new melds",
+    "record_expect_taken": (
+        "a card taken from the discard pile this turn (drew is discard), now in the hand or "
+        "on the table"
+    ),
+    "record_expect_cut_taken": (
+        "the cut card taken this turn (drew is cut_card), now in the hand or on the table"
+    ),
+    "record_expect_step": "a saved move: its kind and the state before it",
+    "record_expect_step_kind": "one of {choices}",
+    "record_expect_step_phase": "draw before a discard or cut_card step, play before a {kind} step",
+    "record_expect_taken_step": "a card whose take (a discard step) is saved in turn.steps",
+    "record_expect_cut_step": "the cut card whose take (a cut_card step) is saved in turn.steps",
+    "record_expect_steps_drew": "moves of a turn that drew from the {drew}",
+    "record_expect_rng": "a saved random state",
+    "deal_too_large": (
+        "{variant} can't deal {players} players {size:cards} each: the deck has {deck:cards}, "
+        "which must also give the face-up card and at least one card for the stock, and no "
+        "hand is dealt more than {limit:cards} (larger hands make hints and computer opponents "
+        "slow); the largest hand for {players} players is {largest:cards}"
+    ),
+    "deal_too_large_extra": (
+        "{variant} can't deal {players} players {size:cards} each: the deck has {deck:cards}, "
+        "which must also give {extra} more to the starter, the face-up card and at least one "
+        "card for the stock, and no hand is dealt more than {limit:cards} (larger hands make "
+        "hints and computer opponents slow); the largest hand for {players} players is "
+        "{largest:cards}"
     ),
     # --- matches --------------------------------------------------------------------------
     "standing": "{place}. seat {seat}: {total}",
@@ -598,7 +677,6 @@ TEMPLATES: dict[str, str] = {
     "joker_as_no_joker": (
         "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
     ),
-    "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",
