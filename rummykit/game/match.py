@@ -80,8 +80,11 @@ class Match:
             return True
         return bool(v.target) and max(self.totals) >= v.target
 
-    def new_round(self) -> Game:
-        """Deal the next round; the dealer moves one seat clockwise each round (H2)."""
+    def new_round(self, *, choose_cut: bool = False) -> Game:
+        """Deal the next round; the dealer moves one seat clockwise each round (H2).
+
+        With ``choose_cut=True`` a variant with a cut card waits for the cutter's
+        :class:`~rummykit.game.actions.Cut` (H3) instead of cutting in the middle."""
         if self.rounds and not self.rounds[-1].is_over:
             raise ValueError(render("match_round_unfinished"))
         if self.is_over:
@@ -93,6 +96,7 @@ class Match:
             self._seeds.randrange(2**31),
             dealer=dealer,
             match_scores=self.totals,
+            choose_cut=choose_cut,
         )
         self.rounds.append(game)
         return game
