@@ -457,17 +457,16 @@ TEMPLATES: dict[str, str] = {
     "record_expect_steps_drew": "moves of a turn that drew from the {drew}",
     "record_expect_rng": "a saved random state",
     "deal_too_large": (
-        "{variant} can't deal {players} players {size:cards} each: the deck has {deck:cards}, "
+        "{variant} can't deal {players} players {size:cards} each: the deck has {deck} cards, "
         "which must also give the face-up card and at least one card for the stock, and no "
-        "hand is dealt more than {limit:cards} (larger hands make hints and computer opponents "
-        "slow); the largest hand for {players} players is {largest:cards}"
+        "hand is dealt more than {limit} cards (larger hands make hints and computer opponents "
+        "slow); the largest hand for {players} players is {largest}"
     ),
     "deal_too_large_extra": (
-        "{variant} can't deal {players} players {size:cards} each: the deck has {deck:cards}, "
+        "{variant} can't deal {players} players {size:cards} each: the deck has {deck} cards, "
         "which must also give {extra} more to the starter, the face-up card and at least one "
-        "card for the stock, and no hand is dealt more than {limit:cards} (larger hands make "
-        "hints and computer opponents slow); the largest hand for {players} players is "
-        "{largest:cards}"
+        "card for the stock, and no hand is dealt more than {limit} cards (larger hands make "
+        "hints and computer opponents slow); the largest hand for {players} players is {largest}"
     ),
     # --- matches --------------------------------------------------------------------------
     "standing": "{place}. seat {seat}: {total}",
