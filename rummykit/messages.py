@@ -439,9 +439,13 @@ TEMPLATES: dict[str, str] = {
     "record_expect_joker_moves": "freed or placed: one per exchange and per joker laid down",
     "record_expect_phase_play": "play: the turn records moves, so the seat to act has drawn",
     "record_expect_own_melds": "indices of different melds laid down by seat {seat} this turn",
-    "record_expect_meld_points": "the sum of the points of this turn's new melds",
-    "record_expect_melded": "the cards of this turn's new melds",
-    "record_expect_placed": "cards on the table, including every card of this turn's new melds",
+    "record_expect_meld_points": (
+        "the points this turn's new melds were laid down with: 0 up to what they are worth now"
+    ),
+    "record_expect_placed": (
+        "the cards put on the table this turn (those of new melds included), still there but "
+        "for jokers taken back by an exchange"
+    ),
     "record_expect_taken": (
         "a card taken from the discard pile this turn (drew is discard), now in the hand or "
         "on the table"
