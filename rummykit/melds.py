@@ -49,6 +49,7 @@ __all__ = [
     "make_meld",
     "meld_layouts",
     "meld_readings",
+    "reading_phrase",
     "readings_with",
     "variant_words",
 ]
@@ -343,7 +344,7 @@ def make_meld(cards: CardsLike, variant: Variant = HUNGARIAN, joker_as: JokerAs 
             wanted,
             cards=cards,
             wanted=_jokers_phrase(wanted),
-            choices=join([_reading_jokers(m) for m in readings]),
+            choices=join([reading_phrase(m) for m in readings]),
         )
     raise IllegalMeld(Verdict((mismatch,), cards, variant=variant.name))
 
@@ -896,8 +897,14 @@ def _jokers_phrase(cards: Sequence[Card]) -> str:
     return render("jokers_phrase_many", cards=join([f"the {c}" for c in cards], "and"))
 
 
-def _reading_jokers(meld: Meld) -> str:
-    """What the jokers of one reading stand for, as a phrase."""
+def reading_phrase(meld: Meld) -> str:
+    """What the jokers of one reading stand for, as a phrase (to list readings as wholes).
+
+    >>> reading_phrase(make_meld("🃏 2♥ 3♥", joker_as="4♥"))
+    'the joker is the 4♥'
+    >>> reading_phrase(make_meld("K♥ 🃏 🃏", HUNGARIAN.derive(jokers_per_meld=2), joker_as="K♠"))
+    'the jokers are two of the missing K♠, K♦ and K♣'
+    """
     reps = _joker_reps(meld)
     fixed = [rep for rep in reps if rep is not None]
     if len(fixed) == len(reps):
@@ -1046,7 +1053,7 @@ def _valid_verdict(
 
 def _reading_reason(meld: Meld, variant: Variant, counts: bool) -> Reason:
     """One reading as a whole: its kind, what each joker stands for, its value."""
-    params: dict[str, object] = {"jokers": _reading_jokers(meld)}
+    params: dict[str, object] = {"jokers": reading_phrase(meld)}
     if counts:
         params["points"] = meld.points(variant)
     suffix = "" if counts else "_free"
@@ -1146,7 +1153,7 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
         else:  # the meld's jokers are open: say in which reading the cards fit
             reasons = []
             for base, found in sorted(grown, key=lambda pair: not pair[1]):
-                jokers = _reading_jokers(base)
+                jokers = reading_phrase(base)
                 if found:
                     reasons.append(
                         _info(
@@ -1238,7 +1245,7 @@ def _reading_condition(
         else:
             jokers = render("jokers_they_are", cards=names)
     elif shown is None:
-        jokers = _reading_jokers(meld)
+        jokers = reading_phrase(meld)
     elif len(fixed) < len(reps) or not meld.is_run:
         jokers = render("jokers_in_set", meld=shown, set_word=set_word)
     elif len(fixed) == 1:
