@@ -1077,6 +1077,16 @@ def _reading_reason(meld: Meld, variant: Variant, counts: bool) -> Reason:
 MeldLike: TypeAlias = "Meld | CardsLike"
 
 
+def _meld_readings_of(
+    meld: MeldLike, variant: Variant
+) -> tuple[tuple[Card, ...], tuple[Meld, ...]]:
+    """The cards as given, and the readings they may be: a :class:`Meld` is its one reading."""
+    if isinstance(meld, Meld):
+        return meld.cards, (meld,)
+    cards = as_cards(meld)
+    return cards, meld_readings(cards, variant)
+
+
 def layoff_readings(meld: Meld, cards: CardsLike, variant: Variant = HUNGARIAN) -> tuple[Meld, ...]:
     """Every meld that ``meld`` becomes with ``cards`` added, keeping its kind and its jokers.
 
@@ -1126,17 +1136,13 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
     >>> print(check_layoff("🃏 2♥ 3♥", "4♥"))
     4♥ fits onto 🃏 2♥ 3♥ if the joker is the A♥, making 🃏 2♥ 3♥ 4♥. (H5) If the joker is the 4♥, 4♥ can't go onto 🃏 2♥ 3♥. (H5)
     """
-    if isinstance(meld, Meld):
-        shown, bases = meld.cards, (meld,)  # type: tuple[tuple[Card, ...], tuple[Meld, ...]]
-    else:
-        shown = as_cards(meld)
-        bases = meld_readings(shown, variant)
-        if not bases:
-            bad = check_meld(shown, variant)
-            head = _info(variant, "layoff_not_a_meld", meld=shown)
-            return Verdict((head, *bad.failures), shown, variant=variant.name)
-        if len(bases) == 1:
-            shown = bases[0].cards
+    shown, bases = _meld_readings_of(meld, variant)
+    if not bases:
+        bad = check_meld(shown, variant)
+        head = _info(variant, "layoff_not_a_meld", meld=shown)
+        return Verdict((head, *bad.failures), shown, variant=variant.name)
+    if len(bases) == 1:
+        shown = bases[0].cards
     added = as_cards(cards)
     if not added:
         none = _reason(variant, "layoff_no_cards", (), meld=shown)
@@ -1273,17 +1279,13 @@ def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Ve
     # each meld's values, one per reading: (value, condition) — one entry when fixed
     values: list[list[tuple[int, str]]] = []
     for item in melds:
-        if isinstance(item, Meld):
-            shown, options = item.cards, (item,)  # type: tuple[tuple[Card, ...], tuple[Meld, ...]]
-        else:
-            shown = as_cards(item)
-            options = meld_readings(shown, variant)
-            if not options:
-                if shown:
-                    code = "opening_bad_meld" if threshold else "opening_bad_meld_free"
-                    reasons.append(_reason(variant, code, shown, meld=shown))
-                reasons.extend(check_meld(shown, variant).failures)
-                continue
+        shown, options = _meld_readings_of(item, variant)
+        if not options:
+            if shown:
+                code = "opening_bad_meld" if threshold else "opening_bad_meld_free"
+                reasons.append(_reason(variant, code, shown, meld=shown))
+            reasons.extend(check_meld(shown, variant).failures)
+            continue
         meld = options[0]
         built.append(meld)
         used.update(meld.cards)

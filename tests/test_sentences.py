@@ -26,23 +26,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rummykit import (
-    HUNGARIAN,
-    ROMMI,
-    Card,
-    Meld,
-    Variant,
-    Verdict,
-    check_layoff,
-    check_meld,
-    check_opening,
-    meld_readings,
-    variant,
-)
-from rummykit.cards import JOKER, RANKS, SUITS, parse_card
-from rummykit.explain import CATALOGUE, cite, example_sentence
+from rummykit.cards import JOKER, RANKS, SUITS, Card, parse_card
+from rummykit.explain import CATALOGUE, Verdict, cite, example_sentence
 from rummykit.game import Game, from_position, parse_action
+from rummykit.melds import Meld, check_layoff, check_meld, check_opening, meld_readings
 from rummykit.messages import TEMPLATES
+from rummykit.variants import HUNGARIAN, ROMMI, Variant, variant
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 RULE_IDS = frozenset(
