@@ -547,17 +547,24 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
 
 def _times(count: int) -> str:
     """``twice``, ``three times`` …"""
-    return "twice" if count == 2 else f"{number_word(count)} times"
+    return (
+        render("times_twice") if count == 2 else render("times_many", count_word=number_word(count))
+    )
+
+
+def _the(cards: Iterable[Card], word: str = "and") -> str:
+    """``the 6♥ and the 7♥`` (``word="or"``: ``the A♥ or the 4♥``)."""
+    return join([render("the_card", card=c) for c in cards], word)
 
 
 def _run_span(variant: Variant) -> str:
     """The longest runs the variant allows, in words."""
     spans = []
     if variant.ace_low:
-        spans.append("from A to K")
+        spans.append(render("span_ace_low"))
     if variant.ace_above_king:
-        spans.append("from 2 to A")
-    return join(spans) or "from 2 to K"
+        spans.append(render("span_ace_high"))
+    return join(spans) or render("span_no_ace")
 
 
 def _rank_phrase(rank: int, plural: bool) -> str:
@@ -640,10 +647,10 @@ def _set_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
 
 
 def _describe_missing(positions: Sequence[int], suit: str) -> str:
-    names = [f"the {_position_card(p, suit)}" for p in positions]
-    if len(names) > 3:
-        return f"{len(names)} cards, {names[0]} to {names[-1]}"
-    return join(names, "and")
+    cards = [_position_card(p, suit) for p in positions]
+    if len(cards) > 3:
+        return render("missing_range", count=len(cards), first=cards[0], last=cards[-1])
+    return _the(cards)
 
 
 def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
@@ -740,9 +747,11 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
         params: dict[str, object] = {
             "cards": part,
             "ace_places": _ace_places(variant),
-            "between": "them"
-            if variant.ace_low and variant.ace_above_king
-            else "the king and the 2",
+            "between": render(
+                "between_them"
+                if variant.ace_low and variant.ace_above_king
+                else "between_king_and_two"
+            ),
         }
         if joker_ace:
             params["stands_for"] = Card(ACE, suit)
@@ -765,10 +774,10 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
 def _ace_places(variant: Variant) -> str:
     places = []
     if variant.ace_low:
-        places.append("below the 2 (A-2-3)")
+        places.append(render("ace_place_low"))
     if variant.ace_above_king:
-        places.append("above the king (Q-K-A)")
-    return join(places) if places else "nowhere in a run"
+        places.append(render("ace_place_high"))
+    return join(places) if places else render("ace_place_none")
 
 
 def _ace_failures(
@@ -829,7 +838,11 @@ def _gap_reason(
     missing_cards = best or []
     params: dict[str, object] = {"cards": cards, "missing": _describe_missing(missing_cards, suit)}
     if jokers:
-        params["jokers_phrase"] = "one joker" if jokers == 1 else f"{number_word(jokers)} jokers"
+        params["jokers_phrase"] = (
+            render("jokers_one")
+            if jokers == 1
+            else render("jokers_many", count_word=number_word(jokers))
+        )
         params["gaps_word"] = number_word(len(missing_cards))
     return _reason(variant, "run_gap", cards, params, template="run_gap_joker" if jokers else None)
 
@@ -894,7 +907,7 @@ def _jokers_phrase(cards: Sequence[Card]) -> str:
     """``the joker is the 6♥`` / ``the jokers are the 6♥ and the 7♥``."""
     if len(cards) == 1:
         return render("jokers_phrase_one", card=cards[0])
-    return render("jokers_phrase_many", cards=join([f"the {c}" for c in cards], "and"))
+    return render("jokers_phrase_many", cards=_the(cards))
 
 
 def reading_phrase(meld: Meld) -> str:
@@ -961,12 +974,12 @@ def _joker_reasons(meld: Meld, variant: Variant) -> list[Reason]:
     fixed = [rep for rep in reps if rep is not None]
     if len(fixed) == len(reps):
         if len(reps) > 1:
-            names = join([f"the {c}" for c in fixed], "and")
+            names = _the(fixed)
             return [_info(variant, "jokers_are", house=house, stands_for=names)]
         code = "joker_in_set" if not meld.is_run else "joker_is"
         key = "choices" if code == "joker_in_set" else "stands_for"
         return [_info(variant, code, {key: fixed[0]}, house=house)]
-    options = join([f"the {c}" for c in meld.missing_suits()], "or")
+    options = _the(meld.missing_suits(), "or")
     if len(reps) == 1:
         return [_info(variant, "joker_in_set_one_of", choices=options)]
     return [
@@ -976,7 +989,7 @@ def _joker_reasons(meld: Meld, variant: Variant) -> list[Reason]:
             template="jokers_in_set_some_of",
             house=house,
             count_word=number_word(len(reps)),
-            choices=join([f"the {c}" for c in meld.missing_suits()], "and"),
+            choices=_the(meld.missing_suits()),
         )
     ]
 
@@ -1015,8 +1028,8 @@ def _valid_verdict(
             )
         )
         worth = [
-            f"the {m.joker_choices[0][0]} (worth {variant.card_value(m.joker_choices[0][0])})"
-            for m in readings
+            render("card_worth", card=c, points=variant.card_value(c))
+            for c in (m.joker_choices[0][0] for m in readings)
         ]
         reasons.append(_info(variant, "joker_is_one_of", choices=join(worth)))
         if counts:
@@ -1210,7 +1223,10 @@ def _layoff_refused(
             ]
         else:
             stands = dict.fromkeys(
-                f"the {rep}" for b in same_kind for rep in _joker_reps(b) if rep is not None
+                render("the_card", card=rep)
+                for b in same_kind
+                for rep in _joker_reps(b)
+                if rep is not None
             )
             failures = [
                 _reason(
@@ -1241,7 +1257,7 @@ def _reading_condition(
     after the first reading, ``if it is the 4♥``."""
     reps = _joker_reps(meld)
     fixed = [rep for rep in reps if rep is not None]
-    names = join([f"the {c}" for c in fixed], "and")
+    names = _the(fixed)
     set_word = _set_word(variant)
     if not first:
         if len(fixed) < len(reps) or not meld.is_run:
