@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 from typing import TypeAlias
 
@@ -370,9 +371,15 @@ def _kind_word(kind: str, variant: Variant) -> str:
     return _set_word(variant) if kind == "set" else render("kind_run")
 
 
+@lru_cache(maxsize=64)
+def _house_rules(variant: Variant) -> frozenset[str]:
+    """The options in which a variant differs from its built-in one (asked once per variant)."""
+    return frozenset(variant.changes())
+
+
 def _house(variant: Variant, options: Sequence[str]) -> bool:
     """Whether any of these options is a house rule (differs from the built-in variant)."""
-    changed = variant.changes()
+    changed = _house_rules(variant)
     return any(name in changed for name in options)
 
 
@@ -407,7 +414,7 @@ def variant_words(variant: Variant, options: Sequence[str] = (*_PLACES, *_JOKERS
     >>> variant_words(HUNGARIAN.derive(target=50)), variant_words(HUNGARIAN, ("cut_card",))
     ('Hungarian Rummy', 'Hungarian Rummy')
     """
-    changed = variant.changes()
+    changed = _house_rules(variant)
     phrases = dict.fromkeys(_house_phrase(variant, name) for name in options if name in changed)
     if not phrases:
         return variant.title
