@@ -408,3 +408,22 @@ def test_a_refused_joker_meaning_joins_the_cards_it_can_be() -> None:
     verdict = game.check(parse_action("meld Jk 2h 3h as 5h"))
     reason = next(r for r in verdict.failures if r.code == "joker_as_impossible")
     assert reason.message.endswith("it can be the A♥ or the 4♥.")
+
+
+@pytest.mark.parametrize("option", Variant.option_names())
+def test_no_house_rule_shows_up_as_python(option: str) -> None:
+    for base in (HUNGARIAN, ROMMI):
+        value = getattr(base, option)
+        changed = (
+            not value
+            if isinstance(value, bool)
+            else value + 1
+            if isinstance(value, int)
+            else ((2, 5), (3, 5), (4, 5))
+        )
+        rules = base.derive(**{option: changed})
+        for text in ("Q♥ K♥ A♥", "A♥ 2♥ 3♥", "5♥ 🃏 🃏", "K♠ A♠ 2♠", "9♠ 9♥ 9♦ 9♣ 9♠"):
+            for reason in check_meld(text, rules).reasons:
+                assert not IDENTIFIER.search(reason.message), (option, reason.message)
+        for reason in check_opening(["7♥ 8♥ 9♥", "A♠ A♥ A♦"], rules).reasons:
+            assert not IDENTIFIER.search(reason.message), (option, reason.message)
