@@ -101,10 +101,15 @@ class Event:
     params: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
     def __str__(self) -> str:
+        return self.words()
+
+    def words(self, template: str | None = None) -> str:
+        """The event as a sentence: its own template, or ``template`` filled with the same
+        parameters (a view's "You laid down …"). Melds get ``number``, counted from 1."""
         params = {"seat": self.seat, **self.params}
         if isinstance(params.get("index"), int):  # people count melds from 1
             params["number"] = params["index"] + 1
-        return render(f"event_{self.code}", params)
+        return render(template or f"event_{self.code}", params)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
