@@ -48,6 +48,7 @@ from rummykit.melds import (
     check_meld,
     layoff_readings,
     meld_readings,
+    variant_words,
 )
 from rummykit.messages import join, render
 from rummykit.variants import Variant
@@ -124,10 +125,15 @@ class Event:
         return (Event, (self.seat, self.code, dict(self.params)))
 
     def __str__(self) -> str:
+        return self.words()
+
+    def words(self, template: str | None = None) -> str:
+        """The event as a sentence: its own template, or ``template`` filled with the same
+        parameters (a view's "You laid down …"). Melds get ``number``, counted from 1."""
         params = {"seat": self.seat, **self.params}
         if isinstance(params.get("index"), int):  # people count melds from 1
             params["number"] = params["index"] + 1
-        return render(f"event_{self.code}", params)
+        return render(template or f"event_{self.code}", params)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -645,7 +651,9 @@ class Game:
                 return [self._help("discard_take_again")]
         if action.source == "cut_card":
             if not v.cut_card:
-                return [self._r("no_cut_card_rule", "turn", variant=str(v))]
+                return [
+                    self._r("no_cut_card_rule", "turn", variant=variant_words(v, ("cut_card",)))
+                ]
             if s.turn.cut_attempted:
                 return [self._r("cut_card_second_attempt", "cut_card")]
             if s.cut_card is None:
@@ -672,7 +680,13 @@ class Game:
 
     def _keeps_discard(self, s: _State, cards_out: int) -> list[Reason]:
         if self.variant.discard_to_win and len(s.hands[s.current]) - cards_out < 1:
-            return [self._r("must_keep_discard", "going_out", variant=str(self.variant))]
+            return [
+                self._r(
+                    "must_keep_discard",
+                    "going_out",
+                    variant=variant_words(self.variant, ("discard_to_win",)),
+                )
+            ]
         return []
 
     def _table_meld(self, s: _State, index: int) -> list[Reason]:
@@ -689,10 +703,20 @@ class Game:
         if joker_as is not None:
             chosen = [m for m in readings if joker_as in _joker_cards(m)]
             if not chosen:
-                options = sorted({c for m in readings for c in _joker_cards(m)}, key=str)
+                options = sorted(
+                    {c for m in readings for c in _joker_cards(m)},
+                    key=lambda c: (c.rank, c.sort_key()),
+                )
                 code = "joker_as_impossible" if options else "joker_as_no_joker"
                 return None, [
-                    self._r(code, "joker", cards, cards=cards, card=joker_as, choices=options)
+                    self._r(
+                        code,
+                        "joker",
+                        cards,
+                        cards=cards,
+                        card=joker_as,
+                        choices=join([f"the {c}" for c in options]),
+                    )
                 ]
             return chosen[0], []
         meanings = {_joker_meanings(m) for m in readings}
@@ -751,7 +775,13 @@ class Game:
     def _exchange_failures(self, s: _State, action: ExchangeJoker) -> list[Reason]:
         v = self.variant
         if not v.joker_exchange:
-            return [self._r("exchange_not_allowed", "joker_exchange", variant=str(v))]
+            return [
+                self._r(
+                    "exchange_not_allowed",
+                    "joker_exchange",
+                    variant=variant_words(v, ("joker_exchange",)),
+                )
+            ]
         failures = self._hand_failures(s, (action.card,)) or self._table_meld(s, action.meld)
         if failures:
             return failures
