@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         can_go_out,
         layoff_options,
         min_deadwood,
+        min_deadwood_many,
     )
     from rummykit.variants import HUNGARIAN, ROMMI, VARIANTS, Variant, VariantError, variant
 
@@ -59,7 +60,14 @@ _HOME = {
         "rummykit.melds",
     ),
     **dict.fromkeys(
-        ("best_arrangement", "best_opening", "can_go_out", "layoff_options", "min_deadwood"),
+        (
+            "best_arrangement",
+            "best_opening",
+            "can_go_out",
+            "layoff_options",
+            "min_deadwood",
+            "min_deadwood_many",
+        ),
         "rummykit.solver",
     ),
     **dict.fromkeys(
@@ -114,6 +122,7 @@ __all__ = [
     "make_meld",
     "meld_readings",
     "min_deadwood",
+    "min_deadwood_many",
     "parse_card",
     "parse_cards",
     "variant",
