@@ -14,10 +14,10 @@ name's module is imported the first time the name is used. The widgets live in
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs milliseconds
 if TYPE_CHECKING:
+    from typing import Any
+
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
@@ -83,7 +83,7 @@ def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module 'rummykit' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    value = getattr(__import__(home, fromlist=(name,)), name)
     globals()[name] = value
     return value
 
