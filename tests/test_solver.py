@@ -8,6 +8,7 @@ ones (memoised on the cards left). Nothing from the solver is reused.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 
@@ -208,12 +209,9 @@ def test_two_jokers_per_meld_house_rule_matches_reference(hand: tuple[Card, ...]
     check_against_reference(hand, TWO_JOKERS_PER_MELD)
 
 
-@given(crowded_hands(10))
-def test_going_out_without_a_table_matches_reference(hand: tuple[Card, ...]) -> None:
-    """With nothing to lay off onto, a hand goes out exactly when all of it melds (or all
-    but the one card discarded)."""
+def melds_cover(hand: tuple[Card, ...]) -> Callable[[int], bool]:
+    """Whether the cards of a mask (bit i for ``hand[i]``) can all be put in disjoint melds."""
     melds = reference_melds(hand, HUNGARIAN)
-    full = (1 << len(hand)) - 1
 
     @cache
     def covers(mask: int) -> bool:
@@ -221,6 +219,16 @@ def test_going_out_without_a_table_matches_reference(hand: tuple[Card, ...]) -> 
             return True
         low = mask & -mask
         return any(m & low and m & mask == m and covers(mask ^ m) for m, _ in melds)
+
+    return covers
+
+
+@given(crowded_hands(10))
+def test_going_out_without_a_table_matches_reference(hand: tuple[Card, ...]) -> None:
+    """With nothing to lay off onto, a hand goes out exactly when all of it melds (or all
+    but the one card discarded)."""
+    covers = melds_cover(hand)
+    full = (1 << len(hand)) - 1
 
     plain = can_go_out(hand, HUNGARIAN, final_discard=False)
     assert plain.ok == covers(full)
@@ -484,15 +492,8 @@ TABLE = (
 def reference_can_go_out(hand: tuple[Card, ...], table: tuple[Meld, ...], discard: bool) -> bool:
     """Brute force: a group (or nothing) onto each table meld, each checked by
     ``check_layoff``, then the rest all in new melds but for at most the discard."""
-    melds = reference_melds(hand, HUNGARIAN)
+    covers = melds_cover(hand)
     full = (1 << len(hand)) - 1
-
-    @cache
-    def covers(mask: int) -> bool:
-        if not mask:
-            return True
-        low = mask & -mask
-        return any(m & low and m & mask == m and covers(mask ^ m) for m, _ in melds)
 
     groups = [
         [0]
