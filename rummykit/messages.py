@@ -58,24 +58,34 @@ TEMPLATES: dict[str, str] = {
     "and_join": "{head} and {last}",
     "too_few_cards": "A meld needs at least three cards; {cards} has {count_word}.",
     "too_few_cards_none": "A meld needs at least three cards; none were given.",
-    "identical_cards": "{card} appears {times}: two identical cards never count in a set.",
-    "set_rank_mismatch": "Not a set: {cards} is not {rank_phrase}.",
-    "set_rank_mismatch_many": "Not a set: {cards} are not {rank_phrase}.",
+    "identical_cards": (
+        "{cards} appears {times}: two identical cards never count in a {set_word}."
+    ),
+    "identical_cards_many": (
+        "{cards} each appear {times}: two identical cards never count in a {set_word}."
+    ),
+    "set_rank_mismatch": "Not a {set_word}: {cards} is not {rank_phrase}.",
+    "set_rank_mismatch_many": "Not a {set_word}: {cards} are not {rank_phrase}.",
     "set_too_large": (
-        "A set holds at most four cards, one of each suit; {cards} has {count_word}."
+        "A {set_word} holds at most four cards, one of each suit; {cards} has {count_word}."
     ),
     "run_suit_mismatch": "Not a run: {cards} is not {suit_phrase}, and a run keeps to one suit.",
     "run_suit_mismatch_many": (
         "Not a run: {cards} are not {suit_phrase}, and a run keeps to one suit."
     ),
+    "run_suits_different": (
+        "Not a run: {cards} are {count_word} different suits, and a run keeps to one suit."
+    ),
+    "run_suits_mixed": "Not a run: {cards} mixes {suit_names}, and a run keeps to one suit.",
     "run_gap": "{cards} skips {missing}: the cards of a run follow one another.",
     "run_gap_joker": (
-        "{cards} skips {missing}, more than {jokers_phrase} can fill: the cards of a run "
-        "follow one another."
+        "{cards} skips {missing} — {gaps_word} gaps and only {jokers_phrase} to fill them: "
+        "the cards of a run follow one another."
     ),
-    "run_duplicate_rank": "{card} appears {times}: each rank stands once in a run.",
+    "run_duplicate_rank": "{cards} appears {times}: each rank stands once in a run.",
+    "run_duplicate_rank_many": "{cards} each appear {times}: each rank stands once in a run.",
     "run_duplicate_ace": (
-        "{card} appears {times}: the ace is low (A-2-3) or high (Q-K-A) in a run, never both."
+        "{cards} appears {times}: the ace is low (A-2-3) or high (Q-K-A) in a run, never both."
     ),
     "run_too_long": (
         "{cards} needs {count} cards in a row, but a run holds at most {limit}: {span}."
@@ -93,6 +103,11 @@ TEMPLATES: dict[str, str] = {
         "{cards}: the joker would have to be the {stands_for}, below the 2; in {variant} the "
         "ace only follows the king (Q-K-A)."
     ),
+    "ace_low_nowhere": "{cards} puts the ace below the 2; in {variant} no run holds an ace.",
+    "ace_low_nowhere_joker": (
+        "{cards}: the joker would have to be the {stands_for}, below the 2; in {variant} no "
+        "run holds an ace."
+    ),
     "ace_high_not_allowed": (
         "{cards} puts the ace above the king; in {variant} the ace only comes before the 2 (A-2-3)."
     ),
@@ -100,30 +115,72 @@ TEMPLATES: dict[str, str] = {
         "{cards}: the joker would have to be the {stands_for}, above the king; in {variant} "
         "the ace only comes before the 2 (A-2-3)."
     ),
+    "ace_high_nowhere": "{cards} puts the ace above the king; in {variant} no run holds an ace.",
+    "ace_high_nowhere_joker": (
+        "{cards}: the joker would have to be the {stands_for}, above the king; in {variant} no "
+        "run holds an ace."
+    ),
     "too_many_jokers": "{cards} holds {count_word} jokers; a meld may hold only {limit_word}.",
     "jokers_not_allowed": "{variant} is played without jokers: {cards} can't be used.",
+    "jokers_not_allowed_house": (
+        "Under your house rules a meld holds no joker: {cards} can't be used."
+    ),
     "not_in_deck": (
         "{variant} uses {decks_word}, so there {is_are} only {copies_word} {card} — this meld "
         "holds {count_word}."
     ),
+    "not_in_deck_many": (
+        "{variant} uses {decks_word}, so there {is_are} only {copies_word} of each card — this "
+        "meld holds {counts}."
+    ),
     "not_in_deck_joker": (
         "{variant} has only {copies_word} jokers — this meld holds {count_word} {card}."
     ),
+    "card_times": "{count_word} {card}",
     # --- meld checks: explanations of valid melds ----------------------------------------
     "meld_invalid": "{cards} is not a valid meld in {variant}.",
     "valid_run": "{cards} is a run of {suit_name} from {low} to {high}.",
     "valid_run_open": "{cards} is a run of {suit_name}.",
-    "valid_set": "{cards} is a set of {rank_plural}.",
+    "valid_set": "{cards} is a {set_word} of {rank_plural}.",
     "joker_is": "The joker stands for the {stands_for}.",
+    "jokers_are": "The jokers stand for {stands_for}.",
     "joker_is_one_of": ("The joker stands for {choices} — say which when you lay it down."),
     "joker_in_set": "The joker stands for the missing {choices}.",
     "joker_in_set_one_of": "The joker stands for one of the missing suits: {choices}.",
+    "jokers_in_set_some_of": ("The jokers stand for {count_word} of the missing suits: {choices}."),
+    "meld_readings": ("{cards} makes a meld in {count_word} ways; say which when you lay it down."),
+    "reading_run": "As a run of {suit_name} from {low} to {high}, {jokers}: worth {points}.",
+    "reading_set": "As a {set_word} of {rank_plural}, {jokers}: worth {points}.",
+    "reading_run_free": "As a run of {suit_name} from {low} to {high}, {jokers}.",
+    "reading_set_free": "As a {set_word} of {rank_plural}, {jokers}.",
+    "jokers_phrase_one": "the joker is the {card}",
+    "jokers_phrase_many": "the jokers are {cards}",
+    "jokers_phrase_set_one": "the joker is one of the missing {cards}",
+    "jokers_phrase_set_many": "the jokers are {count_word} of the missing {cards}",
     "meld_value": "Worth {points} toward the opening.",
     "meld_value_readings": "Worth {choices} toward the opening.",
     "value_as": "{points} as {cards}",
     "meld_hand_value": "Its cards count {points} in hand.",
+    "kind_set": "set",
+    "kind_group": "group",
+    "kind_run": "run",
+    # --- meld checks: house rules named in words -----------------------------------------
+    "variant_with_house_rules": "{title} with {rules}",
+    "house_ace_low_on": "the ace also below the 2",
+    "house_ace_low_off": "no ace below the 2",
+    "house_ace_above_king_on": "the ace also above the king",
+    "house_ace_above_king_off": "no ace above the king",
+    "house_jokers_per_meld_none": "no jokers in a meld",
+    "house_jokers_per_meld_one": "one joker per meld",
+    "house_jokers_per_meld": "up to {count_word} jokers in a meld",
+    "house_opening_threshold": "an opening of {points}",
+    "house_opening_none": "no opening threshold",
+    "house_ace_value": "aces worth {points}",
+    "house_face_value": "face cards worth {points}",
     # --- lay-offs ------------------------------------------------------------------------
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
+    "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",
+    "layoff_fails_if": "If {jokers}, {cards} can't go onto {meld}.",
     "layoff_invalid": "{cards} can't go onto {meld}.",
     "layoff_not_a_meld": "{meld} is not a meld on which cards can be laid off.",
     "layoff_no_cards": "Choose at least one card to lay off onto {meld}.",
@@ -132,21 +189,46 @@ TEMPLATES: dict[str, str] = {
         "keeps it a {kind} (melds on the table are never rearranged)."
     ),
     "layoff_moves_joker": (
-        "{cards} would need the joker in {meld} to move, but it stands for the {stands_for} "
+        "{cards} would need the joker in {meld} to move, but it stands for {stands_for} "
         "and a lay-off can't change that — exchange the joker instead."
+    ),
+    "condition_if": "if {jokers}",
+    "jokers_in_one": "the joker in {meld} is the {card}",
+    "jokers_in_many": "the jokers in {meld} are {cards}",
+    "jokers_in_set": "{meld} is a {set_word}",
+    "jokers_it_is": "it is the {card}",
+    "jokers_they_are": "they are {cards}",
+    "jokers_it_is_set": "it is a {set_word}",
+    "joker_as_mismatch": (
+        "{cards} can't be laid down so that {wanted}; it can be laid down so that {choices}."
     ),
     # --- the opening ---------------------------------------------------------------------
     "opening_meld_value": "{meld}: {points}.",
+    "opening_meld_value_readings": "{meld}: {choices}.",
+    "value_if": "{points} {condition}",
+    "total_range": "{low} to {high}, depending on what the jokers stand for",
     "opening_total_ok": "Your melds total {total}; opening needs {threshold} — you can open.",
+    "opening_total_ok_readings": (
+        "Your melds total {choices}; opening needs {threshold} — you can open either way."
+    ),
     "opening_short": (
         "Your melds total {total}; opening needs {threshold} — {missing} more. Add a meld, or "
         "take these back."
     ),
+    "opening_short_readings": (
+        "Your melds total {choices}; opening needs {threshold} — at least {missing} more. Add "
+        "a meld, or take these back."
+    ),
+    "opening_total_readings": (
+        "Your melds total {choices}; opening needs {threshold} — say which when you lay it down."
+    ),
     "opening_none": "An opening needs at least one meld.",
+    "no_melds": "Choose at least one meld to lay down.",
     "opening_not_required": "{variant} has no opening threshold: any valid meld may go down.",
     "opening_bad_meld": "{meld} is not a valid meld, so it can't count toward the opening.",
+    "opening_bad_meld_free": "{meld} is not a valid meld, so it can't go down.",
     "opening_card_reused": (
-        "{card} is used {count_word} times across these melds; {variant} has only {copies_word}."
+        "{card} is used {times} across these melds; {variant} has only {copies_word}."
     ),
     # --- the referee: actions as words ------------------------------------------------
     "action_cut": "cut the deck at {height:cards}",
@@ -160,12 +242,16 @@ TEMPLATES: dict[str, str] = {
     "action_undo": "undo the last move",
     "action_return_cut": "give back the cut card",
     "action_discard": "discard {card}",
+    "meld_number": "meld {number}",
     "bad_action_text": (
         "'{text}' is not a move: try draw, take discard, take cut, meld 5h 6h 7h, "
         "lay off 7h onto 2, exchange 6h from 1, discard 9s, undo, return cut"
     ),
     "bad_action_data": "{data!r} is not an action: its type must be one of {choices}",
     "bad_action_field": "a '{kind}' action has a missing or bad field: {field}",
+    "bad_meld_number": (
+        "'{text}': there is no meld {number} — melds on the table are numbered from 1"
+    ),
     # --- the referee: refusals -----------------------------------------------------------
     "action_refused": "Not allowed: {action}.",
     "action_ok": "Allowed: {action}.",
@@ -175,6 +261,7 @@ TEMPLATES: dict[str, str] = {
     "cut_bad_height": "Cut somewhere from 1 to {most} cards.",
     "cut_first": "Seat {seat} must cut the deck first.",
     "draw_first": "Draw first: from the stock or the discard pile.",
+    "draw_first_cut": "Draw first: from the stock, the discard pile, or the cut card.",
     "already_drew": "You have already drawn this turn: lay down, lay off, or discard.",
     "starter_discards": (
         "You start the round with one card more: your first turn is a discard only, no draw."
@@ -201,14 +288,17 @@ TEMPLATES: dict[str, str] = {
         "Joker exchanges come after your opening: first lay down {threshold} points of your "
         "own melds."
     ),
-    "no_such_meld": "There is no meld {index} on the table (there are {count}).",
+    "no_such_meld": ("There is no meld {number} on the table: melds are numbered 1 to {count}."),
+    "no_such_meld_one": "There is no meld {number} on the table: the only meld is meld 1.",
+    "no_such_meld_none": "There is no meld {number}: no melds are on the table yet.",
     "joker_ambiguous": "Say what the joker stands for: {choices_text}.",
     "joker_as_impossible": "The joker can't be the {card} here; it can be {choices}.",
     "must_keep_discard": ("Keep a card to discard: in {variant} you go out with a final discard."),
     "exchange_not_allowed": "{variant} has no joker exchange.",
     "no_joker_in_meld": "There is no joker in {meld}.",
     "joker_in_small_set": (
-        "The joker in {meld} stays where it is until the set holds three natural cards."
+        "The joker in {meld} stays where it is until all four suits are on the table: first "
+        "lay off a natural {choices}, then hand in the last suit to take the joker."
     ),
     "joker_wrong_card": (
         "The joker in {meld} stands for the {stands_for}, not the {card}: hand in the "
@@ -236,6 +326,13 @@ TEMPLATES: dict[str, str] = {
     "status_draw": "Seat {seat} draws: from the stock or the discard pile.",
     "status_draw_cut": "Seat {seat} draws: from the stock, the discard pile, or the cut card.",
     "status_play": "Seat {seat} plays: lay down, lay off, or discard to end the turn.",
+    "status_play_start": (
+        "Seat {seat} plays: your first turn: discard only — you start with one card more, "
+        "so you don't draw."
+    ),
+    "status_play_first_turn": (
+        "Seat {seat} plays: your first turn: discard only — nobody opens on their very first turn."
+    ),
     "status_over": "The round is over.",
     "status_opening": "Opening: {points} of {threshold} points so far.",
     # --- the referee: what happened -------------------------------------------------------
@@ -244,9 +341,9 @@ TEMPLATES: dict[str, str] = {
     "event_draw_discard": "Seat {seat} took {card} from the discard pile.",
     "event_draw_cut": "Seat {seat} took the cut card {card}.",
     "event_return_cut": "Seat {seat} gave back the cut card {card}.",
-    "event_meld": "Seat {seat} laid down {cards}.",
-    "event_layoff": "Seat {seat} laid off {cards} onto meld {index}.",
-    "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {index}.",
+    "event_meld": "Seat {seat} laid down {cards} (meld {number}).",
+    "event_layoff": "Seat {seat} laid off {cards} onto meld {number}.",
+    "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {number}.",
     "event_undo": "Seat {seat} took back a move.",
     "event_discard": "Seat {seat} discarded {card}.",
     "event_reshuffle": "The stock ran out: the discard pile (but its top card) became a new stock of {count}.",

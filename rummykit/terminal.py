@@ -222,7 +222,7 @@ class TerminalGame:
                     if c.is_joker and rep
                 ]
                 extra = f" ({', '.join(jokers)})" if jokers else ""
-                self.say(f"  {i}: {tm.meld}{extra} — {owner}")
+                self.say(f"  {i + 1}: {tm.meld}{extra} — {owner}")  # melds count from 1
         else:
             self.say(render("play_no_table"))
         top = obs.discard_top

@@ -126,9 +126,9 @@ def as_text(action: referee.Action) -> str:
         case referee.PlayMeld(cards=meld, joker_as=joker):
             return f"meld {cards(meld)}" + (f" as {joker}" if joker else "")
         case referee.LayOff(cards=laid, meld=index, joker_as=joker):
-            return f"lay off {cards(laid)} onto {index}" + (f" as {joker}" if joker else "")
+            return f"lay off {cards(laid)} onto {index + 1}" + (f" as {joker}" if joker else "")
         case referee.ExchangeJoker(card=card, meld=index):
-            return f"exchange {card} from {index}"
+            return f"exchange {card} from {index + 1}"
         case referee.Discard(card=card):
             return f"discard {card}"
         case referee.Undo():

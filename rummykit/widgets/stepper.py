@@ -113,7 +113,7 @@ class AIStepper(widgets.VBox):  # type: ignore[misc]
         nxt = (step.seat + 1) % obs.players
         taken = public_takes(obs, nxt)
         melds = "".join(
-            f"<div>{html.escape(render('widget_meld_label', index=i, owner=tm.owner, cards=tm.meld.cards))}"
+            f"<div>{html.escape(render('widget_meld_label', index=i + 1, owner=tm.owner, cards=tm.meld.cards))}"
             f"{cards_html(tm.meld.cards)}</div>"
             for i, tm in enumerate(obs.table)
         )

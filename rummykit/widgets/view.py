@@ -153,7 +153,7 @@ def table_view(
                         if c.is_joker
                     ],
                     "label": render(
-                        "widget_meld_label", index=i, owner=names[tm.owner], cards=tm.meld.cards
+                        "widget_meld_label", index=i + 1, owner=names[tm.owner], cards=tm.meld.cards
                     ),
                 }
                 for i, tm in enumerate(obs.table)
