@@ -1306,6 +1306,7 @@ def can_go_out(
             leaves[key] = got
         return got
 
+    meldable: dict[int, int] = {}  # by state and jokers: the cards that may still meld
     reachable = [0] * (len(active) + 1)  # the cards some table meld from k on can take
     for k in range(len(active) - 1, -1, -1):
         reachable[k] = reachable[k + 1]
@@ -1322,7 +1323,10 @@ def can_go_out(
             return got[0]
         # at most: every card but those that can't go anywhere any more (in no meld of
         # the cards left, onto no table meld from k on), one of them as the discard
-        stuck = state & ~((_held(_reach(rules, state, jokers)[0]) | reachable[k]) * 15)
+        placeable = meldable.get(state << 8 | jokers)
+        if placeable is None:
+            placeable = meldable[state << 8 | jokers] = _held(_reach(rules, state, jokers)[0])
+        stuck = state & ~((placeable | reachable[k]) * 15)
         most = size - max(0, _count(stuck) - flag)
         best, pick = walk(k + 1, state, jokers, size), -1
         for index, (taken, used, count, _, _) in enumerate(choices[k]):
