@@ -13,7 +13,7 @@ call again (the solver with every table built). Runs alternate between the varia
 calls; the figure is the median over runs of the first call, the second call's beside it.
 
 Run:  .venv/bin/python benchmarks/cold_start.py import [--runs 40]
-      .venv/bin/python benchmarks/cold_start.py first-call [--runs 15]
+      .venv/bin/python benchmarks/cold_start.py first-call [--runs 15] [--against DIR]
       .venv/bin/python benchmarks/cold_start.py              (both)
 """
 
@@ -102,29 +102,44 @@ print(json.dumps([first, second]))
 def first_call(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="the first solver call per variant")
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        help="another checkout's directory (e.g. an older commit's, from git archive):"
+        " its first calls are timed too, each run right after ours, and the ratio printed",
+    )
     args = parser.parse_args(argv)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    results: dict[tuple[str, str], list[list[float]]] = {}
+    trees = {"ours": ROOT, **({"theirs": Path(args.against)} if args.against else {})}
+    results: dict[tuple[str, str, str], list[list[float]]] = {}
     for _ in range(args.runs):
         for call_name, call in CALLS.items():
             for name, made in VARIANTS.items():
                 code = PROGRAM.format(variant=made, hand=HAND, call=call)
-                out = subprocess.run(
-                    [sys.executable, "-c", code],
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                ).stdout
-                results.setdefault((call_name, name), []).append(json.loads(out))
+                for tree, path in trees.items():
+                    out = subprocess.run(
+                        [sys.executable, "-c", code],
+                        env={**os.environ, "PYTHONPATH": str(path)},
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    ).stdout
+                    results.setdefault((tree, call_name, name), []).append(json.loads(out))
     print(f"Python {platform.python_version()} on {platform.machine()}, {args.runs} runs each")
-    print(f"hand: {HAND}")
+    print(f"hand: {HAND}" + (f"; against {args.against}" if args.against else ""))
     worst = 0.0
-    for (call_name, name), runs in results.items():
-        first = statistics.median(r[0] for r in runs) * 1e3
-        second = statistics.median(r[1] for r in runs) * 1e3
-        worst = max(worst, first)
-        print(f"  {call_name:<22} {name:<22} first {first:6.2f} ms   then {second:6.3f} ms")
+    for call_name in CALLS:
+        for name in VARIANTS:
+            runs = results[("ours", call_name, name)]
+            first = statistics.median(r[0] for r in runs) * 1e3
+            second = statistics.median(r[1] for r in runs) * 1e3
+            worst = max(worst, first)
+            line = f"  {call_name:<22} {name:<22} first {first:6.2f} ms   then {second:6.3f} ms"
+            if args.against:
+                theirs = results[("theirs", call_name, name)]
+                ratio = statistics.median(t[0] / o[0] for t, o in zip(theirs, runs))
+                line += f"   against: first {statistics.median(t[0] for t in theirs) * 1e3:6.2f}"
+                line += f" ms ({ratio:.1f}× ours)"
+            print(line)
     print(f"slowest first call (median over runs): {worst:.2f} ms")
     return 0
 
