@@ -119,6 +119,7 @@ def first_call(argv: list[str] | None = None) -> int:
                     out = subprocess.run(
                         [sys.executable, "-c", code],
                         env={**os.environ, "PYTHONPATH": str(path)},
+                        cwd=path,  # the working directory comes first on sys.path
                         capture_output=True,
                         text=True,
                         check=True,

@@ -234,24 +234,20 @@ class _Rules:
                 return shared
             masks = range(1 << 13)  # bit r - 1 for rank r
             worth = _worth_table(values)
+            # (the names bound with := stand for one expression each: no tuple is made per
+            # mask, so the garbage collector is not woken thousands of times)
             if self.lo == 1:
-                best = [
-                    worth[k & (s | s << 1 | s << 2)] for k in masks for s in (k & k >> 1 & k >> 2,)
-                ]
+                best = [worth[k & ((s := k & k >> 1 & k >> 2) | s << 1 | s << 2)] for k in masks]
             else:  # the ace may not stand below the 2
                 best = [
-                    worth[j & (s | s << 1 | s << 2)]
+                    worth[(j := k & ~1) & ((s := j & j >> 1 & j >> 2) | s << 1 | s << 2)]
                     for k in masks
-                    for j in (k & ~1,)
-                    for s in (j & j >> 1 & j >> 2,)
                 ]
             if self.hi == HIGH_ACE:  # the ace on top: ranks 2..K at bits 0..11, the ace at 12
                 above = _worth_table([*values[1:], values[0]])
                 high = [
-                    above[j & (s | s << 1 | s << 2)]
+                    above[(j := k >> 1 | 1 << 12) & ((s := j & j >> 1 & j >> 2) | s << 1 | s << 2)]
                     for k in range(1, 1 << 13, 2)
-                    for j in (k >> 1 | 1 << 12,)
-                    for s in (j & j >> 1 & j >> 2,)
                 ]
                 best[1::2] = map(max, best[1::2], high)
             dw = [0] * (1 << 14)
