@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
+    from rummykit.league import league
     from rummykit.melds import (
         IllegalMeld,
         Meld,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
         make_meld,
         meld_readings,
     )
+    from rummykit.review import review
     from rummykit.solver import (
         best_arrangement,
         best_opening,
@@ -47,6 +49,7 @@ _HOME = {
     ),
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
     **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
+    "league": "rummykit.league",
     **dict.fromkeys(
         (
             "IllegalMeld",
@@ -59,6 +62,8 @@ _HOME = {
         ),
         "rummykit.melds",
     ),
+    # rummykit.review(record, seat=0) is the review function (the module is callable too)
+    "review": "rummykit.review",
     **dict.fromkeys(
         (
             "best_arrangement",
@@ -118,6 +123,7 @@ __all__ = [
     "check_meld",
     "check_opening",
     "layoff_options",
+    "league",
     "make_deck",
     "make_meld",
     "meld_readings",
@@ -125,5 +131,6 @@ __all__ = [
     "min_deadwood_many",
     "parse_card",
     "parse_cards",
+    "review",
     "variant",
 ]
