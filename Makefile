@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: lab test lint typecheck unit venv docs notebooks bench clean
+.PHONY: lab lab-command test lint typecheck unit venv docs notebooks bench clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -c "import sys; assert sys.version_info >= (3, 10), 'rummykit needs Python 3.10 or newer'"
@@ -18,8 +18,19 @@ $(STAMP): pyproject.toml Makefile
 venv: $(STAMP)
 
 ## make lab: create .venv, install rummykit and open the tutorial notebooks in JupyterLab
+## (as root too, as in classroom containers and on CI machines: Jupyter then wants --allow-root)
+LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
+LAB      := jupyter lab $(LAB_ROOT) notebooks/
 lab: venv
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/$(LAB) $(LAB_ARGS)
+
+# the command `make lab` runs, after $(BIN)/ (tests/test_lab.py starts it and stops it)
+lab-command:
+	@echo '$(LAB)'
+
+## make bench: every benchmark in benchmarks/, one after another (minutes; not part of make test)
+bench: venv
+	for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python "$$script" $(BENCH_ARGS) || exit 1; done
 
 ## make test: lint, type-check, run every test (unit, property, doctests, notebooks), build the docs
 test: venv lint typecheck unit docs

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rummykit import HUNGARIAN, ROMMI, Variant, Verdict, check_layoff, check_meld, check_opening
 from rummykit.cards import RANKS, Card, format_cards, parse_cards
-from rummykit.explain import CATALOGUE
+from rummykit.explain import CATALOGUE, cite, example_sentence
 
 OUTPUT = Path(__file__).with_name("reasons.md")
 
@@ -29,15 +29,37 @@ CANDIDATES: tuple[Variant, ...] = (
     HUNGARIAN.derive(ace_above_king=False),
 )
 
+#: The codes of a failing meld, each with cards that give it (``…`` fills a run).
+MELD_FAILURES: dict[str, str] = {
+    "too_few_cards": "9♠ 9♥",
+    "identical_cards": "9♠ 9♠ 9♥",
+    "set_rank_mismatch": "9♠ 9♥ 10♥",
+    "set_too_large": "9♠ 9♥ 9♦ 9♣ 🃏",
+    "run_suit_mismatch": "8♠ 9♠ 10♥",
+    "run_gap": "5♥ 6♥ 8♥",
+    "run_duplicate_rank": "5♥ 6♥ 7♥ 7♥",
+    "run_too_long": "A♥ 2♥ … K♥ 🃏",
+    "run_wraps": "K♠ A♠ 2♠",
+    "ace_low_not_allowed": "A♥ 2♥ 3♥",
+    "ace_high_not_allowed": "Q♥ K♥ A♥",
+    "too_many_jokers": "5♥ 🃏 🃏",
+    "jokers_not_allowed": "5♥ 🃏 7♥",
+    "not_in_deck": "9♠ 9♠ 9♠",
+}
+
 #: More examples for codes whose sentence changes shape (a joker, several cards, the ace).
 MORE_EXAMPLES: dict[str, tuple[tuple[str, Variant], ...]] = {
     "set_rank_mismatch": (("9♠ 10♥ J♦", HUNGARIAN),),
-    "run_suit_mismatch": (("9♠ 10♥ J♦", HUNGARIAN),),
+    "run_suit_mismatch": (("9♠ 10♥ J♦", HUNGARIAN), ("9♠ 10♠ J♥ Q♥", HUNGARIAN)),
     "run_gap": (("5♥ 🃏 9♥", HUNGARIAN),),
-    "run_duplicate_rank": (("A♥ 2♥ 3♥ A♥", HUNGARIAN),),
+    "run_duplicate_rank": (("A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥", HUNGARIAN),),
+    "identical_cards": (("9♠ 9♥ 9♦ 9♣ 9♠ 9♥ 9♦ 9♣", HUNGARIAN),),
     "run_wraps": (("K♥ 🃏 2♥", HUNGARIAN), ("K♠ A♠ 2♠", ROMMI)),
-    "not_in_deck": (("🃏 🃏 🃏 🃏 🃏", HUNGARIAN),),
+    "not_in_deck": (("🃏 🃏 🃏 🃏 🃏", HUNGARIAN), ("9♠ 9♠ 9♥ 9♥", ROMMI)),
 }
+
+#: A house rule: two jokers in a meld (so one meld can be read several ways).
+TWO_JOKERS = HUNGARIAN.derive(jokers_per_meld=2)
 
 #: Checks whose verdicts show the codes that explain (valid melds, lay-offs, the opening).
 EXPLAINED: tuple[tuple[str, Callable[[], Verdict]], ...] = (
@@ -45,10 +67,20 @@ EXPLAINED: tuple[tuple[str, Callable[[], Verdict]], ...] = (
     ('check_meld("🃏 2♥ 3♥")', lambda: check_meld("🃏 2♥ 3♥")),
     ('check_meld("9♠ 9♥ 🃏")', lambda: check_meld("9♠ 9♥ 🃏")),
     ('check_meld("9♠ 9♥ 9♦ 🃏")', lambda: check_meld("9♠ 9♥ 9♦ 🃏")),
+    ('check_meld("9♠ 9♥ 9♦", ROMMI)', lambda: check_meld("9♠ 9♥ 9♦", ROMMI)),
+    (
+        'check_meld("K♥ 🃏 🃏", HUNGARIAN.derive(jokers_per_meld=2))',
+        lambda: check_meld("K♥ 🃏 🃏", TWO_JOKERS),
+    ),
     ('check_meld("Q♥ K♥ A♥", ROMMI)', lambda: check_meld("Q♥ K♥ A♥", ROMMI)),
     ('check_layoff("4♥ 5♥ 6♥", "7♥ 8♥")', lambda: check_layoff("4♥ 5♥ 6♥", "7♥ 8♥")),
     ('check_layoff("4♥ 🃏 6♥", "5♥")', lambda: check_layoff("4♥ 🃏 6♥", "5♥")),
     ('check_layoff("4♥ 5♥ 6♥", "")', lambda: check_layoff("4♥ 5♥ 6♥", "")),
+    ('check_layoff("🃏 2♥ 3♥", "4♥")', lambda: check_layoff("🃏 2♥ 3♥", "4♥")),
+    (
+        'check_opening(["🃏 2♥ 3♥", "J♠ Q♠ K♠", "2♦ 2♣ 2♠"])',
+        lambda: check_opening(["🃏 2♥ 3♥", "J♠ Q♠ K♠", "2♦ 2♣ 2♠"]),
+    ),
     (
         'check_opening(["7♥ 8♥ 9♥", "10♠ 10♦ 10♣", "J♣ Q♣ K♣"])',
         lambda: check_opening(["7♥ 8♥ 9♥", "10♠ 10♦ 10♣", "J♣ Q♣ K♣"]),
@@ -100,6 +132,40 @@ def _first_variant(code: str, cards: Sequence[Card]) -> Variant:
     raise SystemExit(f"{code}: no variant gives it for the catalogue example {cards}")
 
 
+def _cites(code: str) -> str:
+    entry = CATALOGUE[code]
+    if not entry.is_rule:
+        return "help"
+    return " / ".join(cite(code, rules) or "—" for rules in (HUNGARIAN, ROMMI))
+
+
+def _code_section(code: str) -> list[str]:
+    entry = CATALOGUE[code]
+    if entry.is_rule:
+        hungarian, rommi = cite(code, HUNGARIAN), cite(code, ROMMI)
+        if hungarian and rommi:
+            cites = f"A rule: cites {hungarian} (Hungarian Rummy) or {rommi} (Rommi)"
+        else:
+            cites = f"A rule: cites {hungarian or rommi} ({'Hungarian Rummy' if hungarian else 'Rommi'} only)"
+    else:
+        cites = "A help: the software's own sentence, citing no rule"
+    lines = [
+        f"### {code}",
+        "",
+        f"{cites} — {entry.meaning}.",
+        "",
+        f"> {example_sentence(code)}",
+        "",
+    ]
+    if code in MELD_FAILURES:
+        cards = expand(MELD_FAILURES[code])
+        lines += ["What `check_meld` says today:", ""]
+        lines += _example(code, cards, _first_variant(code, cards))
+        for more, rules in MORE_EXAMPLES.get(code, ()):
+            lines += _example(code, parse_cards(more), rules)
+    return lines
+
+
 def build() -> str:
     """The text of docs/reasons.md."""
     out = [
@@ -112,6 +178,11 @@ def build() -> str:
         "[rules.md](rules.md)), the `cards` at fault, and a one-sentence `message`. The same",
         "code cites the Hungarian rule under Hungarian Rummy and the Rommi rule under Rommi.",
         "",
+        "A code is either a **rule** — its reasons cite the rule that says so — or a **help**:",
+        "the software's own sentence (a meld number that isn't on the table, nothing to undo),",
+        "which cites no rule. Under a house rule, a reason the house rule decides cites no rule",
+        "either: the numbered rules don't say it.",
+        "",
         "```python",
         ">>> from rummykit import check_meld",
         '>>> check_meld("K♠ A♠ 2♠").codes',
@@ -120,30 +191,23 @@ def build() -> str:
         "",
         "On the command line, `rummykit check --json CARDS` prints the same reasons as JSON.",
         "",
-        "## Why a meld fails",
+        "## Every code",
         "",
-        "These are the codes of `rummykit.explain.CATALOGUE`. Each example below is what",
-        "`check_meld` says for it today.",
+        "These are the codes of `rummykit.explain.CATALOGUE`: the meld checks, the referee's",
+        "refusals and scoring, and the card table's helps. The example is the code's sentence",
+        "rendered from its template.",
         "",
-        "| code | rule (Hungarian / Rommi) | means |",
-        "|---|---|---|",
+        "| code | cites (Hungarian / Rommi) | means | example |",
+        "|---|---|---|---|",
     ]
-    for code, (topic, meaning, _) in CATALOGUE.items():
-        cited = f"{HUNGARIAN.rule(topic)} / {ROMMI.rule(topic)}"
-        out.append(f"| [`{code}`](#{code}) | {cited} | {_cell(meaning)} |")
-    out.append("")
-    for code, (topic, meaning, example) in CATALOGUE.items():
-        cards = expand(example)
-        out += [
-            f"### {code}",
-            "",
-            f"Cites {HUNGARIAN.rule(topic)} (Hungarian Rummy) or {ROMMI.rule(topic)} (Rommi): "
-            f"{meaning}.",
-            "",
-        ]
-        out += _example(code, cards, _first_variant(code, cards))
-        for more, rules in MORE_EXAMPLES.get(code, ()):
-            out += _example(code, parse_cards(more), rules)
+    for code, entry in CATALOGUE.items():
+        out.append(
+            f"| [`{code}`](#{code}) | {_cites(code)} | {_cell(entry.meaning)} "
+            f"| {_cell(example_sentence(code))} |"
+        )
+    out += ["", "## Each code", ""]
+    for code in CATALOGUE:
+        out += _code_section(code)
     out += [
         "## What a verdict explains",
         "",

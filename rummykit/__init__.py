@@ -7,30 +7,87 @@
 >>> rummykit.check_meld("A♥ 2♥ 3♥", rummykit.variant("rommi")).codes
 ('ace_low_not_allowed',)
 
-``import rummykit`` needs only the standard library; the widgets live in
+``import rummykit`` needs only the standard library and imports next to nothing: each public
+name's module is imported the first time the name is used. The widgets live in
 ``rummykit.widgets`` and are imported only when you ask for them.
 """
 
-from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
-from rummykit.explain import Reason, Verdict
-from rummykit.game import Game, IllegalAction, Match
-from rummykit.melds import (
-    IllegalMeld,
-    Meld,
-    check_layoff,
-    check_meld,
-    check_opening,
-    make_meld,
-    meld_readings,
-)
-from rummykit.solver import (
-    best_arrangement,
-    best_opening,
-    can_go_out,
-    layoff_options,
-    min_deadwood,
-)
-from rummykit.variants import HUNGARIAN, ROMMI, VARIANTS, Variant, VariantError, variant
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
+    from rummykit.explain import Reason, Verdict
+    from rummykit.game import Game, IllegalAction, Match
+    from rummykit.league import league
+    from rummykit.melds import (
+        IllegalMeld,
+        Meld,
+        check_layoff,
+        check_meld,
+        check_opening,
+        make_meld,
+        meld_readings,
+    )
+    from rummykit.review import review
+    from rummykit.solver import (
+        best_arrangement,
+        best_opening,
+        can_go_out,
+        layoff_options,
+        min_deadwood,
+    )
+    from rummykit.variants import HUNGARIAN, ROMMI, VARIANTS, Variant, VariantError, variant
+
+_HOME = {
+    **dict.fromkeys(
+        ("Card", "CardParseError", "Cards", "make_deck", "parse_card", "parse_cards"),
+        "rummykit.cards",
+    ),
+    **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
+    **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
+    "league": "rummykit.league",
+    **dict.fromkeys(
+        (
+            "IllegalMeld",
+            "Meld",
+            "check_layoff",
+            "check_meld",
+            "check_opening",
+            "make_meld",
+            "meld_readings",
+        ),
+        "rummykit.melds",
+    ),
+    # rummykit.review(record, seat=0) is the review function (the module is callable too)
+    "review": "rummykit.review",
+    **dict.fromkeys(
+        ("best_arrangement", "best_opening", "can_go_out", "layoff_options", "min_deadwood"),
+        "rummykit.solver",
+    ),
+    **dict.fromkeys(
+        ("HUNGARIAN", "ROMMI", "VARIANTS", "Variant", "VariantError", "variant"),
+        "rummykit.variants",
+    ),
+}
+"""Where each public name lives: its module is imported the first time the name is used."""
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use (``import rummykit`` itself stays light)."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'rummykit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOME})
+
 
 __version__ = "0.1.0"
 
@@ -58,11 +115,13 @@ __all__ = [
     "check_meld",
     "check_opening",
     "layoff_options",
+    "league",
     "make_deck",
     "make_meld",
     "meld_readings",
     "min_deadwood",
     "parse_card",
     "parse_cards",
+    "review",
     "variant",
 ]

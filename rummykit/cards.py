@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from rummykit.drawing import cards_html
 from rummykit.messages import render
 
 __all__ = [
@@ -184,8 +185,6 @@ class Card:
         return f"Card('{self}')"
 
     def _repr_html_(self) -> str:
-        from rummykit.display import cards_html
-
         return cards_html((self,))
 
 
@@ -203,8 +202,6 @@ class Cards(tuple[Card, ...]):
         return format_cards(self)
 
     def _repr_html_(self) -> str:
-        from rummykit.display import cards_html
-
         return cards_html(self)
 
 

@@ -1,4 +1,4 @@
-"""The command line: ``rummykit check``, ``rummykit simulate`` and ``rummykit play``.
+"""The command line: reads ``rummykit`` arguments and hands each subcommand to its own module.
 
 Each reason goes on its own line, failing ones indented; the exit status says the verdict
 (0 valid, 1 not valid, 2 bad input):
@@ -20,10 +20,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
-from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from rummykit import __version__
 from rummykit.explain import Verdict
@@ -32,19 +32,17 @@ from rummykit.messages import render
 from rummykit.variants import VARIANTS, Variant, VariantError, variant
 
 if TYPE_CHECKING:
-    from rummykit.game import Game
-
     Subcommands = argparse._SubParsersAction[argparse.ArgumentParser]
 
 __all__ = [
     "COMMANDS",
-    "TerminalGame",
     "build_parser",
     "explain_lines",
     "main",
     "parse_option",
     "run_check",
     "run_play",
+    "run_review",
     "run_simulate",
     "verdict_json",
 ]
@@ -150,6 +148,24 @@ def verdict_json(verdict: Verdict, rules: Variant) -> dict[str, Any]:
     }
 
 
+def _variant_arguments(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument(
+        "--variant",
+        "-v",
+        default=default,
+        metavar="{" + ",".join(VARIANTS) + "}",
+        help=render("cli_variant_help", choices=", ".join(VARIANTS), default=default),
+    )
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=render("cli_option_help", choices=", ".join(Variant.option_names())),
+    )
+
+
 # --- rummykit check ------------------------------------------------------------------------
 
 
@@ -182,21 +198,7 @@ def add_check(commands: Subcommands) -> None:
         help=render("cli_check_help"),
         description=render("cli_check_description"),
     )
-    parser.add_argument(
-        "--variant",
-        "-v",
-        default="hungarian",
-        metavar="{" + ",".join(VARIANTS) + "}",
-        help=render("cli_variant_help", choices=", ".join(VARIANTS), default="hungarian"),
-    )
-    parser.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help=render("cli_option_help", choices=", ".join(Variant.option_names())),
-    )
+    _variant_arguments(parser, "hungarian")
     parser.add_argument("--json", action="store_true", help=render("cli_json_help"))
     parser.add_argument("cards", nargs="+", metavar="CARDS", help=render("cli_cards_help"))
     parser.set_defaults(run=run_check)
@@ -255,24 +257,6 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _variant_arguments(parser: argparse.ArgumentParser, default: str) -> None:
-    parser.add_argument(
-        "--variant",
-        "-v",
-        default=default,
-        metavar="{" + ",".join(VARIANTS) + "}",
-        help=render("cli_variant_help", choices=", ".join(VARIANTS), default=default),
-    )
-    parser.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help=render("cli_option_help", choices=", ".join(Variant.option_names())),
-    )
-
-
 def add_simulate(commands: Subcommands) -> None:
     """Add ``rummykit simulate --agents A,B --games N --seed S [--players N] [--workers N]``."""
     parser = commands.add_parser(
@@ -298,239 +282,6 @@ def add_simulate(commands: Subcommands) -> None:
 # --- rummykit play -------------------------------------------------------------------------
 
 
-class TerminalGame:
-    """A game against computer opponents in a terminal, one line of input at a time.
-
-    The human holds seat 0; every other seat is an agent. Moves are read with
-    :func:`rummykit.game.actions.parse_action`; the referee's refusals are shown as its
-    Verdict and the game goes on. Input ends with ``quit`` or the end of the input.
-    """
-
-    def __init__(
-        self,
-        rules: Variant,
-        players: int,
-        level: str,
-        seed: int,
-        *,
-        explain: bool = False,
-        stdin: TextIO | None = None,
-        stdout: TextIO | None = None,
-    ) -> None:
-        from rummykit.ai import make_agent
-        from rummykit.game import Match
-
-        self.rules = rules
-        self.players = players
-        self.seed = seed
-        self.explain = explain
-        self.stdin = stdin or sys.stdin
-        self.stdout = stdout or sys.stdout
-        self.match = Match(rules, players, seed=seed)
-        self.agents = {seat: make_agent(level) for seat in range(1, players)}
-        self.level = self.agents[1].name if players > 1 else level
-        self.seen = 0  # events of the current round already shown
-
-    # --- input and output ----------------------------------------------------------------
-
-    def say(self, text: str = "") -> None:
-        """Print a line (or several)."""
-        print(text, file=self.stdout, flush=True)
-
-    def ask(self, prompt: str) -> str | None:
-        """One line of input, or None at the end of the input."""
-        print(prompt, end="", file=self.stdout, flush=True)
-        line = self.stdin.readline()
-        if not line:
-            self.say()
-            return None
-        return line.strip()
-
-    # --- the game ------------------------------------------------------------------------
-
-    def run(self) -> int:
-        """Play until the match ends, ``quit`` or the end of the input; the exit status."""
-        self.say(
-            render(
-                "play_welcome",
-                variant=self.rules.title,
-                players=self.players,
-                level=self.level,
-                seed=self.seed,
-            )
-        )
-        self.say(render("play_help_short"))
-        while True:
-            game = self.match.new_round()
-            self.seen = 0
-            self.say()
-            self.say(render("play_round", number=self.match.round_number, dealer=game.dealer))
-            if not self.play_round(game):
-                self.say(render("play_bye"))
-                return 0
-            self.show_result(game)
-            if self.match.is_over:
-                self.say(render("play_match_over"))
-                for standing in self.match.standings():
-                    self.say(f"  {standing}")
-                return 0
-            answer = self.ask(render("play_next_round_prompt"))
-            if answer is None or answer.lower() in _QUIT:
-                self.say(render("play_bye"))
-                return 0
-
-    def play_round(self, game: Game) -> bool:
-        """Play one round; False when the player quits (or the input ends)."""
-        shown_turn = -1
-        while not game.is_over:
-            seat = game.current
-            if seat != 0:
-                self.ai_move(game, seat)
-                continue
-            if shown_turn != len(game.actions) and game.phase in ("draw", "play"):
-                self.show(game)
-                shown_turn = len(game.actions)
-            line = self.ask(render("play_prompt"))
-            if line is None:
-                return False
-            word = line.lower()
-            if not word:
-                continue
-            if word in _QUIT:
-                return False
-            if word in ("help", "?", "h"):
-                self.say(render("play_help"))
-            elif word in ("hint",):
-                self.hint(game)
-            elif word in ("show", "look", "table", "hand"):
-                self.show(game)
-            elif self.human_move(game, line):
-                shown_turn = -1
-        self.flush_events(game)
-        return True
-
-    def human_move(self, game: Game, line: str) -> bool:
-        """Read and play one move; a bad line or a refusal is explained and nothing changes
-        (False)."""
-        from rummykit.game import IllegalAction, parse_action
-
-        try:
-            action = parse_action(line)
-        except ValueError as error:
-            self.say(str(error))
-            self.say(render("play_try_help"))
-            return False
-        before = list(game.hand(0))
-        try:
-            game.play(action, 0)
-        except IllegalAction as refused:
-            self.say(str(refused.verdict))
-            return False
-        self.flush_events(game)
-        drawn = list((Counter(game.hand(0)) - Counter(before)).elements())
-        if drawn and action.kind == "draw":
-            self.say(render("play_you_drew", card=drawn[0]))
-        return True
-
-    def ai_move(self, game: Game, seat: int) -> None:
-        """Let the agent at ``seat`` play one action, and say what it did."""
-        decision = self.agents[seat].decide(game.observation(seat))
-        if self.explain:
-            for line in str(decision.trace).splitlines():
-                self.say(f"    {line}")
-        game.play(decision.action, seat)
-        self.flush_events(game)
-
-    def flush_events(self, game: Game) -> None:
-        """Say every public event not yet said."""
-        for event in game.events[self.seen :]:
-            self.say(f"  {event}")
-        self.seen = len(game.events)
-
-    # --- showing the position ------------------------------------------------------------
-
-    def show(self, game: Game) -> None:
-        """The position as seat 0 sees it."""
-        obs = game.observation(0)
-        self.say()
-        if obs.table:
-            self.say(render("play_table"))
-            for i, tm in enumerate(obs.table):
-                owner = render("play_you") if tm.owner == 0 else render("play_seat", seat=tm.owner)
-                jokers = [
-                    f"🃏={rep}"
-                    for c, rep in zip(tm.meld.cards, tm.meld.represents)
-                    if c.is_joker and rep
-                ]
-                extra = f" ({', '.join(jokers)})" if jokers else ""
-                self.say(f"  {i}: {tm.meld}{extra} — {owner}")
-        else:
-            self.say(render("play_no_table"))
-        top = obs.discard_top
-        self.say(
-            render(
-                "play_piles",
-                top=top if top is not None else "—",
-                pile=len(obs.discard_pile),
-                stock=obs.stock_size,
-            )
-            + (render("play_cut_card", card=obs.cut_card) if obs.cut_card is not None else "")
-        )
-        others = []
-        for seat in range(1, obs.players):
-            opened = obs.opened[seat] and bool(self.rules.opening_threshold)
-            key = "play_other_opened" if opened else "play_other"
-            others.append(render(key, seat=seat, count=obs.hand_sizes[seat]))
-        self.say("  ".join(others))
-        self.say(render("play_hand", cards=obs.hand or "—", count=len(obs.hand)))
-        if obs.status is not None:
-            self.say(str(obs.status))
-
-    def hint(self, game: Game) -> None:
-        """What the solver sees in this hand, and the move a hard agent would make."""
-        from rummykit.ai import make_agent
-        from rummykit.solver import best_arrangement, best_opening, can_go_out
-
-        obs = game.observation(0)
-        v = self.rules
-        hand = list(obs.hand)
-        if obs.phase == "play" and hand:
-            opened = obs.opened[0] or not v.opening_threshold
-            table = [tm.meld for tm in obs.table] if opened else []
-            out = can_go_out(hand, v, table)
-            if not out.ok and not v.discard_to_win:  # R7: the last card may go by a discard
-                out = can_go_out(hand, v, table, final_discard=True)
-            if out.ok and (opened or best_opening(hand, v).ok):
-                self.say(str(out))
-            elif not opened:
-                self.say(str(best_opening(hand, v)))
-            else:
-                self.say(str(best_arrangement(hand, v, discard=True)))
-        elif hand:
-            self.say(str(best_arrangement(hand, v)))
-        if obs.legal_actions:
-            decision = make_agent("hard").decide(obs)
-            self.say(render("play_suggest", action=decision.action, why=decision.trace.why))
-
-    def show_result(self, game: Game) -> None:
-        """The round's scoring, line by line, and the match totals."""
-        result = game.result
-        if result is None:
-            return
-        self.say()
-        self.say(render("play_round_over"))
-        for line in result.lines:
-            self.say(f"  {line}")
-        totals = ", ".join(
-            render("play_total", seat=seat, total=total)
-            for seat, total in enumerate(self.match.totals)
-        )
-        self.say(render("play_totals", totals=totals))
-
-
-_QUIT = frozenset({"quit", "exit", "q"})
-
-
 def run_play(args: argparse.Namespace) -> int:
     """``rummykit play``: a game against the computer in the terminal."""
     import random
@@ -544,6 +295,8 @@ def run_play(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _fail("play", error)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
+    from rummykit.terminal import TerminalGame
+
     return TerminalGame(rules, args.players, args.ai, seed, explain=args.explain).run()
 
 
@@ -562,9 +315,95 @@ def add_play(commands: Subcommands) -> None:
     parser.set_defaults(run=run_play)
 
 
+# --- rummykit review (the work is in rummykit.review) -----------------------------------------
+
+
+def run_review(args: argparse.Namespace) -> int:
+    """``rummykit review FILE``: 0 when the review is printed, 2 on a bad file or seat."""
+    from rummykit.review import review_command
+
+    return review_command(args.file, args.seat, args.level, args.json)
+
+
+def add_review(commands: Subcommands) -> None:
+    """Add ``rummykit review FILE [--seat N] [--level LEVEL] [--json]``."""
+    parser = commands.add_parser(
+        "review", help=render("review_cli_help"), description=render("review_cli_description")
+    )
+    parser.add_argument("file", help=render("review_cli_file_help"))
+    parser.add_argument("--seat", type=int, default=0, help=render("review_cli_seat_help"))
+    parser.add_argument("--level", default="hard", help=render("review_cli_level_help"))
+    parser.add_argument("--json", action="store_true", help=render("review_cli_json_help"))
+    parser.set_defaults(run=run_review)
+
+
+# --- rummykit agent and rummykit league (w17: the work is in rummykit.agents, rummykit.league)
+
+
+def add_agent(commands: Subcommands) -> None:
+    """Add ``rummykit agent [--level LEVEL | --agent FILE.py:Name] [--name NAME]``."""
+    parser = commands.add_parser(
+        "agent", help=render("cli_agent_help"), description=render("cli_agent_description")
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--level", "-l", default="normal", choices=("easy", "normal", "hard"),
+        help=render("cli_agent_level_help"),
+    )  # fmt: skip
+    which.add_argument("--agent", "-a", metavar="FILE.py:Name", help=render("cli_agent_spec_help"))
+    parser.add_argument("--name", help=render("cli_agent_name_help"))
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit.agents.serve import serve_command
+
+        return serve_command(args.level, args.agent, args.name)
+
+    parser.set_defaults(run=run)
+
+
+def add_league(commands: Subcommands) -> None:
+    """Add ``rummykit league DIR [--games N] [--seed S] [--schedule S] [--scheduler ADDRESS]``."""
+    parser = commands.add_parser(
+        "league", help=render("cli_league_help"), description=render("cli_league_description")
+    )
+    parser.add_argument("folder", metavar="DIR", help=render("cli_league_folder_help"))
+    parser.add_argument(
+        "--variant", "-v", choices=tuple(VARIANTS), help=render("cli_league_variant_help")
+    )
+    parser.add_argument("--players", "-p", type=int, help=render("cli_players_help"))
+    parser.add_argument("--games", "-n", type=int, help=render("cli_league_games_help"))
+    parser.add_argument("--seed", "-s", type=int, help=render("cli_seed_help"))
+    parser.add_argument(
+        "--schedule",
+        choices=("auto", "round_robin", "swiss"),
+        help=render("cli_league_schedule_help"),
+    )
+    parser.add_argument("--rounds", type=int, help=render("cli_league_rounds_help"))
+    parser.add_argument("--time-limit", type=float, help=render("cli_league_time_limit_help"))
+    parser.add_argument("--workers", "-w", type=int, default=2, help=render("cli_workers_help"))
+    parser.add_argument("--scheduler", metavar="ADDRESS", help=render("cli_league_scheduler_help"))
+    parser.add_argument("--html", metavar="FILE", help=render("cli_league_html_help"))
+    parser.add_argument("--quiet", "-q", action="store_true", help=render("cli_quiet_help"))
+    parser.add_argument("--json", action="store_true", help=render("cli_league_json_help"))
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit.league import run_league_command
+
+        return run_league_command(args)
+
+    parser.set_defaults(run=run)
+
+
 # --- the program ---------------------------------------------------------------------------
 
-COMMANDS: list[Callable[[Subcommands], None]] = [add_check, add_simulate, add_play]
+COMMANDS: list[Callable[[Subcommands], None]] = [
+    add_check,
+    add_simulate,
+    add_play,
+    add_review,
+    add_agent,
+    add_league,
+]
 """The subcommands, each a function that adds its parser."""
 
 
@@ -582,8 +421,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rummykit`` with ``argv`` (default: the process's arguments); return the exit status.
 
     >>> main(["check", "--option", "ace_low=no", "A♥ 2♥ 3♥"])
-    A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy (ace_low=False).
-      A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy (ace_low=False) the ace only follows the king (Q-K-A). (H4)
+    A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy with no ace below the 2.
+      A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy with no ace below the 2 the ace only follows the king (Q-K-A).
     1
     """
     parser = build_parser()
@@ -592,4 +431,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # argparse printed help, the version or a usage error
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
     run: Callable[[argparse.Namespace], int] = args.run
-    return run(args)
+    try:
+        return run(args)
+    except KeyboardInterrupt:  # Ctrl-C: stop where we are, no traceback
+        _end_line()
+        return 130
+    except BrokenPipeError:  # the reader went away (`rummykit play | head`): nothing to say
+        _silence_stdout()
+        return 0
+
+
+def _end_line() -> None:
+    """Finish the line a prompt left open, if the output is still there."""
+    try:
+        print(flush=True)
+    except (BrokenPipeError, ValueError):
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """Point the process's standard output at the null device, so that the flush at exit
+    finds no broken pipe to complain about."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)

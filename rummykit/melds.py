@@ -16,8 +16,9 @@ holds both 1 and 14.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import permutations
 from typing import TypeAlias
 
 from rummykit.cards import (
@@ -32,20 +33,24 @@ from rummykit.cards import (
     format_cards,
     rank_name,
 )
-from rummykit.explain import Reason, Verdict
+from rummykit.explain import Reason, Verdict, cite
 from rummykit.messages import join, number_word, render
 from rummykit.variants import HUNGARIAN, Variant
 
 __all__ = [
     "IllegalMeld",
+    "JokerAs",
     "Meld",
     "check_layoff",
     "check_meld",
     "check_opening",
+    "joker_meanings",
     "layoff_readings",
     "make_meld",
     "meld_layouts",
     "meld_readings",
+    "readings_with",
+    "variant_words",
 ]
 
 HIGH_ACE = 14
@@ -138,11 +143,17 @@ class Meld:
 
     def __repr__(self) -> str:
         """A call that makes this meld again: ``make_meld('2♥ 3♥ 🃏', joker_as='4♥')``."""
-        ends = (self.cards[0], self.cards[-1]) if self.is_run else ()
-        if any(c.is_joker for c in ends):
-            joker = next(r for c, r in zip(self.cards, self.represents) if c.is_joker)
-            return f"make_meld('{self}', joker_as='{joker}')"
-        return f"make_meld('{self}')"
+        reps = [r for c, r in zip(self.cards, self.represents, strict=False) if c.is_joker]
+        named: list[Card] = []
+        if self.is_run and (len(reps) > 1 or self.cards[0].is_joker or self.cards[-1].is_joker):
+            named = [r for r in reps if r is not None]
+        elif not self.is_run and len(reps) > 1:  # name the suits, or a run may be meant
+            named = [r for r in reps if r is not None] or list(self.missing_suits()[: len(reps)])
+        if not named:
+            return f"make_meld('{self}')"
+        if len(named) == 1:
+            return f"make_meld('{self}', joker_as='{named[0]}')"
+        return f"make_meld('{self}', joker_as=({', '.join(repr(str(c)) for c in named)}))"
 
     def _repr_html_(self) -> str:
         from rummykit.display import cards_html
@@ -257,47 +268,193 @@ def _set_readings(naturals: list[Card], jokers: int) -> list[Meld]:
     return [Meld("set", (*ordered, *[JOKER] * jokers), (*represents, *[None] * jokers))]
 
 
-def make_meld(
-    cards: CardsLike, variant: Variant = HUNGARIAN, joker_as: Card | str | None = None
-) -> Meld:
+JokerAs: TypeAlias = "Card | str | Sequence[Card | str] | None"
+"""What a player says the jokers stand for: one card, or one card per joker."""
+
+
+def joker_meanings(joker_as: JokerAs) -> tuple[Card, ...]:
+    """The cards named in a ``joker_as``: one card, a text of cards, or a sequence of them.
+
+    >>> joker_meanings("4♥"), joker_meanings(("6♥", "7♥"))
+    ((Card('4♥'),), (Card('6♥'), Card('7♥')))
+    """
+    if joker_as is None:
+        return ()
+    if isinstance(joker_as, (Card, str)):
+        return as_cards(joker_as)
+    return tuple(card for item in joker_as for card in as_cards(item))
+
+
+def readings_with(readings: Iterable[Meld], joker_as: JokerAs) -> tuple[Meld, ...]:
+    """The readings in which the jokers can stand for the cards named, one joker each.
+
+    Jokers are alike, so the order of the names does not matter; naming fewer cards than
+    there are jokers leaves the other jokers open.
+
+    >>> readings = meld_readings("K♥ 🃏 🃏", HUNGARIAN.derive(jokers_per_meld=2))
+    >>> [m.kind for m in readings_with(readings, ("J♥", "Q♥"))]
+    ['run']
+    >>> [m.kind for m in readings_with(readings, "K♠")]
+    ['set']
+    """
+    readings = tuple(readings)
+    wanted = joker_meanings(joker_as)
+    if not wanted:
+        return readings
+    return tuple(m for m in readings if _can_mean(m, wanted))
+
+
+def _can_mean(meld: Meld, wanted: tuple[Card, ...]) -> bool:
+    options = meld.joker_choices
+    if len(wanted) > len(options) or len(set(wanted)) < len(wanted):
+        return False
+    return any(
+        all(card in options[j] for card, j in zip(wanted, chosen, strict=True))
+        for chosen in permutations(range(len(options)), len(wanted))
+    )
+
+
+def make_meld(cards: CardsLike, variant: Variant = HUNGARIAN, joker_as: JokerAs = None) -> Meld:
     """The meld these cards form, or :class:`IllegalMeld` saying why not.
 
-    When a joker's place is open (``🃏 2♥ 3♥``), say which card it is with ``joker_as``;
-    without it the highest-valued reading is taken.
+    When a joker's place is open (``🃏 2♥ 3♥``), say which card it is with ``joker_as``:
+    one card, or one card per joker (``joker_as=("J♥", "Q♥")``); without it the
+    highest-valued reading is taken.
 
     >>> make_meld("🃏 2♥ 3♥", joker_as="4♥")
     make_meld('2♥ 3♥ 🃏', joker_as='4♥')
+    >>> make_meld("K♥ 🃏 🃏", HUNGARIAN.derive(jokers_per_meld=2), joker_as=("J♥", "Q♥"))
+    make_meld('🃏 🃏 K♥', joker_as=('J♥', 'Q♥'))
     """
     cards = as_cards(cards)
     readings = meld_readings(cards, variant)
-    if joker_as is not None:
-        target = as_cards(joker_as)[0]
-        readings = tuple(m for m in readings if target in _joker_cards(m))
+    chosen = readings_with(readings, joker_as)
+    if chosen:
+        return chosen[0]
     if not readings:
         raise IllegalMeld(check_meld(cards, variant))
-    return readings[0]
-
-
-def _joker_cards(meld: Meld) -> set[Card]:
-    return {c for options in meld.joker_choices for c in options}
+    wanted = joker_meanings(joker_as)
+    if not any(c.is_joker for c in cards):
+        mismatch = _reason(variant, "joker_as_no_joker", wanted, cards=cards, card=wanted[0])
+    else:
+        mismatch = _reason(
+            variant,
+            "joker_as_mismatch",
+            wanted,
+            cards=cards,
+            wanted=_jokers_phrase(wanted),
+            choices=join([_reading_jokers(m) for m in readings]),
+        )
+    raise IllegalMeld(Verdict((mismatch,), cards, variant=variant.name))
 
 
 # --- explaining ----------------------------------------------------------------------
+
+#: Each rulebook's word for a set: R3 (and the Finnish source) says *group*.
+_SET_WORDS = {"H": "kind_set", "R": "kind_group"}
+#: The house rules that change where an ace may stand, how many jokers a meld holds, and
+#: what cards are worth toward the opening.
+_PLACES = ("ace_low", "ace_above_king")
+_JOKERS = ("jokers_per_meld",)
+_VALUES = ("ace_points", "ace_high", "face_points")
+#: House rules that switch a part of the game on or off (named by the referee).
+_SWITCHES = ("discard_to_win", "cut_card", "joker_exchange")
+
+
+def _set_word(variant: Variant) -> str:
+    return render(_SET_WORDS.get(variant.rulebook, "kind_set"))
+
+
+def _kind_word(kind: str, variant: Variant) -> str:
+    return _set_word(variant) if kind == "set" else render("kind_run")
+
+
+def _house(variant: Variant, options: Sequence[str]) -> bool:
+    """Whether any of these options is a house rule (differs from the built-in variant)."""
+    changed = variant.changes()
+    return any(name in changed for name in options)
+
+
+def _cite(variant: Variant, code: str, options: Sequence[str] = ()) -> str | None:
+    """The rule a code cites — none when a house rule among ``options`` decides instead."""
+    return None if _house(variant, options) else cite(code, variant)
+
+
+def _house_phrase(variant: Variant, name: str) -> str:
+    if name in (*_PLACES, *_SWITCHES):
+        return render(f"house_{name}_{'on' if getattr(variant, name) else 'off'}")
+    if name == "jokers_per_meld":
+        n = variant.jokers_per_meld
+        if n < 2:
+            return render("house_jokers_per_meld_none" if n == 0 else "house_jokers_per_meld_one")
+        return render("house_jokers_per_meld", count_word=number_word(n))
+    if name == "opening_threshold":
+        if not variant.opening_threshold:
+            return render("house_opening_none")
+        return render("house_opening_threshold", points=variant.opening_threshold)
+    if name == "face_points":
+        return render("house_face_value", points=variant.face_points)
+    return render("house_ace_value", points=variant.ace_value)
+
+
+def variant_words(variant: Variant, options: Sequence[str] = (*_PLACES, *_JOKERS)) -> str:
+    """The variant by its title, with the house rules among ``options`` said in words —
+    never as Python (``ace_above_king=False``).
+
+    >>> variant_words(HUNGARIAN.derive(ace_above_king=False))
+    'Hungarian Rummy with no ace above the king'
+    >>> variant_words(HUNGARIAN.derive(target=50)), variant_words(HUNGARIAN, ("cut_card",))
+    ('Hungarian Rummy', 'Hungarian Rummy')
+    """
+    changed = variant.changes()
+    phrases = dict.fromkeys(_house_phrase(variant, name) for name in options if name in changed)
+    if not phrases:
+        return variant.title
+    return render("variant_with_house_rules", title=variant.title, rules=join(list(phrases), "and"))
 
 
 def _reason(
     rules: Variant,
     code: str,
     at_fault: Iterable[Card],
-    topic: str = "meld",
+    fields: Mapping[str, object] | None = None,
     /,
+    *,
+    template: str | None = None,
+    house: Sequence[str] = (),
     **params: object,
 ) -> Reason:
-    return Reason(code, rules.rule(topic), tuple(at_fault), params, True, None)
+    """A failing reason citing the code's rule (none when a house rule in ``house`` decides)."""
+    values = {**(fields or {}), **params}
+    return Reason(code, _cite(rules, code, house), tuple(at_fault), values, True, template)
 
 
-def _info(rules: Variant, code: str, topic: str | None = "meld", /, **params: object) -> Reason:
-    return Reason(code, rules.rule(topic) if topic else None, (), params, False, None)
+def _info(
+    rules: Variant,
+    code: str,
+    fields: Mapping[str, object] | None = None,
+    /,
+    *,
+    template: str | None = None,
+    house: Sequence[str] = (),
+    cited: bool = True,
+    **params: object,
+) -> Reason:
+    """An explaining reason (it does not fail the verdict); ``cited=False``: no citation."""
+    values = {**(fields or {}), **params}
+    rule = _cite(rules, code, house) if cited else None
+    return Reason(code, rule, (), values, False, template)
+
+
+def _jokers_usable(variant: Variant) -> bool:
+    return variant.jokers > 0 and variant.jokers_per_meld > 0
+
+
+def _without_joker_talk(reasons: list[Reason], variant: Variant) -> list[Reason]:
+    """Where no joker may be used, no reason says what a joker would stand for."""
+    if _jokers_usable(variant):
+        return reasons
+    return [r for r in reasons if not (r.template or "").endswith("_joker")]
 
 
 def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
@@ -305,49 +462,80 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
     out: list[Reason] = []
     jokers = tuple(c for c in cards if c.is_joker)
     if not cards:
-        out.append(
-            Reason("too_few_cards", variant.rule("meld"), (), {}, True, "too_few_cards_none")
-        )
+        out.append(_reason(variant, "too_few_cards", (), template="too_few_cards_none"))
     elif len(cards) < 3:
         out.append(
             _reason(
                 variant, "too_few_cards", cards, cards=cards, count_word=number_word(len(cards))
             )
         )
-    counts = Counter(cards)
-    for card, count in counts.items():
-        if count > variant.copies(card) and not (card.is_joker and variant.jokers == 0):
-            code = "not_in_deck"
-            out.append(
-                Reason(
-                    code,
-                    variant.rule("deck"),
-                    (card,) * count,
-                    {
-                        "variant": str(variant),
-                        "decks_word": variant.decks_word,
-                        "is_are": "is" if variant.copies(card) == 1 else "are",
-                        "copies_word": number_word(variant.copies(card)),
-                        "card": card,
-                        "count_word": number_word(count),
-                    },
-                    True,
-                    "not_in_deck_joker" if card.is_joker else None,
-                )
-            )
-    if jokers and (variant.jokers == 0 or variant.jokers_per_meld == 0):
+    counts = Counter(c for c in cards if not c.is_joker)
+    over = [(card, n) for card, n in counts.items() if n > variant.copies(card)]
+    deck = {
+        "variant": variant.title,
+        "decks_word": variant.decks_word,
+        "is_are": "is" if variant.decks == 1 else "are",
+        "copies_word": number_word(variant.decks),
+    }
+    if len(over) == 1:
+        card, count = over[0]
         out.append(
             _reason(
-                variant, "jokers_not_allowed", jokers, "joker", variant=str(variant), cards=jokers
+                variant,
+                "not_in_deck",
+                (card,) * count,
+                card=card,
+                count_word=number_word(count),
+                **deck,
             )
         )
-    elif len(jokers) > variant.jokers_per_meld:
+    elif over:
+        counts_text = [render("card_times", count_word=number_word(n), card=c) for c, n in over]
+        out.append(
+            _reason(
+                variant,
+                "not_in_deck",
+                tuple(c for c, n in over for _ in range(n)),
+                template="not_in_deck_many",
+                counts=join(counts_text, "and"),
+                **deck,
+            )
+        )
+    if jokers and variant.jokers == 0:
+        out.append(
+            _reason(variant, "jokers_not_allowed", jokers, variant=variant.title, cards=jokers)
+        )
+    elif jokers and variant.jokers_per_meld == 0:
+        out.append(
+            _reason(
+                variant,
+                "jokers_not_allowed",
+                jokers,
+                template="jokers_not_allowed_house",
+                house=_JOKERS,
+                cards=jokers,
+            )
+        )
+    elif len(jokers) > variant.jokers:
+        out.append(
+            _reason(
+                variant,
+                "not_in_deck",
+                jokers,
+                template="not_in_deck_joker",
+                variant=variant.title,
+                copies_word=number_word(variant.jokers),
+                count_word=number_word(len(jokers)),
+                card=JOKER,
+            )
+        )
+    if jokers and _jokers_usable(variant) and len(jokers) > variant.jokers_per_meld:
         out.append(
             _reason(
                 variant,
                 "too_many_jokers",
                 jokers,
-                "joker",
+                house=_JOKERS,
                 cards=cards,
                 count_word=number_word(len(jokers)),
                 limit_word=number_word(variant.jokers_per_meld),
@@ -379,11 +567,41 @@ def _rank_phrase(rank: int, plural: bool) -> str:
     return f"{'an' if word in ('ace', '8') else 'a'} {word}"
 
 
+def _repeated(
+    cards: Iterable[Card],
+    variant: Variant,
+    code: str,
+    many: str,
+    ace: str | None = None,
+    **params: object,
+) -> list[Reason]:
+    """One reason per distinct count of repeated cards: ``9♠ and 9♥ each appear twice``."""
+    by_count: dict[int, list[Card]] = {}
+    for card, count in Counter(cards).items():
+        if count > 1:
+            by_count.setdefault(count, []).append(card)
+    out = []
+    for count, repeated in sorted(by_count.items()):
+        names = join([str(c) for c in repeated], "and")
+        template = many if len(repeated) > 1 else (ace or None)
+        out.append(
+            _reason(
+                variant,
+                code,
+                tuple(c for c in repeated for _ in range(count)),
+                {**params, "cards": names, "times": _times(count)},
+                template=template,
+            )
+        )
+    return out
+
+
 def _set_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
     naturals = [c for c in cards if not c.is_joker]
     out: list[Reason] = []
     if not naturals:
         return out
+    set_word = _set_word(variant)
     counts = Counter(c.rank for c in naturals)
     # the rank the set is read as: most cards, then most suits, then the lower rank — never
     # the input order, so the explanation does not change when the cards are reordered
@@ -394,24 +612,27 @@ def _set_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
     if wrong:
         many = len(wrong) > 1
         out.append(
-            Reason(
+            _reason(
+                variant,
                 "set_rank_mismatch",
-                variant.rule("meld"),
                 wrong,
-                {"cards": wrong, "rank_phrase": _rank_phrase(rank, many)},
-                True,
-                "set_rank_mismatch_many" if many else None,
+                template="set_rank_mismatch_many" if many else None,
+                cards=wrong,
+                rank_phrase=_rank_phrase(rank, many),
+                set_word=set_word,
             )
         )
-    for card, count in Counter(c for c in naturals if c.rank == rank).items():
-        if count > 1:
-            out.append(
-                _reason(variant, "identical_cards", (card,) * count, card=card, times=_times(count))
-            )
+    same = [c for c in naturals if c.rank == rank]
+    out += _repeated(same, variant, "identical_cards", "identical_cards_many", set_word=set_word)
     if len(cards) > 4:
         out.append(
             _reason(
-                variant, "set_too_large", cards, cards=cards, count_word=number_word(len(cards))
+                variant,
+                "set_too_large",
+                cards,
+                cards=cards,
+                count_word=number_word(len(cards)),
+                set_word=set_word,
             )
         )
     return out
@@ -431,43 +652,65 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
     if not naturals:
         return out
     suit_counts = Counter(c.suit for c in naturals)
-    # the suit the run is read in: most cards, then most ranks, then suit order (not input order)
-    suit = max(
-        suit_counts,
-        key=lambda s: (
-            suit_counts[s],
-            len({c.rank for c in naturals if c.suit == s}),
-            -SUITS.index(s),
-        ),
-    )
+
+    def weight(s: str) -> tuple[int, int]:
+        return suit_counts[s], len({c.rank for c in naturals if c.suit == s})
+
+    best = max(weight(s) for s in suit_counts)
+    leaders = [s for s in SUITS if s in suit_counts and weight(s) == best]
+    if len(leaders) > 1:  # no suit stands out: say the suits differ, name no gap
+        if len(suit_counts) == len(naturals):
+            out.append(
+                _reason(
+                    variant,
+                    "run_suit_mismatch",
+                    naturals,
+                    template="run_suits_different",
+                    cards=tuple(naturals),
+                    count_word=number_word(len(naturals)),
+                )
+            )
+        else:
+            names = [SUIT_NAMES[s] for s in SUITS if s in suit_counts]
+            out.append(
+                _reason(
+                    variant,
+                    "run_suit_mismatch",
+                    naturals,
+                    template="run_suits_mixed",
+                    cards=tuple(naturals),
+                    suit_names=join(names, "and"),
+                )
+            )
+        return out
+    suit = leaders[0]
     wrong = tuple(c for c in naturals if c.suit != suit)
     if wrong:
         many = len(wrong) > 1
         noun = SUIT_NAMES[suit][:-1]
         out.append(
-            Reason(
+            _reason(
+                variant,
                 "run_suit_mismatch",
-                variant.rule("meld"),
                 wrong,
-                {"cards": wrong, "suit_phrase": f"{noun}s" if many else f"a {noun}"},
-                True,
-                "run_suit_mismatch_many" if many else None,
+                template="run_suit_mismatch_many" if many else None,
+                cards=wrong,
+                suit_phrase=f"{noun}s" if many else f"a {noun}",
             )
         )
+    # from here on, the run is read from the cards of its suit (and the jokers) alone: a gap
+    # is only ever between two cards of one suit that are in the meld
+    part = tuple(c for c in cards if c.is_joker or c.suit == suit) if wrong else cards
     same_suit = [c for c in naturals if c.suit == suit]
-    for card, count in Counter(same_suit).items():
-        if count > 1:
-            out.append(
-                Reason(
-                    "run_duplicate_rank",
-                    variant.rule("meld"),
-                    (card,) * count,
-                    {"card": card, "times": _times(count)},
-                    True,
-                    "run_duplicate_ace" if card.rank == ACE else None,
-                )
-            )
-    ranks = sorted({c.rank for c in naturals})
+    ranks = sorted({c.rank for c in same_suit})
+    both_ends = {2, KING} <= set(ranks)
+    out += _repeated(
+        same_suit,
+        variant,
+        "run_duplicate_rank",
+        "run_duplicate_rank_many",
+        "run_duplicate_ace" if both_ends and Counter(same_suit)[Card(ACE, suit)] > 1 else None,
+    )
     n = len(ranks) + jokers
     if _run_windows(ranks, jokers, variant):
         return out
@@ -476,8 +719,9 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
             _reason(
                 variant,
                 "run_too_long",
-                cards,
-                cards=cards,
+                part,
+                house=_PLACES,
+                cards=part,
                 count=n,
                 limit=13,
                 span=_run_span(variant),
@@ -487,13 +731,13 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
     # Would it fit if the ace could stand anywhere (but no wrap)?
     free = _run_windows(ranks, jokers, None)
     if free:
-        out.extend(_ace_failures(cards, ranks, jokers, suit, free, variant))
+        out.extend(_ace_failures(part, ranks, jokers, suit, free, variant))
         return out
     wrap = _wrap_window(ranks, jokers)
     if wrap is not None:
         joker_ace = ACE not in ranks
         params: dict[str, object] = {
-            "cards": cards,
+            "cards": part,
             "ace_places": _ace_places(variant),
             "between": "them"
             if variant.ace_low and variant.ace_above_king
@@ -503,17 +747,17 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
             params["stands_for"] = Card(ACE, suit)
             params["shape"] = "-".join(rank_name(r) for r in wrap)
         out.append(
-            Reason(
+            _reason(
+                variant,
                 "run_wraps",
-                variant.rule("meld"),
-                cards,
+                part,
                 params,
-                True,
-                "run_wraps_joker" if joker_ace else None,
+                template="run_wraps_joker" if joker_ace else None,
+                house=_PLACES,
             )
         )
         return out
-    out.append(_gap_reason(cards, ranks, jokers, suit, variant))
+    out.append(_gap_reason(part, ranks, jokers, suit, variant))
     return out
 
 
@@ -537,9 +781,9 @@ def _ace_failures(
     out = []
     n = len(ranks) + jokers
     natural_ace = ACE in ranks
-    for code, position, allowed in (
-        ("ace_low_not_allowed", ACE, variant.ace_low),
-        ("ace_high_not_allowed", HIGH_ACE, variant.ace_above_king),
+    for code, position, allowed, other in (
+        ("ace_low_not_allowed", ACE, variant.ace_low, variant.ace_above_king),
+        ("ace_high_not_allowed", HIGH_ACE, variant.ace_above_king, variant.ace_low),
     ):
         if allowed:
             continue
@@ -550,19 +794,12 @@ def _ace_failures(
             if natural_ace
             else tuple(c for c in cards if c.is_joker)
         )
-        params: dict[str, object] = {"cards": cards, "variant": str(variant)}
+        template = code if other else code.replace("not_allowed", "nowhere")
+        params: dict[str, object] = {"cards": cards, "variant": variant_words(variant, _PLACES)}
         if not natural_ace:
             params["stands_for"] = Card(ACE, suit)
-        out.append(
-            Reason(
-                code,
-                variant.rule("meld"),
-                at_fault,
-                params,
-                True,
-                None if natural_ace else f"{code}_joker",
-            )
-        )
+            template += "_joker"
+        out.append(_reason(variant, code, at_fault, params, template=template, house=_PLACES))
     return out
 
 
@@ -592,14 +829,8 @@ def _gap_reason(
     params: dict[str, object] = {"cards": cards, "missing": _describe_missing(missing_cards, suit)}
     if jokers:
         params["jokers_phrase"] = "one joker" if jokers == 1 else f"{number_word(jokers)} jokers"
-    return Reason(
-        "run_gap",
-        variant.rule("meld"),
-        cards,
-        params,
-        True,
-        "run_gap_joker" if jokers else None,
-    )
+        params["gaps_word"] = number_word(len(missing_cards))
+    return _reason(variant, "run_gap", cards, params, template="run_gap_joker" if jokers else None)
 
 
 def check_meld(cards: CardsLike, variant: Variant = HUNGARIAN) -> Verdict:
@@ -629,107 +860,214 @@ def check_meld(cards: CardsLike, variant: Variant = HUNGARIAN) -> Verdict:
     elif one_suit:
         specific = _run_failures(cards, variant)
     else:
-        specific = _set_failures(cards, variant) + _run_failures(cards, variant)
+        specific = _both_sides(cards, naturals, variant)
     if not general and not specific:  # shape is fine but the checks above disagree: explain
         specific = _set_failures(cards, variant) or _run_failures(cards, variant)
-    reasons = [
-        Reason("meld_invalid", None, (), {"cards": cards, "variant": str(variant)}, False),
-        *general,
-        *specific,
-    ]
+    specific = _without_joker_talk(specific, variant)
+    head = [_info(variant, "meld_invalid", cards=cards, variant=variant_words(variant))]
+    reasons = [*(head if cards else []), *general, *specific]
     return Verdict(tuple(reasons), cards, None, None, (), variant.name)
+
+
+def _both_sides(usable: tuple[Card, ...], naturals: list[Card], variant: Variant) -> list[Reason]:
+    """Why neither a set nor a run — the likelier reading first, a hopeless one left out.
+
+    A reading is hopeless when no two cards agree on what it needs (no rank twice for a set)
+    while the other reading has two that do.
+    """
+    by_rank = max(Counter(c.rank for c in naturals).values(), default=0)
+    by_suit = max(Counter(c.suit for c in naturals).values(), default=0)
+    as_set, as_run = _set_failures(usable, variant), _run_failures(usable, variant)
+    if by_rank < 2 <= by_suit:
+        return as_run
+    if by_suit < 2 <= by_rank:
+        return as_set
+    return as_run + as_set if by_suit > by_rank else as_set + as_run
+
+
+def _joker_reps(meld: Meld) -> list[Card | None]:
+    return [rep for card, rep in zip(meld.cards, meld.represents, strict=False) if card.is_joker]
+
+
+def _jokers_phrase(cards: Sequence[Card]) -> str:
+    """``the joker is the 6♥`` / ``the jokers are the 6♥ and the 7♥``."""
+    if len(cards) == 1:
+        return render("jokers_phrase_one", card=cards[0])
+    return render("jokers_phrase_many", cards=join([f"the {c}" for c in cards], "and"))
+
+
+def _reading_jokers(meld: Meld) -> str:
+    """What the jokers of one reading stand for, as a phrase."""
+    reps = _joker_reps(meld)
+    fixed = [rep for rep in reps if rep is not None]
+    if len(fixed) == len(reps):
+        return _jokers_phrase(fixed)
+    missing = join([str(c) for c in meld.missing_suits()], "and")
+    if len(reps) == 1:
+        return render("jokers_phrase_set_one", cards=missing)
+    return render("jokers_phrase_set_many", count_word=number_word(len(reps)), cards=missing)
+
+
+def _kind_reason(meld: Meld, shown: tuple[Card, ...], variant: Variant) -> Reason:
+    """``5♥ 🃏 7♥ is a run of hearts from 5 to 7`` / ``9♠ 9♥ 9♦ is a set of 9s``."""
+    if not meld.is_run:
+        return _info(
+            variant,
+            "valid_set",
+            cards=shown,
+            rank_plural=_rank_phrase(meld.rank, True),
+            set_word=_set_word(variant),
+        )
+    low, high = meld.represents[0], meld.represents[-1]
+    return _info(
+        variant,
+        "valid_run",
+        house=_ace_options(meld),
+        cards=shown,
+        suit_name=SUIT_NAMES[meld.suit],
+        low=rank_name(low.rank) if low else "",
+        high=rank_name(high.rank) if high else "",
+    )
+
+
+def _ace_options(meld: Meld) -> tuple[str, ...]:
+    """The ace house rules a run's validity rests on (an ace at one of its ends)."""
+    if not meld.is_run:
+        return ()
+    return (("ace_low",) if meld.start == 1 else ()) + (
+        ("ace_above_king",) if meld.end == HIGH_ACE else ()
+    )
+
+
+def _value_house(meld: Meld) -> tuple[str, ...]:
+    """The house rules a meld's value and its jokers' meanings rest on."""
+    jokers = sum(1 for c in meld.cards if c.is_joker)
+    return (*_VALUES, *(_JOKERS if jokers > 1 else ()))
+
+
+def _joker_reasons(meld: Meld, variant: Variant) -> list[Reason]:
+    """What the jokers of a single reading stand for."""
+    reps = _joker_reps(meld)
+    if not reps:
+        return []
+    house = _JOKERS if len(reps) > 1 else ()
+    fixed = [rep for rep in reps if rep is not None]
+    if len(fixed) == len(reps):
+        if len(reps) > 1:
+            names = join([f"the {c}" for c in fixed], "and")
+            return [_info(variant, "jokers_are", house=house, stands_for=names)]
+        code = "joker_in_set" if not meld.is_run else "joker_is"
+        key = "choices" if code == "joker_in_set" else "stands_for"
+        return [_info(variant, code, {key: fixed[0]}, house=house)]
+    options = join([f"the {c}" for c in meld.missing_suits()], "or")
+    if len(reps) == 1:
+        return [_info(variant, "joker_in_set_one_of", choices=options)]
+    return [
+        _info(
+            variant,
+            "joker_in_set_one_of",
+            template="jokers_in_set_some_of",
+            house=house,
+            count_word=number_word(len(reps)),
+            choices=join([f"the {c}" for c in meld.missing_suits()], "and"),
+        )
+    ]
 
 
 def _valid_verdict(
     cards: tuple[Card, ...], readings: tuple[Meld, ...], variant: Variant
 ) -> Verdict:
     first = readings[0]
-    kinds = {m.kind for m in readings}
-    kind = first.kind
     joker_count = sum(1 for c in cards if c.is_joker)
     choices: list[tuple[Card, ...]] = []
     for i in range(joker_count):
         seen: dict[Card, None] = {}
         for m in readings:
-            if m.kind == kind:
-                for c in m.joker_choices[i]:
-                    seen.setdefault(c, None)
+            for c in m.joker_choices[i]:
+                seen.setdefault(c, None)
         choices.append(tuple(seen))
-    single = len([m for m in readings if m.kind == kind]) == 1
-    shown = first.cards if single else cards
     reasons: list[Reason] = []
-    if kind == "run":
-        low, high = first.represents[0], first.represents[-1]
-        if single:
-            reasons.append(
-                _info(
-                    variant,
-                    "valid_run",
-                    cards=shown,
-                    suit_name=SUIT_NAMES[first.suit],
-                    low=rank_name(low.rank) if low else "",
-                    high=rank_name(high.rank) if high else "",
-                )
+    counts = variant.opening_threshold > 0
+    if len(readings) == 1:
+        reasons.append(_kind_reason(first, first.cards, variant))
+        reasons += _joker_reasons(first, variant)
+        if counts:
+            points = first.points(variant)
+            reasons.append(_info(variant, "meld_value", house=_value_house(first), points=points))
+        shown = first.cards
+    elif joker_count == 1 and len({m.kind for m in readings}) == 1:
+        # one joker, several places in one run: name each place, then say which
+        shown = cards
+        reasons.append(
+            _info(
+                variant,
+                "valid_run_open",
+                house=tuple({o for m in readings for o in _ace_options(m)}),
+                cards=shown,
+                suit_name=SUIT_NAMES[first.suit],
             )
-        else:
+        )
+        worth = [
+            f"the {m.joker_choices[0][0]} (worth {variant.card_value(m.joker_choices[0][0])})"
+            for m in readings
+        ]
+        reasons.append(_info(variant, "joker_is_one_of", choices=join(worth)))
+        if counts:
+            parts = [
+                render("value_as", points=m.points(variant), cards=m.represents) for m in readings
+            ]
             reasons.append(
-                _info(variant, "valid_run_open", cards=shown, suit_name=SUIT_NAMES[first.suit])
+                _info(variant, "meld_value_readings", house=_VALUES, choices=join(parts))
             )
     else:
+        # several jokers or several kinds: every reading as a whole, the best first
+        shown = cards
         reasons.append(
-            _info(variant, "valid_set", cards=shown, rank_plural=_rank_phrase(first.rank, True))
-        )
-    for options in choices:
-        names = [f"the {c}" for c in options]
-        if kind == "set":
-            code = "joker_in_set" if len(options) == 1 else "joker_in_set_one_of"
-            reasons.append(
-                _info(
-                    variant,
-                    code,
-                    "joker",
-                    choices=join(names) if len(options) > 1 else str(options[0]),
-                )
+            _info(
+                variant,
+                "meld_readings",
+                house=_JOKERS,
+                cards=cards,
+                count_word=number_word(len(readings)),
             )
-        elif len(options) == 1:
-            reasons.append(_info(variant, "joker_is", "joker", stands_for=options[0]))
-        else:
-            worth = [f"the {c} (worth {variant.card_value(c)})" for c in options]
-            reasons.append(_info(variant, "joker_is_one_of", "joker", choices=join(worth)))
-    if "set" in kinds and "run" in kinds:
-        pass  # only possible with house rules allowing several jokers; the kind shown is the first
-    points = first.points(variant)
-    if variant.opening_threshold:
-        values = sorted({m.points(variant) for m in readings if m.kind == kind}, reverse=True)
-        if len(values) == 1:
-            reasons.append(_info(variant, "meld_value", "opening", points=points))
-        else:
-            parts = [
-                render("value_as", points=m.points(variant), cards=m.represents)
-                for m in readings
-                if m.kind == kind
-            ]
-            reasons.append(_info(variant, "meld_value_readings", "opening", choices=join(parts)))
+        )
+        for m in readings:
+            reasons.append(_reading_reason(m, variant, counts))
     return Verdict(
         tuple(reasons),
         shown,
-        kind,
-        points,
+        first.kind,
+        first.points(variant),
         tuple(choices),
         variant.name,
         {"readings": readings},
     )
 
 
+def _reading_reason(meld: Meld, variant: Variant, counts: bool) -> Reason:
+    """One reading as a whole: its kind, what each joker stands for, its value."""
+    params: dict[str, object] = {"jokers": _reading_jokers(meld)}
+    if counts:
+        params["points"] = meld.points(variant)
+    suffix = "" if counts else "_free"
+    if meld.is_run:
+        low, high = meld.represents[0], meld.represents[-1]
+        code = "reading_run"
+        params |= {
+            "suit_name": SUIT_NAMES[meld.suit],
+            "low": rank_name(low.rank) if low else "",
+            "high": rank_name(high.rank) if high else "",
+        }
+    else:
+        code = "reading_set"
+        params |= {"rank_plural": _rank_phrase(meld.rank, True), "set_word": _set_word(variant)}
+    house = (*_ace_options(meld), *_value_house(meld))
+    return _info(variant, code, params, template=code + suffix, house=house)
+
+
 # --- lay-offs --------------------------------------------------------------------------
 
 MeldLike: TypeAlias = "Meld | CardsLike"
-
-
-def _as_meld(meld: MeldLike, variant: Variant) -> Meld:
-    if isinstance(meld, Meld):
-        return meld
-    return make_meld(meld, variant)
 
 
 def layoff_readings(meld: Meld, cards: CardsLike, variant: Variant = HUNGARIAN) -> tuple[Meld, ...]:
@@ -771,125 +1109,216 @@ def _extends(old: Meld, new: Meld) -> bool:
 def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN) -> Verdict:
     """May these cards go onto this meld on the table (R6, H8)?
 
+    A meld given as cards whose jokers may stand for different cards is checked in every
+    reading, and the verdict says in which the cards fit.
+
     >>> print(check_layoff("4♥ 5♥ 6♥", "7♥"))
     7♥ fits onto 4♥ 5♥ 6♥, making 4♥ 5♥ 6♥ 7♥. (H4)
     >>> check_layoff("9♠ 9♥ 9♦", "10♦").codes
     ('set_rank_mismatch',)
+    >>> print(check_layoff("🃏 2♥ 3♥", "4♥"))
+    4♥ fits onto 🃏 2♥ 3♥ if the joker is the A♥, making 🃏 2♥ 3♥ 4♥. (H5) If the joker is the 4♥, 4♥ can't go onto 🃏 2♥ 3♥. (H5)
     """
-    try:
-        base = _as_meld(meld, variant)
-    except IllegalMeld as bad:
-        head = Reason("layoff_not_a_meld", None, (), {"meld": bad.verdict.cards}, False)
-        return Verdict((head, *bad.verdict.failures), bad.verdict.cards, variant=variant.name)
+    if isinstance(meld, Meld):
+        shown, bases = meld.cards, (meld,)  # type: tuple[tuple[Card, ...], tuple[Meld, ...]]
+    else:
+        shown = as_cards(meld)
+        bases = meld_readings(shown, variant)
+        if not bases:
+            bad = check_meld(shown, variant)
+            head = _info(variant, "layoff_not_a_meld", meld=shown)
+            return Verdict((head, *bad.failures), shown, variant=variant.name)
+        if len(bases) == 1:
+            shown = bases[0].cards
     added = as_cards(cards)
     if not added:
-        return Verdict(
-            (_reason(variant, "layoff_no_cards", (), "layoff", meld=base.cards),),
-            (),
-            None,
-            None,
-            (),
-            variant.name,
-        )
-    readings = layoff_readings(base, added, variant)
-    if readings:
-        result = readings[0]
-        reasons = [
-            _info(
-                variant,
-                "layoff_ok",
-                cards=added,
-                fit="fits" if len(added) == 1 else "fit",
-                meld=base.cards,
-                result=result.cards,
-            )
-        ]
-        choices = result.joker_choices
+        none = _reason(variant, "layoff_no_cards", (), meld=shown)
+        return Verdict((none,), (), None, None, (), variant.name)
+    grown = [(base, layoff_readings(base, added, variant)) for base in bases]
+    fitting = [(base, found) for base, found in grown if found]
+    fit = "fits" if len(added) == 1 else "fit"
+    if fitting:
+        result = fitting[0][1][0]
+        if len(bases) == 1:
+            reasons = [
+                _info(variant, "layoff_ok", cards=added, fit=fit, meld=shown, result=result.cards)
+            ]
+        else:  # the meld's jokers are open: say in which reading the cards fit
+            reasons = []
+            for base, found in sorted(grown, key=lambda pair: not pair[1]):
+                jokers = _reading_jokers(base)
+                if found:
+                    reasons.append(
+                        _info(
+                            variant,
+                            "layoff_ok_if",
+                            cards=added,
+                            fit=fit,
+                            meld=shown,
+                            jokers=jokers,
+                            result=found[0].cards,
+                        )
+                    )
+                else:
+                    reasons.append(
+                        _info(variant, "layoff_fails_if", cards=added, meld=shown, jokers=jokers)
+                    )
         return Verdict(
             tuple(reasons),
             result.cards,
             result.kind,
             result.points(variant),
-            choices,
+            result.joker_choices,
             variant.name,
-            {"readings": readings},
+            {"readings": tuple(m for _, found in fitting for m in found)},
         )
-    combined = (*base.cards, *added)
+    return _layoff_refused(shown, bases, added, variant)
+
+
+def _layoff_refused(
+    shown: tuple[Card, ...], bases: Sequence[Meld], added: tuple[Card, ...], variant: Variant
+) -> Verdict:
+    """Why ``added`` fits onto none of the readings of a table meld."""
+    combined = (*shown, *added)
     plain = check_meld(combined, variant)
     failures: list[Reason]
     if plain.ok:  # valid as cards, but not as this meld grown
-        moved = [
-            rep
-            for card, rep in zip(base.cards, base.represents, strict=False)
-            if card.is_joker and rep
-        ]
-        if base.kind != plain.kind:
+        same_kind = [b for b in bases if b.kind == plain.kind]
+        if not same_kind:
             failures = [
                 _reason(
                     variant,
                     "layoff_changes_kind",
                     added,
-                    "layoff",
                     cards=added,
-                    meld=base.cards,
-                    kind=base.kind,
+                    meld=shown,
+                    kind=_kind_word(bases[0].kind, variant),
                 )
             ]
         else:
+            stands = dict.fromkeys(
+                f"the {rep}" for b in same_kind for rep in _joker_reps(b) if rep is not None
+            )
             failures = [
                 _reason(
                     variant,
                     "layoff_moves_joker",
                     added,
-                    "joker",
                     cards=added,
-                    meld=base.cards,
-                    stands_for=moved[0] if moved else JOKER,
+                    meld=shown,
+                    stands_for=join(list(stands)),
                 )
             ]
     else:
-        kind_failures = _set_failures if base.kind == "set" else _run_failures
+        kind_failures = _set_failures if bases[0].kind == "set" else _run_failures
         failures = _general_failures(combined, variant) + kind_failures(combined, variant)
+        failures = _without_joker_talk(failures, variant)
         failures = failures or list(plain.failures)
-    reasons = [
-        Reason("layoff_invalid", None, (), {"cards": added, "meld": base.cards}, False),
-        *failures,
-    ]
-    return Verdict(tuple(reasons), combined, None, None, (), variant.name)
+    head = _info(variant, "layoff_invalid", cards=added, meld=shown)
+    return Verdict((head, *failures), combined, None, None, (), variant.name)
 
 
 # --- the opening -----------------------------------------------------------------------
 
 
+def _reading_condition(
+    meld: Meld, shown: tuple[Card, ...] | None, variant: Variant, first: bool = True
+) -> str:
+    """``if the joker in 🃏 2♥ 3♥ is the A♥`` (``shown``), ``if the joker is the A♥``, or
+    after the first reading, ``if it is the 4♥``."""
+    reps = _joker_reps(meld)
+    fixed = [rep for rep in reps if rep is not None]
+    names = join([f"the {c}" for c in fixed], "and")
+    set_word = _set_word(variant)
+    if not first:
+        if len(fixed) < len(reps) or not meld.is_run:
+            jokers = render("jokers_it_is_set", set_word=set_word)
+        elif len(fixed) == 1:
+            jokers = render("jokers_it_is", card=fixed[0])
+        else:
+            jokers = render("jokers_they_are", cards=names)
+    elif shown is None:
+        jokers = _reading_jokers(meld)
+    elif len(fixed) < len(reps) or not meld.is_run:
+        jokers = render("jokers_in_set", meld=shown, set_word=set_word)
+    elif len(fixed) == 1:
+        jokers = render("jokers_in_one", meld=shown, card=fixed[0])
+    else:
+        jokers = render("jokers_in_many", meld=shown, cards=names)
+    return render("condition_if", jokers=jokers)
+
+
 def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Verdict:
     """Do these new melds make an opening (H8)? Each meld's value, the total, what is missing.
+
+    A meld whose jokers may stand for cards of different values is counted per reading,
+    and the total is said per reading too.
 
     >>> print(check_opening(["3♣ 4♣ 5♣", "8♦ 8♠ 8♥"]))
     3♣ 4♣ 5♣: 12. 8♠ 8♥ 8♦: 24. Your melds total 36; opening needs 51 — 15 more. Add a meld, or take these back. (H8)
     >>> check_opening(["7♥ 8♥ 9♥", "10♠ 10♦ 10♣", "J♣ Q♣ K♣"]).points
     84
     """
+    threshold = variant.opening_threshold
     reasons: list[Reason] = []
-    total = 0
     used: Counter[Card] = Counter()
     built: list[Meld] = []
+    # each meld's values, one per reading: (value, condition) — one entry when fixed
+    values: list[list[tuple[int, str]]] = []
     for item in melds:
         if isinstance(item, Meld):
-            meld = item
+            shown, options = item.cards, (item,)  # type: tuple[tuple[Card, ...], tuple[Meld, ...]]
         else:
-            cards = as_cards(item)
-            readings = meld_readings(cards, variant)
-            if not readings:
-                verdict = check_meld(cards, variant)
-                reasons.append(_reason(variant, "opening_bad_meld", cards, meld=cards))
-                reasons.extend(verdict.failures)
+            shown = as_cards(item)
+            options = meld_readings(shown, variant)
+            if not options:
+                if shown:
+                    code = "opening_bad_meld" if threshold else "opening_bad_meld_free"
+                    reasons.append(_reason(variant, code, shown, meld=shown))
+                reasons.extend(check_meld(shown, variant).failures)
                 continue
-            meld = readings[0]
+        meld = options[0]
         built.append(meld)
         used.update(meld.cards)
-        points = meld.points(variant)
-        total += points
-        reasons.append(_info(variant, "opening_meld_value", None, meld=meld.cards, points=points))
+        by_value = dict.fromkeys(m.points(variant) for m in options)
+        if len(by_value) == 1:
+            values.append([(meld.points(variant), "")])
+            if threshold:
+                reasons.append(
+                    _info(
+                        variant,
+                        "opening_meld_value",
+                        cited=False,
+                        meld=meld.cards,
+                        points=meld.points(variant),
+                    )
+                )
+            continue
+        values.append(
+            [
+                (m.points(variant), _reading_condition(m, shown, variant, i == 0))
+                for i, m in enumerate(options)
+            ]
+        )
+        if threshold:
+            parts = [
+                render(
+                    "value_if",
+                    points=m.points(variant),
+                    condition=_reading_condition(m, None, variant, i == 0),
+                )
+                for i, m in enumerate(options)
+            ]
+            reasons.append(
+                _info(
+                    variant,
+                    "opening_meld_value",
+                    template="opening_meld_value_readings",
+                    cited=False,
+                    meld=shown,
+                    choices=join(parts),
+                )
+            )
     for card, count in used.items():
         if count > variant.copies(card):
             reasons.append(
@@ -897,40 +1326,82 @@ def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Ve
                     variant,
                     "opening_card_reused",
                     (card,),
-                    "deck",
                     card=card,
-                    count_word=number_word(count),
-                    variant=str(variant),
+                    times=_times(count),
+                    variant=variant.title,
                     copies_word=number_word(variant.copies(card)),
                 )
             )
-    threshold = variant.opening_threshold
+    best = sum(v[0][0] for v in values)
+    house = ("opening_threshold", *_VALUES)
     if not built and not reasons:
-        reasons.append(_reason(variant, "opening_none", (), "opening"))
+        code = "opening_none" if threshold else "no_melds"
+        reasons.append(_reason(variant, code, (), house=house))
     elif not threshold:
-        reasons.append(_info(variant, "opening_not_required", "opening", variant=str(variant)))
-    elif total >= threshold and not any(r.failing for r in reasons):
-        reasons.append(
-            _info(variant, "opening_total_ok", "opening", total=total, threshold=threshold)
-        )
-    elif total < threshold:
-        reasons.append(
-            _reason(
-                variant,
-                "opening_short",
-                (),
-                "opening",
-                total=total,
-                threshold=threshold,
-                missing=threshold - total,
-            )
-        )
+        words = variant_words(variant, ("opening_threshold",))
+        reasons.append(_info(variant, "opening_not_required", house=house, variant=words))
+    elif built:
+        reasons.append(_opening_total(values, threshold, variant, any(r.failing for r in reasons)))
     return Verdict(
-        tuple(reasons),
+        _distinct(reasons),
         tuple(c for m in built for c in m.cards),
         None,
-        total,
+        best,
         (),
         variant.name,
-        {"melds": tuple(built), "total": total, "missing": max(0, threshold - total)},
+        {"melds": tuple(built), "total": best, "missing": max(0, threshold - best)},
     )
+
+
+def _opening_total(
+    values: list[list[tuple[int, str]]], threshold: int, variant: Variant, failed: bool
+) -> Reason:
+    """The total toward the opening — per reading when a joker's meaning changes it."""
+    house = ("opening_threshold", *_VALUES)
+    best = sum(v[0][0] for v in values)
+    worst = sum(min(p for p, _ in v) for v in values)
+    open_melds = [v for v in values if len(v) > 1]
+    if not open_melds:
+        if best >= threshold and not failed:
+            return _info(variant, "opening_total_ok", house=house, total=best, threshold=threshold)
+        missing = max(0, threshold - best)
+        return _reason(
+            variant,
+            "opening_short",
+            (),
+            house=house,
+            total=best,
+            threshold=threshold,
+            missing=missing,
+        )
+    if len(open_melds) == 1:
+        rest = best - open_melds[0][0][0]
+        choices = join([render("value_if", points=rest + p, condition=c) for p, c in open_melds[0]])
+    else:
+        choices = render("total_range", low=worst, high=best)
+    if worst >= threshold and not failed:
+        template, code = "opening_total_ok_readings", "opening_total_ok"
+    elif best < threshold or failed:
+        return _reason(
+            variant,
+            "opening_short",
+            (),
+            template="opening_short_readings",
+            house=house,
+            choices=choices,
+            threshold=threshold,
+            missing=max(0, threshold - best),
+        )
+    else:
+        template, code = "opening_total_readings", "opening_total_readings"
+    return _info(
+        variant, code, template=template, house=house, choices=choices, threshold=threshold
+    )
+
+
+def _distinct(reasons: Iterable[Reason]) -> tuple[Reason, ...]:
+    """Each sentence once: the same meld given twice is explained once."""
+    seen: dict[str, Reason] = {}
+    for reason in reasons:
+        seen.setdefault(f"{reason.code}|{reason}", reason)
+    return tuple(seen.values())

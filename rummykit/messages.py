@@ -58,24 +58,34 @@ TEMPLATES: dict[str, str] = {
     "and_join": "{head} and {last}",
     "too_few_cards": "A meld needs at least three cards; {cards} has {count_word}.",
     "too_few_cards_none": "A meld needs at least three cards; none were given.",
-    "identical_cards": "{card} appears {times}: two identical cards never count in a set.",
-    "set_rank_mismatch": "Not a set: {cards} is not {rank_phrase}.",
-    "set_rank_mismatch_many": "Not a set: {cards} are not {rank_phrase}.",
+    "identical_cards": (
+        "{cards} appears {times}: two identical cards never count in a {set_word}."
+    ),
+    "identical_cards_many": (
+        "{cards} each appear {times}: two identical cards never count in a {set_word}."
+    ),
+    "set_rank_mismatch": "Not a {set_word}: {cards} is not {rank_phrase}.",
+    "set_rank_mismatch_many": "Not a {set_word}: {cards} are not {rank_phrase}.",
     "set_too_large": (
-        "A set holds at most four cards, one of each suit; {cards} has {count_word}."
+        "A {set_word} holds at most four cards, one of each suit; {cards} has {count_word}."
     ),
     "run_suit_mismatch": "Not a run: {cards} is not {suit_phrase}, and a run keeps to one suit.",
     "run_suit_mismatch_many": (
         "Not a run: {cards} are not {suit_phrase}, and a run keeps to one suit."
     ),
+    "run_suits_different": (
+        "Not a run: {cards} are {count_word} different suits, and a run keeps to one suit."
+    ),
+    "run_suits_mixed": "Not a run: {cards} mixes {suit_names}, and a run keeps to one suit.",
     "run_gap": "{cards} skips {missing}: the cards of a run follow one another.",
     "run_gap_joker": (
-        "{cards} skips {missing}, more than {jokers_phrase} can fill: the cards of a run "
-        "follow one another."
+        "{cards} skips {missing} — {gaps_word} gaps and only {jokers_phrase} to fill them: "
+        "the cards of a run follow one another."
     ),
-    "run_duplicate_rank": "{card} appears {times}: each rank stands once in a run.",
+    "run_duplicate_rank": "{cards} appears {times}: each rank stands once in a run.",
+    "run_duplicate_rank_many": "{cards} each appear {times}: each rank stands once in a run.",
     "run_duplicate_ace": (
-        "{card} appears {times}: the ace is low (A-2-3) or high (Q-K-A) in a run, never both."
+        "{cards} appears {times}: the ace is low (A-2-3) or high (Q-K-A) in a run, never both."
     ),
     "run_too_long": (
         "{cards} needs {count} cards in a row, but a run holds at most {limit}: {span}."
@@ -93,6 +103,11 @@ TEMPLATES: dict[str, str] = {
         "{cards}: the joker would have to be the {stands_for}, below the 2; in {variant} the "
         "ace only follows the king (Q-K-A)."
     ),
+    "ace_low_nowhere": "{cards} puts the ace below the 2; in {variant} no run holds an ace.",
+    "ace_low_nowhere_joker": (
+        "{cards}: the joker would have to be the {stands_for}, below the 2; in {variant} no "
+        "run holds an ace."
+    ),
     "ace_high_not_allowed": (
         "{cards} puts the ace above the king; in {variant} the ace only comes before the 2 (A-2-3)."
     ),
@@ -100,30 +115,78 @@ TEMPLATES: dict[str, str] = {
         "{cards}: the joker would have to be the {stands_for}, above the king; in {variant} "
         "the ace only comes before the 2 (A-2-3)."
     ),
+    "ace_high_nowhere": "{cards} puts the ace above the king; in {variant} no run holds an ace.",
+    "ace_high_nowhere_joker": (
+        "{cards}: the joker would have to be the {stands_for}, above the king; in {variant} no "
+        "run holds an ace."
+    ),
     "too_many_jokers": "{cards} holds {count_word} jokers; a meld may hold only {limit_word}.",
     "jokers_not_allowed": "{variant} is played without jokers: {cards} can't be used.",
+    "jokers_not_allowed_house": (
+        "Under your house rules a meld holds no joker: {cards} can't be used."
+    ),
     "not_in_deck": (
         "{variant} uses {decks_word}, so there {is_are} only {copies_word} {card} — this meld "
         "holds {count_word}."
     ),
+    "not_in_deck_many": (
+        "{variant} uses {decks_word}, so there {is_are} only {copies_word} of each card — this "
+        "meld holds {counts}."
+    ),
     "not_in_deck_joker": (
         "{variant} has only {copies_word} jokers — this meld holds {count_word} {card}."
     ),
+    "card_times": "{count_word} {card}",
     # --- meld checks: explanations of valid melds ----------------------------------------
     "meld_invalid": "{cards} is not a valid meld in {variant}.",
     "valid_run": "{cards} is a run of {suit_name} from {low} to {high}.",
     "valid_run_open": "{cards} is a run of {suit_name}.",
-    "valid_set": "{cards} is a set of {rank_plural}.",
+    "valid_set": "{cards} is a {set_word} of {rank_plural}.",
     "joker_is": "The joker stands for the {stands_for}.",
+    "jokers_are": "The jokers stand for {stands_for}.",
     "joker_is_one_of": ("The joker stands for {choices} — say which when you lay it down."),
     "joker_in_set": "The joker stands for the missing {choices}.",
     "joker_in_set_one_of": "The joker stands for one of the missing suits: {choices}.",
+    "jokers_in_set_some_of": ("The jokers stand for {count_word} of the missing suits: {choices}."),
+    "meld_readings": ("{cards} makes a meld in {count_word} ways; say which when you lay it down."),
+    "reading_run": "As a run of {suit_name} from {low} to {high}, {jokers}: worth {points}.",
+    "reading_set": "As a {set_word} of {rank_plural}, {jokers}: worth {points}.",
+    "reading_run_free": "As a run of {suit_name} from {low} to {high}, {jokers}.",
+    "reading_set_free": "As a {set_word} of {rank_plural}, {jokers}.",
+    "jokers_phrase_one": "the joker is the {card}",
+    "jokers_phrase_many": "the jokers are {cards}",
+    "jokers_phrase_set_one": "the joker is one of the missing {cards}",
+    "jokers_phrase_set_many": "the jokers are {count_word} of the missing {cards}",
     "meld_value": "Worth {points} toward the opening.",
     "meld_value_readings": "Worth {choices} toward the opening.",
     "value_as": "{points} as {cards}",
     "meld_hand_value": "Its cards count {points} in hand.",
+    "kind_set": "set",
+    "kind_group": "group",
+    "kind_run": "run",
+    # --- meld checks: house rules named in words -----------------------------------------
+    "variant_with_house_rules": "{title} with {rules}",
+    "house_ace_low_on": "the ace also below the 2",
+    "house_ace_low_off": "no ace below the 2",
+    "house_ace_above_king_on": "the ace also above the king",
+    "house_ace_above_king_off": "no ace above the king",
+    "house_jokers_per_meld_none": "no jokers in a meld",
+    "house_jokers_per_meld_one": "one joker per meld",
+    "house_jokers_per_meld": "up to {count_word} jokers in a meld",
+    "house_opening_threshold": "an opening of {points}",
+    "house_opening_none": "no opening threshold",
+    "house_ace_value": "aces worth {points}",
+    "house_face_value": "face cards worth {points}",
+    "house_discard_to_win_on": "the final-discard rule",
+    "house_discard_to_win_off": "no final discard",
+    "house_cut_card_on": "a cut card",
+    "house_cut_card_off": "no cut card",
+    "house_joker_exchange_on": "joker exchanges",
+    "house_joker_exchange_off": "no joker exchange",
     # --- lay-offs ------------------------------------------------------------------------
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
+    "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",
+    "layoff_fails_if": "If {jokers}, {cards} can't go onto {meld}.",
     "layoff_invalid": "{cards} can't go onto {meld}.",
     "layoff_not_a_meld": "{meld} is not a meld on which cards can be laid off.",
     "layoff_no_cards": "Choose at least one card to lay off onto {meld}.",
@@ -132,21 +195,46 @@ TEMPLATES: dict[str, str] = {
         "keeps it a {kind} (melds on the table are never rearranged)."
     ),
     "layoff_moves_joker": (
-        "{cards} would need the joker in {meld} to move, but it stands for the {stands_for} "
+        "{cards} would need the joker in {meld} to move, but it stands for {stands_for} "
         "and a lay-off can't change that — exchange the joker instead."
+    ),
+    "condition_if": "if {jokers}",
+    "jokers_in_one": "the joker in {meld} is the {card}",
+    "jokers_in_many": "the jokers in {meld} are {cards}",
+    "jokers_in_set": "{meld} is a {set_word}",
+    "jokers_it_is": "it is the {card}",
+    "jokers_they_are": "they are {cards}",
+    "jokers_it_is_set": "it is a {set_word}",
+    "joker_as_mismatch": (
+        "{cards} can't be laid down so that {wanted}; it can be laid down so that {choices}."
     ),
     # --- the opening ---------------------------------------------------------------------
     "opening_meld_value": "{meld}: {points}.",
+    "opening_meld_value_readings": "{meld}: {choices}.",
+    "value_if": "{points} {condition}",
+    "total_range": "{low} to {high}, depending on what the jokers stand for",
     "opening_total_ok": "Your melds total {total}; opening needs {threshold} — you can open.",
+    "opening_total_ok_readings": (
+        "Your melds total {choices}; opening needs {threshold} — you can open either way."
+    ),
     "opening_short": (
         "Your melds total {total}; opening needs {threshold} — {missing} more. Add a meld, or "
         "take these back."
     ),
+    "opening_short_readings": (
+        "Your melds total {choices}; opening needs {threshold} — at least {missing} more. Add "
+        "a meld, or take these back."
+    ),
+    "opening_total_readings": (
+        "Your melds total {choices}; opening needs {threshold} — say which when you lay it down."
+    ),
     "opening_none": "An opening needs at least one meld.",
+    "no_melds": "Choose at least one meld to lay down.",
     "opening_not_required": "{variant} has no opening threshold: any valid meld may go down.",
     "opening_bad_meld": "{meld} is not a valid meld, so it can't count toward the opening.",
+    "opening_bad_meld_free": "{meld} is not a valid meld, so it can't go down.",
     "opening_card_reused": (
-        "{card} is used {count_word} times across these melds; {variant} has only {copies_word}."
+        "{card} is used {times} across these melds; {variant} has only {copies_word}."
     ),
     # --- the referee: actions as words ------------------------------------------------
     "action_cut": "cut the deck at {height:cards}",
@@ -160,12 +248,16 @@ TEMPLATES: dict[str, str] = {
     "action_undo": "undo the last move",
     "action_return_cut": "give back the cut card",
     "action_discard": "discard {card}",
+    "meld_number": "meld {number}",
     "bad_action_text": (
         "'{text}' is not a move: try draw, take discard, take cut, meld 5h 6h 7h, "
         "lay off 7h onto 2, exchange 6h from 1, discard 9s, undo, return cut"
     ),
     "bad_action_data": "{data!r} is not an action: its type must be one of {choices}",
     "bad_action_field": "a '{kind}' action has a missing or bad field: {field}",
+    "bad_meld_number": (
+        "'{text}': there is no meld {number} — melds on the table are numbered from 1"
+    ),
     # --- the referee: refusals -----------------------------------------------------------
     "action_refused": "Not allowed: {action}.",
     "action_ok": "Allowed: {action}.",
@@ -175,6 +267,7 @@ TEMPLATES: dict[str, str] = {
     "cut_bad_height": "Cut somewhere from 1 to {most} cards.",
     "cut_first": "Seat {seat} must cut the deck first.",
     "draw_first": "Draw first: from the stock or the discard pile.",
+    "draw_first_cut": "Draw first: from the stock, the discard pile, or the cut card.",
     "already_drew": "You have already drawn this turn: lay down, lay off, or discard.",
     "starter_discards": (
         "You start the round with one card more: your first turn is a discard only, no draw."
@@ -201,14 +294,17 @@ TEMPLATES: dict[str, str] = {
         "Joker exchanges come after your opening: first lay down {threshold} points of your "
         "own melds."
     ),
-    "no_such_meld": "There is no meld {index} on the table (there are {count}).",
+    "no_such_meld": ("There is no meld {number} on the table: melds are numbered 1 to {count}."),
+    "no_such_meld_one": "There is no meld {number} on the table: the only meld is meld 1.",
+    "no_such_meld_none": "There is no meld {number}: no melds are on the table yet.",
     "joker_ambiguous": "Say what the joker stands for: {choices_text}.",
     "joker_as_impossible": "The joker can't be the {card} here; it can be {choices}.",
     "must_keep_discard": ("Keep a card to discard: in {variant} you go out with a final discard."),
     "exchange_not_allowed": "{variant} has no joker exchange.",
     "no_joker_in_meld": "There is no joker in {meld}.",
     "joker_in_small_set": (
-        "The joker in {meld} stays where it is until the set holds three natural cards."
+        "The joker in {meld} stays where it is until all four suits are on the table: first "
+        "lay off a natural {choices}, then hand in the last suit to take the joker."
     ),
     "joker_wrong_card": (
         "The joker in {meld} stands for the {stands_for}, not the {card}: hand in the "
@@ -236,6 +332,13 @@ TEMPLATES: dict[str, str] = {
     "status_draw": "Seat {seat} draws: from the stock or the discard pile.",
     "status_draw_cut": "Seat {seat} draws: from the stock, the discard pile, or the cut card.",
     "status_play": "Seat {seat} plays: lay down, lay off, or discard to end the turn.",
+    "status_play_start": (
+        "Seat {seat} plays: your first turn: discard only — you start with one card more, "
+        "so you don't draw."
+    ),
+    "status_play_first_turn": (
+        "Seat {seat} plays: your first turn: discard only — nobody opens on their very first turn."
+    ),
     "status_over": "The round is over.",
     "status_opening": "Opening: {points} of {threshold} points so far.",
     # --- the referee: what happened -------------------------------------------------------
@@ -244,9 +347,9 @@ TEMPLATES: dict[str, str] = {
     "event_draw_discard": "Seat {seat} took {card} from the discard pile.",
     "event_draw_cut": "Seat {seat} took the cut card {card}.",
     "event_return_cut": "Seat {seat} gave back the cut card {card}.",
-    "event_meld": "Seat {seat} laid down {cards}.",
-    "event_layoff": "Seat {seat} laid off {cards} onto meld {index}.",
-    "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {index}.",
+    "event_meld": "Seat {seat} laid down {cards} (meld {number}).",
+    "event_layoff": "Seat {seat} laid off {cards} onto meld {number}.",
+    "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {number}.",
     "event_undo": "Seat {seat} took back a move.",
     "event_discard": "Seat {seat} discarded {card}.",
     "event_reshuffle": "The stock ran out: the discard pile (but its top card) became a new stock of {count}.",
@@ -298,6 +401,257 @@ TEMPLATES: dict[str, str] = {
     "match_round_unfinished": "finish the current round before dealing the next one",
     "match_over": "the match is over",
     "match_too_long": "a round took more than {count} actions — stopped",
+    # --- exercises, puzzles and the mistake review ----------------------------------------
+    "exercise_mark_right": "✔",
+    "exercise_mark_wrong": "✘",
+    "exercise_bad_answer": "'{answer}' is not an answer here: answer {accepted}",
+    "exercise_accepts_number": "a whole number, like 45",
+    "exercise_accepts_card": "one card of the hand: {cards}",
+    "exercise_accepts_kind": "run, set or no meld",
+    "exercise_accepts_reason": "valid, a reason code like run_gap, or the letter {letters}",
+    "exercise_accepts_seat": "a seat number, from 0 to {last}",
+    "exercise_accepts_meld": "a meld number, from 1 to {last}, or none",
+    "exercise_accepts_yes_no": "yes or no",
+    "exercise_accepts_go_out": "no, or the card you discard last: one of {cards}",
+    "exercise_accepts_melds": "the melds, separated by +, like 7h 8h 9h + Qs Qd Qc (or no)",
+    "exercise_accepts_joker": "the card you hand in and the meld number, like 6h from 1 (melds 1 to {last}), or none",
+    "exercise_unknown_code": "'{code}' is not a reason code: choose among {choices}",
+    "exercise_unknown_kind": "'{kind}' is not a kind of exercise: choose among {choices}",
+    "exercise_no_such": "There is no exercise {number}: this quiz has {count}.",
+    "exercise_key": "Answer: {answer}.",
+    "exercise_key_title": "{title} — answer key",
+    "exercise_worksheet_title": "Worksheet",
+    "exercise_answer_line": "Your answer:",
+    "exercise_student": "(no name)",
+    "exercise_tally": "{right} right out of {asked}",
+    "exercise_yes": "yes",
+    "exercise_no": "no",
+    "exercise_seat": "seat {seat}",
+    "exercise_total": "seat {seat}: {total}",
+    "exercise_hand": "Your hand:",
+    "exercise_meld": "meld {number}",
+    "exercise_meld_label": "Meld {number}: {cards}",
+    "exercise_number_right": "Right: {given}.",
+    "exercise_number_wrong": "You said {given}, but the answer is {expected}.",
+    "exercise_number_slip": "You said {given}, but {slip}.",
+    "exercise_kind_prompt": "{variant}: is {cards} a run, a set, or no meld?",
+    "exercise_kind_run": "a run",
+    "exercise_kind_set": "a set",
+    "exercise_kind_none": "no meld",
+    "exercise_kind_right": "Right: {cards} is {kind}.",
+    "exercise_kind_wrong": "You said {given}, but {cards} is {kind}.",
+    "exercise_reason_prompt": "{variant}: is {cards} a valid meld? If not, why not?",
+    "exercise_reason_right": "Right: {given}.",
+    "exercise_reason_wrong": "You said {given}, but",
+    "exercise_reason_valid": "It is a valid meld.",
+    "exercise_reason_too_few_cards": "It has fewer than three cards.",
+    "exercise_reason_identical_cards": "Two identical cards stand in one set.",
+    "exercise_reason_set_rank_mismatch": "The cards are of different ranks.",
+    "exercise_reason_set_too_large": "A set can't hold that many cards.",
+    "exercise_reason_run_suit_mismatch": "The cards are of different suits.",
+    "exercise_reason_run_gap": "The run skips a card that no joker fills.",
+    "exercise_reason_run_duplicate_rank": "One rank appears twice in the run.",
+    "exercise_reason_run_too_long": "The run would need more than 13 cards.",
+    "exercise_reason_run_wraps": "The run turns the corner at the ace (K-A-2).",
+    "exercise_reason_ace_low_not_allowed": "The ace stands below the 2, where this variant doesn't allow it.",
+    "exercise_reason_ace_high_not_allowed": "The ace stands above the king, where this variant doesn't allow it.",
+    "exercise_reason_too_many_jokers": "It holds more jokers than a meld may.",
+    "exercise_reason_jokers_not_allowed": "This variant is played without jokers.",
+    "exercise_reason_not_in_deck": "The deck doesn't hold that many copies of a card.",
+    "exercise_opening_prompt": "What are {melds} worth toward the opening ({rule})?",
+    "exercise_no_opening": "{variant} has no opening threshold, so there is no opening total to count.",
+    "exercise_mistake_ace": (
+        "you counted the ace as 1: toward the opening an ace is worth {value}, below the 2 as "
+        "above the king ({rule})"
+    ),
+    "exercise_mistake_joker": (
+        "you counted the joker as {counted}: toward the opening a joker is worth the card it "
+        "stands for, here the {card}, worth {value} ({rule})"
+    ),
+    "exercise_mistake_faces": (
+        "you counted J, Q and K as 11, 12 and 13: each is worth {value} ({rule})"
+    ),
+    "exercise_mistake_left_out": "you left out {meld}, worth {points}",
+    "exercise_score_out": "Seat {seat} goes out by discarding {card}.",
+    "exercise_score_out_melds": "Seat {seat} lays down {melds} and goes out by discarding {card}.",
+    "exercise_score_holds": "Seat {seat} holds {cards}.",
+    "exercise_score_holds_opened": "Seat {seat} has opened and holds {cards}.",
+    "exercise_score_holds_unopened": "Seat {seat} has not opened and holds {cards}.",
+    "exercise_score_question": "What does seat {seat} score for this round?",
+    "exercise_score_last_card": (
+        "seat {seat} must hold exactly one card besides the melds it lays down: the one it "
+        "goes out with"
+    ),
+    "exercise_mistake_unopened": (
+        "a seat that never opened scores a flat {points}, whatever it holds ({rule})"
+    ),
+    "exercise_mistake_opened": (
+        "seat {seat} has opened, so it counts what it holds instead of the flat penalty ({rule})"
+    ),
+    "exercise_mistake_hand_joker": "a joker left in hand costs {value} ({rule})",
+    "exercise_mistake_hand_ace": "an ace left in hand counts {value} here ({rule})",
+    "exercise_mistake_all_hands": "the winner takes what is left in every other hand ({rule})",
+    "exercise_mistake_out_hand": (
+        "going out scores {points} here: the seat opened and went out in the same turn with "
+        "its own melds ({rule})"
+    ),
+    "exercise_mistake_out_plain": (
+        "going out scores {points} here: only opening and going out in the same turn with "
+        "one's own melds doubles it ({rule})"
+    ),
+    "exercise_match_prompt": "{variant}: the rounds scored {rounds}. Who wins the match?",
+    "exercise_match_round": "round {number}: {points}",
+    "exercise_match_rounds": "give each round's points, one number per seat, the same seats every round",
+    "exercise_match_totals": "Totals: {totals}.",
+    "exercise_match_lowest": "The lowest total wins.",
+    "exercise_match_highest": "The highest total wins.",
+    "exercise_mistake_highest": (
+        "You said {given}, but in {variant} the lowest total wins, not the highest ({rule})."
+    ),
+    "exercise_mistake_lowest": (
+        "You said {given}, but in {variant} the highest total wins, not the lowest ({rule})."
+    ),
+    "exercise_seat_right": "Right: {given}.",
+    "exercise_seat_wrong": "You said {given}, but the answer is {expected}.",
+    "exercise_turn_prompt": "May seat {seat} discard now and end the turn?",
+    "exercise_turn_not_play": "the turn must be in its play phase: after the draw, before the discard",
+    "exercise_turn_may_end": "Nothing stands in the way: a discard ends the turn.",
+    "exercise_turn_right": "Right: {given}.",
+    "exercise_turn_wrong_yes": "You said {given}, but the turn can't end yet.",
+    "exercise_turn_wrong_no": "You said {given}, but the turn may end now.",
+    "exercise_deadwood_prompt": (
+        "{variant}: with the best melds, how many points of deadwood does {hand} leave?"
+    ),
+    "exercise_mistake_all_cards": "you counted every card: the cards in melds are not deadwood",
+    "exercise_discard_prompt": "{variant}: which card do you discard from {hand} to keep the least deadwood?",
+    "exercise_discard_small": "a discard exercise needs a hand of at least two cards",
+    "exercise_discard_leaves": "Discarding {card} leaves the least: {arrangement}",
+    "exercise_discard_right": "Right: without {given}: {arrangement}",
+    "exercise_discard_wrong": (
+        "You said {given}, but without it: {arrangement} That is {more:points} more than the "
+        "best discard leaves."
+    ),
+    "exercise_layoff_prompt": "Onto which meld can {cards} be laid off ({rule})?",
+    "exercise_layoff_cards": "To lay off:",
+    "exercise_layoff_no_table": "a lay-off exercise needs at least one meld on the table",
+    "exercise_layoff_none": "none",
+    "exercise_layoff_right": "Right: {given}.",
+    "exercise_layoff_wrong": "You said {given}, but",
+    "exercise_layoff_wrong_none": "You said {given}, but {cards} fits on the table.",
+    "exercise_layoff_nowhere": "{cards} fits onto no meld on the table.",
+    "exercise_go_out_prompt": (
+        "You have opened, drawn, and hold {hand}. Can you go out this turn, and with which "
+        "final discard?"
+    ),
+    "exercise_go_out_answer": "go out, discarding {cards}",
+    "exercise_go_out_right": "Right: {given}.",
+    "exercise_go_out_right_no": "Right: not this turn.",
+    "exercise_go_out_wrong_no": "You said {given}, but you can go out this turn.",
+    "exercise_go_out_wrong_cannot": "You said {given}, but this hand can't go out this turn.",
+    "exercise_go_out_wrong_card": "You said {given}, but keeping {card} back for the discard leaves cards you can't place.",
+    "exercise_find_opening_prompt": (
+        "Your hand: {hand}. Find the opening of at least {threshold} worth the most points "
+        "({rule}), keeping a card to discard."
+    ),
+    "exercise_find_opening_none": "no opening: the best melds make only {points}",
+    "exercise_find_opening_right": "Right: {given} is worth {points}, the most this hand can open with.",
+    "exercise_find_opening_right_none": "Right: this hand can't open yet.",
+    "exercise_find_opening_wrong_none": "You said {given}, but this hand can open.",
+    "exercise_find_opening_short": "You said {given}, worth {points}, but that doesn't open:",
+    "exercise_find_opening_less": "You said {given}, worth {points}, but the best opening is worth {best}:",
+    "exercise_find_opening_bad_meld": "You said {given}, but {meld} is not a meld:",
+    "exercise_find_opening_no_discard": "You said {given}, but that uses every card: keep one to discard.",
+    "exercise_not_in_hand": "You said {given}, but you don't hold {cards}.",
+    "exercise_joker_prompt": "You have opened and hold {hand}. Which joker on the table can you free, and with which card ({rule})?",
+    "exercise_joker_answer": "{card} for the joker in meld {number}",
+    "exercise_joker_nothing": "No card in this hand frees a joker on the table.",
+    "exercise_joker_then": "Then play the joker again before you discard ({rule}).",
+    "exercise_joker_right": "Right: {given}.",
+    "exercise_joker_right_none": "Right: no joker can be freed with this hand.",
+    "exercise_joker_wrong": "You said {given}, but the referee refuses it.",
+    "exercise_joker_wrong_none": "You said {given}, but one joker can be freed.",
+    "puzzle_title": "Puzzle: {kind} (grade {grade})",
+    "puzzle_kind_opening": "find the opening",
+    "puzzle_kind_go_out": "going out",
+    "puzzle_kind_discard": "the best discard",
+    "puzzle_kind_layoff": "where does it fit?",
+    "puzzle_kind_joker": "free a joker",
+    "puzzle_worksheet_title": "Rummy puzzles",
+    "puzzle_unknown_kind": "'{kind}' is not a kind of puzzle: choose among {choices}",
+    "puzzle_bad_grade": "{grade!r} is not a grade: choose 1, 2 or 3",
+    "puzzle_hungarian_only": "{kind} puzzles are played under Hungarian Rummy: leave out variant",
+    "puzzle_not_found": "no {kind} puzzle found for seed {seed}",
+    "review_mistake": "Move {number}: you played {played}; the hard AI would {suggested}.",
+    "review_why": "Its reason: {why}",
+    "review_cost": "Cost of your move, in the AI's own expected points: {cost}.",
+    "review_cost_unknown": "The AI did not score your move against its own, so it gives no cost.",
+    "review_hand": "Your hand at that moment:",
+    "review_ai_view": "How the AI sees {action}: {notes}.",
+    "review_your_view": "How it sees your move, {action}: {notes}.",
+    "review_none": (
+        "Seat {seat}: all {decisions} of your decisions are the ones the hard AI would make."
+    ),
+    "review_headline": (
+        "Seat {seat}: the hard AI would have chosen differently in {count} of your "
+        "{decisions} decisions, the costliest first."
+    ),
+    "review_no_decisions": "Seat {seat} made no decisions in this record: nothing to review.",
+    "review_unreadable": "can't read {path}: {error}",
+    "review_bad_source": "a {source} is not a game: give a Game, a saved game's JSON, or its path",
+    "review_button": "Review my round",
+    "review_next": "next mistake",
+    "review_previous": "previous mistake",
+    "review_position": "Mistake {number} of {total}",
+    "quiz_title": "Question {number} of {total}",
+    "quiz_check": "Check",
+    "quiz_back": "back",
+    "quiz_next": "next",
+    "review_cli_help": "your decisions in a saved round where the hard AI would differ",
+    "review_cli_description": (
+        "Replay a saved round and list the decisions of one seat where the hard AI would "
+        "have chosen differently, with its reason and the cost in its own expected points, "
+        "the costliest first."
+    ),
+    "review_cli_file_help": "a saved game (JSON), as written by Game.to_json or rummykit play",
+    "review_cli_seat_help": "the seat to review (default: 0)",
+    "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
+    "review_cli_json_help": "print the review as one JSON object",
+    # --- charts ---------------------------------------------------------------------------
+    "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
+    "chart_bad_steps": "a chart needs at least one step, not {steps}",
+    "chart_unknown_agent": "'{agent}' did not play in this tournament: the agents are {agents}",
+    "chart_better_high": "higher is better",
+    "chart_better_low": "lower is better",
+    "chart_standings_title": (
+        "{variant}: points per seat and {unit}, with 95% confidence intervals ({better})"
+    ),
+    "chart_axis_points": "points per seat and {unit}",
+    "chart_row": "{label}: {estimate} {ci}",
+    "chart_narrowing_title": (
+        "{first} − {second}: the difference in points per {unit} as games are added, "
+        "with its 95% confidence interval"
+    ),
+    "chart_axis_games_round": "rounds played",
+    "chart_axis_games_match": "matches played",
+    "chart_axis_difference": "{first} − {second}, points per {unit}",
+    "chart_zero": "no difference",
+    "chart_games_round": "{games:rounds}",
+    "chart_games_match": "{games:matches}",
+    "chart_step": "after {games}: {difference} {ci} — {verdict}",
+    "chart_settled": (
+        "From {games} on, the interval leaves zero out: {better} is stronger, with 95% confidence."
+    ),
+    "chart_settled_mark": "from {games} on, zero is out",
+    "chart_not_settled": (
+        "Even after {games}, the interval still holds zero: play more before you believe either "
+        "is stronger."
+    ),
+    "count_games_one": "{n} game",
+    "count_games_other": "{n} games",
+    "count_rounds_one": "{n} round",
+    "count_rounds_other": "{n} rounds",
+    "count_matches_one": "{n} match",
+    "count_matches_other": "{n} matches",
     # --- the solver: arrangements, going out, the opening, lay-offs ----------------------
     "solver_arrangement": "Melds {melds}; deadwood {deadwood} = {value}.",
     "solver_no_deadwood": "Melds {melds}; no deadwood.",
@@ -480,6 +834,115 @@ TEMPLATES: dict[str, str] = {
     "tournament_difference": "{first} − {second}: {difference} {ci} — {verdict}",
     "tournament_clear": "{better} is stronger",
     "tournament_no_clear": "no clear difference",
+    # --- agents in their own process and leagues ---------------------------------------
+    "protocol_not_a_message": (
+        "'{line}' is not a JSON object with a \"type\": every line of the agent protocol is "
+        'one JSON object, e.g. {{"type": "action", "id": 1, "text": "draw"}}'
+    ),
+    "protocol_expected": "a '{expected}' line was due, but the agent sent '{got}'",
+    "protocol_version": "the agent speaks protocol {version}; this referee speaks {ours}",
+    "protocol_bad_field": "the field '{field}' must be {expected}",
+    "protocol_bad_observation": "the observation could not be read: {error}",
+    "protocol_missing_key": "'{key}' is missing",
+    "protocol_wrong_id": "the answer is for question {got}, but the question was {ident}",
+    "protocol_no_action": (
+        'the answer holds neither an "action" (the action\'s JSON form) nor a "text" '
+        '(its text form, e.g. "discard 9s")'
+    ),
+    "protocol_bad_action": "the answer's action could not be read: {error}",
+    "protocol_unknown_question": "there is no question {ident} to answer",
+    "agent_no_reasons": "The program gave no reasons.",
+    "agent_referee_error": "the referee reported an error: {message}",
+    "agent_no_command": "a ProcessAgent needs a command: the program to run and its arguments",
+    "forfeit_timeout": "no answer within {detail} s",
+    "forfeit_crash": "the program ended (exit status {detail})",
+    "forfeit_garbage": "it answered outside the protocol: {detail}",
+    "forfeit_illegal": "an illegal action after the referee's verdict: {detail}",
+    "forfeit_error": "it reported an error: {detail}",
+    "forfeit_variant": "it doesn't play {detail}",
+    "forfeit_start": "the program could not be started: {detail}",
+    "forfeit_line": "{agent} (seat {seat}) forfeits: {message}.",
+    "agent_spec_form": (
+        "'{spec}' does not name an agent: write FILE.py:Name or package.module:Name, where "
+        "Name is a class or function that makes the agent"
+    ),
+    "agent_no_attribute": "it defines no '{attr}'",
+    "agent_no_file": "there is no file {path}",
+    "cli_agent_help": "serve a computer player over the agent protocol (JSON lines)",
+    "cli_agent_description": (
+        "Play as an agent program: say hello, then read the referee's decide messages on "
+        "standard input and answer each with an action and its reasoning on standard output "
+        "(the agent protocol, docs/agents.md). Stops at bye or at the end of the input."
+    ),
+    "cli_agent_level_help": "the built-in level to serve: easy, normal or hard (default: normal)",
+    "cli_agent_spec_help": (
+        "serve your own agent instead: a class (or function making one) as FILE.py:Name or "
+        "package.module:Name"
+    ),
+    "cli_agent_name_help": "the name to give in the hello (default: the agent's own)",
+    "forfeit_heading": "Forfeits ({count:games}):",
+    "forfeit_game": "game {index} (deal seed {seed}): {line}",
+    "forfeit_stderr": "      stderr: {line}",
+    "league_bad_entry": (
+        '{entry} is not a league entry: give exactly one of "level" (easy, normal, hard), '
+        '"python" (FILE.py:Name) or "command" (a program speaking the agent protocol)'
+    ),
+    "league_no_manifest": "cannot read the league manifest {path}: {error}",
+    "league_bad_manifest": "the league manifest {path} is not valid: {error}",
+    "league_no_list": 'it must be a JSON object with a list "agents"',
+    "league_unknown_setting": "the league manifest has unknown settings {names}: known are {choices}",
+    "league_same_name": 'two entrants share the name {names}: give each a "name" of its own',
+    "league_too_few": (
+        "a league at {players} players needs at least {players} entrants, not {count}"
+    ),
+    "league_bad_schedule": "'{schedule}' is not a schedule: choose round_robin, swiss or auto",
+    "league_program_failed": "{name} could not play: {why}. Its standard error: {stderr}",
+    "league_no_stderr": "(nothing)",
+    "league_wrong_variant": "{name} does not play {variant}: it plays {plays}",
+    "league_title": (
+        "League: {variant}{options}, {players} players, {entrants} entrants, {count:games}, "
+        "seed {seed}."
+    ),
+    "league_schedule_round_robin": (
+        "Round robin: every table of entrants meets, {games} games each; every deal is "
+        "played once from every seat."
+    ),
+    "league_schedule_swiss": (
+        "Swiss schedule, {rounds} rounds: entrants with similar results meet, {games} games a "
+        "table; every deal is played once from every seat."
+    ),
+    "league_pairwise": (
+        "Points per round the row's entrant did better than the column's, in the games both "
+        "played (* clear at 95%):"
+    ),
+    "league_col_place": "#",
+    "league_col_agent": "agent",
+    "league_col_games": "seat-rounds",
+    "league_col_mean": "mean",
+    "league_col_ci": "95% CI",
+    "league_col_win": "wins",
+    "league_col_win_ci": "95% CI",
+    "league_col_forfeits": "forfeits",
+    "cli_league_help": "a league between the agents listed in a folder's league.json",
+    "cli_league_description": (
+        "Play every agent listed in DIR/league.json (built-in levels, Python files, programs "
+        "speaking the agent protocol) against the others, seats rotated and deals "
+        "duplicated, and print the standings with 95% confidence intervals, every pair's "
+        "difference and every forfeit. Options given here override the manifest's."
+    ),
+    "cli_league_folder_help": "the league folder: league.json and the agents it lists",
+    "cli_league_variant_help": "the variant to play (default: the manifest's, or rommi)",
+    "cli_league_games_help": "games per table (default: the manifest's, or one deal per seat twice)",
+    "cli_league_schedule_help": "round_robin, swiss, or auto: round robin for up to 8 entrants",
+    "cli_league_rounds_help": "Swiss rounds (default: log2 of the entrants, plus one)",
+    "cli_league_time_limit_help": "seconds a program may think per decision (default: 10)",
+    "cli_league_scheduler_help": (
+        "play on a Dask cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786 "
+        "(needs rummykit[cluster])"
+    ),
+    "cli_league_html_help": "also write the leaderboard as an HTML file",
+    "cli_league_json_help": "print the result as one JSON object",
+    "cli_league_no_dask": "--scheduler needs Dask: pip install 'rummykit[cluster]'",
     # --- the card table widget (set-up errors) ---------------------------------------------
     "widget_ai_count": (
         "ai: give one level for every computer seat, one per seat ({players}), or one per "
@@ -493,9 +956,9 @@ TEMPLATES: dict[str, str] = {
     "widget_you_event_draw_discard": "You took {card} from the discard pile.",
     "widget_you_event_draw_cut": "You took the cut card {card}.",
     "widget_you_event_return_cut": "You gave back the cut card {card}.",
-    "widget_you_event_meld": "You laid down {cards}.",
-    "widget_you_event_layoff": "You laid off {cards} onto meld {index}.",
-    "widget_you_event_exchange": "You exchanged {card} for the joker in meld {index}.",
+    "widget_you_event_meld": "You laid down {cards} (meld {number}).",
+    "widget_you_event_layoff": "You laid off {cards} onto meld {number}.",
+    "widget_you_event_exchange": "You exchanged {card} for the joker in meld {number}.",
     "widget_you_event_undo": "You took back a move.",
     "widget_you_event_discard": "You discarded {card}.",
     "widget_you_event_stock_empty": "You asked for a card, but the stock is empty: the deal ends.",
@@ -644,8 +1107,16 @@ TEMPLATES: dict[str, str] = {
     "play_round_over": "The round is over.",
     "play_total": "seat {seat}: {total}",
     "play_totals": "Match totals: {totals}.",
+    "play_open_cards": (
+        "--explain is on: before each computer move you will see its reasoning, and with it "
+        "the computer's cards. This is open-cards teaching; play without --explain for a "
+        "real game."
+    ),
+    "play_cut_prompt": "You cut the deck: how many cards do you lift? (1–{most}, Enter: {default}) ",
+    "play_cut_not_a_number": "'{text}' is not a number of cards: type a number from 1 to {most}.",
     "joker_as_no_joker": (
-        "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
+        "{cards} holds no joker that could stand for the {card}: lay the cards down without "
+        "saying what a joker stands for."
     ),
     "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import sub
 from typing import TypeAlias
 
 from rummykit.cards import (
@@ -186,7 +187,7 @@ class _Rules:
         self.bonus = (value, [0] * 64, ones)
         self.joker_bonus = (self.joker_points, 0, 1)
         self.dw: list[int] = []
-        self.dwx: list[int] = []
+        self.dwx: _DiscardTable | None = None
         # per mode: the melds a card can be in, by the cards near it (see _Search.best)
         self.melds: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
         self.near: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
@@ -199,36 +200,80 @@ class _Rules:
         return self.counting
 
     def tables(self) -> list[int]:
-        """Per suit, indexed by its 13-bit mask (bit r for rank r): deadwood left by runs."""
+        """Per suit, indexed by its 13-bit mask (bit r for rank r): deadwood left by runs.
+
+        Built in a few passes over lists (each inside C as far as Python allows): what a
+        mask's cards are worth, doubling the list rank by rank; which cards runs cover, as
+        the cards with two neighbours above, one on each side, or two below; with the ace
+        above the king, the same again with the ranks shifted down and the ace on top."""
         if not self.dw:
-            values = self.value[1:14]
-            lo, hi = self.lo, self.hi
+            values = self.value[1:14]  # ranks 1..13
+            key = (*values, self.lo, self.hi)  # house rules that keep these share the table
+            shared = _RUN_TABLES.get(key)
+            if shared is not None:
+                self.dw = shared
+                return shared
+            masks = range(1 << 13)  # bit r - 1 for rank r
+            worth = _worth_table(values)
+            if self.lo == 1:
+                best = [
+                    worth[k & (s | s << 1 | s << 2)] for k in masks for s in (k & k >> 1 & k >> 2,)
+                ]
+            else:  # the ace may not stand below the 2
+                best = [
+                    worth[j & (s | s << 1 | s << 2)]
+                    for k in masks
+                    for j in (k & ~1,)
+                    for s in (j & j >> 1 & j >> 2,)
+                ]
+            if self.hi == HIGH_ACE:  # the ace on top: ranks 2..K at bits 0..11, the ace at 12
+                above = _worth_table([*values[1:], values[0]])
+                high = [
+                    above[j & (s | s << 1 | s << 2)]
+                    for k in range(1, 1 << 13, 2)
+                    for j in (k >> 1 | 1 << 12,)
+                    for s in (j & j >> 1 & j >> 2,)
+                ]
+                best[1::2] = map(max, best[1::2], high)
             dw = [0] * (1 << 14)
-            for mask in range(0, 1 << 14, 2):
-                total = sum(v for r, v in enumerate(values, 1) if mask >> r & 1)
-                placements = [mask if lo == 1 else mask & ~2]
-                if hi == HIGH_ACE and mask & 2:
-                    placements.append((mask & ~2) | (1 << HIGH_ACE))
-                best = 0
-                for m in placements:
-                    starts = m & (m >> 1) & (m >> 2)
-                    covered = m & (starts | starts << 1 | starts << 2)
-                    melded = sum(values[(p if p < HIGH_ACE else ACE) - 1] for p in _bits(covered))
-                    best = max(best, melded)
-                dw[mask] = total - best
-            self.dw = dw
+            dw[::2] = map(sub, worth, best)
+            self.dw = _RUN_TABLES[key] = dw
         return self.dw
 
-    def discard_tables(self) -> list[int]:
+    def discard_tables(self) -> dict[int, int]:
         """Per suit mask: what taking the best card of it away changes in its run deadwood
-        (zero or less; ``_BIG`` for an empty suit, which has no card to take)."""
-        if not self.dwx:
-            dw = self.tables()
-            dwx = [_BIG] * (1 << 14)
-            for mask in range(2, 1 << 14, 2):
-                dwx[mask] = min(dw[mask & ~(1 << p)] for p in _bits(mask)) - dw[mask]
-            self.dwx = dwx
+        (zero or less; ``_BIG`` for an empty suit, which has no card to take). Filled in as
+        masks are met, so a variant's first call pays for none it doesn't ask about."""
+        if self.dwx is None:
+            self.dwx = _DiscardTable(self.tables())
         return self.dwx
+
+
+_RUN_TABLES: dict[tuple[int, ...], list[int]] = {}
+
+
+def _worth_table(values: Sequence[int]) -> list[int]:
+    """What the cards of each mask are worth: bit i for ``values[i]``."""
+    worth = [0]
+    for v in values:
+        worth += [t + v for t in worth]
+    return worth
+
+
+class _DiscardTable(dict[int, int]):
+    """``dw[mask without its best card] - dw[mask]`` per suit mask, computed when first asked."""
+
+    __slots__ = ("dw",)
+
+    def __init__(self, dw: list[int]) -> None:
+        super().__init__({0: _BIG})
+        self.dw = dw
+
+    def __missing__(self, mask: int) -> int:
+        dw = self.dw
+        got = min([dw[mask ^ 1 << p] for p in _bits(mask)]) - dw[mask]
+        self[mask] = got
+        return got
 
 
 _RULES: dict[int, tuple[Variant, _Rules]] = {}
@@ -289,7 +334,7 @@ def _deadwood_with_sets(
     dw = rules.dw
     states = _set_choices(a, b, c, d, sets)
     if discard:
-        dwx = rules.dwx
+        dwx = rules.discard_tables()
         best = _BIG
         for sa, sb, sc, sd in states:
             x = dw[sa] + dw[sb] + dw[sc] + dw[sd] + min(dwx[sa], dwx[sb], dwx[sc], dwx[sd])
@@ -703,7 +748,7 @@ class Arrangement:
     def _repr_html_(self) -> str:
         from html import escape
 
-        from rummykit.display import cards_html
+        from rummykit.drawing import cards_html
 
         parts = [cards_html(m.cards) for m in self.melds]
         if self.deadwood:

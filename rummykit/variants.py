@@ -43,7 +43,7 @@ _RULEBOOKS: dict[str, dict[str, str]] = {
         "first_turn": "H9",
         "cut_card": "H10",
         "joker_exchange": "H11",
-        "layoff": "H8",
+        "layoff": "H6",  # "cards added to those already on the table" (never rearranged)
         "going_out": "H12",
         "penalty": "H13",
         "match": "H14",

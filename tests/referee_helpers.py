@@ -12,6 +12,11 @@ from rummykit.cards import as_cards
 from rummykit.explain import Verdict
 from rummykit.game import Action, Game, IllegalAction, parse_action
 
+#: Refusals that are the software's own helps: they cite no rule (issue 11).
+REFEREE_HELPS = frozenset(
+    {"nothing_to_undo", "discard_take_again", "no_such_meld", "layoff_no_cards"}
+)
+
 
 def act(text: str) -> Action:
     """An action from the short text a learner types (``meld 7h 8h 9h``)."""
@@ -28,12 +33,13 @@ def refuse(
     game: Game,
     move: str | Action,
     code: str,
-    rule: str,
+    rule: str | None,
     names: Iterable[str] = (),
     seat: int | None = None,
 ) -> Verdict:
     """Assert the referee refuses ``move`` for ``code`` citing ``rule``, naming ``names``,
-    and that the refusal changed nothing at all."""
+    and that the refusal changed nothing at all. ``rule=None``: the refusal is one of the
+    software's own helps and cites no rule."""
     action = act(move) if isinstance(move, str) else move
     snapshot, record = game.snapshot(), game.to_json()
     state, events = game._state.clone(), list(game.events)
@@ -43,7 +49,10 @@ def refuse(
     reason = next(r for r in verdict.failures if r.code == code)
     assert reason.rule == rule, str(verdict)
     text = str(verdict)
-    assert f"({rule})" in text
+    if rule is None:
+        assert not str(reason).endswith(")"), text
+    else:
+        assert f"({rule})" in text
     for card in as_cards(" ".join(names)):
         assert str(card) in text, f"{card} not named in: {text}"
     with pytest.raises(IllegalAction) as refused:

@@ -11,20 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from rummykit import game as referee
 from rummykit.ai import make_agent
-from rummykit.cli import TerminalGame, build_parser, main
-from rummykit.game import (
-    Action,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    LayOff,
-    PlayMeld,
-    ReturnCutCard,
-    Undo,
-    from_position,
-    parse_action,
-)
+from rummykit.cli import build_parser, main
+from rummykit.terminal import TerminalGame
 from rummykit.variants import variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,26 +113,29 @@ def test_bad_settings_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--variant", "poker"]) == 2
 
 
-def as_text(action: Action) -> str:
-    """The line a player types for an action (what parse_action reads back)."""
+def as_text(action: referee.Action) -> str:
+    """The line a player types for an action (what parse_action reads back, or the number
+    the cut prompt asks for)."""
 
     def cards(cs: tuple[object, ...]) -> str:
         return " ".join(map(str, cs))
 
-    if isinstance(action, Draw):
-        return {"stock": "draw", "discard": "take discard", "cut_card": "take cut"}[action.source]
-    if isinstance(action, PlayMeld):
-        return f"meld {cards(action.cards)}" + (f" as {action.joker_as}" if action.joker_as else "")
-    if isinstance(action, LayOff):
-        text = f"lay off {cards(action.cards)} onto {action.meld}"
-        return text + (f" as {action.joker_as}" if action.joker_as else "")
-    if isinstance(action, ExchangeJoker):
-        return f"exchange {action.card} from {action.meld}"
-    if isinstance(action, Discard):
-        return f"discard {action.card}"
-    if isinstance(action, Undo):
-        return "undo"
-    assert isinstance(action, ReturnCutCard)
+    match action:
+        case referee.Draw(source=source):
+            return {"stock": "draw", "discard": "take discard", "cut_card": "take cut"}[source]
+        case referee.PlayMeld(cards=meld, joker_as=joker):
+            return f"meld {cards(meld)}" + (f" as {joker}" if joker else "")
+        case referee.LayOff(cards=laid, meld=index, joker_as=joker):
+            return f"lay off {cards(laid)} onto {index + 1}" + (f" as {joker}" if joker else "")
+        case referee.ExchangeJoker(card=card, meld=index):
+            return f"exchange {card} from {index + 1}"
+        case referee.Discard(card=card):
+            return f"discard {card}"
+        case referee.Undo():
+            return "undo"
+        case referee.Cut(height=height):
+            return str(height)
+    assert isinstance(action, referee.ReturnCutCard)
     return "return cut"
 
 
@@ -166,7 +159,7 @@ class AgentAtTheKeyboard(io.StringIO):
         else:
             action = self.agent.decide(game.observation(0)).action
             line = as_text(action) + "\n"
-            assert parse_action(line) == action
+            assert isinstance(action, referee.Cut) or referee.parse_action(line) == action
         self.typed.append(line)
         return line
 
@@ -278,7 +271,9 @@ def test_every_command_is_registered_and_check_still_works(
 
 def test_hint_sees_going_out_by_a_last_discard() -> None:
     # R7: meld 7♥ 8♥ 9♥ and discard 5♠ — the hand is empty, the round is won
-    game = from_position("rommi", hands=["7♥ 8♥ 9♥ 5♠", "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥"], phase="play")
+    game = referee.from_position(
+        "rommi", hands=["7♥ 8♥ 9♥ 5♠", "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥"], phase="play"
+    )
     out = io.StringIO()
     session = TerminalGame(variant("rommi"), 2, "easy", 1, stdin=io.StringIO(), stdout=out)
     session.hint(game)

@@ -24,6 +24,8 @@ from rummykit.game import (
     PlayMeld,
     from_position,
 )
+from rummykit.game.record import load
+from rummykit.melds import check_layoff
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -206,7 +208,53 @@ def test_H4_a_high_ace_run_grows_to_thirteen_cards() -> None:
         opened=[True, True],
         table=[(1, "3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah")],
     )
-    allowed(game, "lay off 2h onto 0")  # 2♥ … K♥ A♥: thirteen cards, one ace (H4)
+    allowed(game, "lay off 2h onto 1")  # 2♥ … K♥ A♥: thirteen cards, one ace (H4)
+
+
+@pytest.mark.parametrize(
+    "run",
+    ["2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", "2h 3h 4h 5h 6h Jk 8h 9h 10h Jh Qh Kh"],
+    ids=["natural", "joker inside"],
+)
+def test_H4_an_ace_completes_a_twelve_card_run_at_either_end(run: str) -> None:
+    """Issue 13: A♥ onto 2♥ … K♥ was refused as "say what the joker stands for: ." and never
+    offered. The ace may go low or high: its two places are not two joker meanings."""
+    game = from_position(
+        "hungarian",
+        hands=["Ah 9d 5c", OTHER],
+        discard="5s",
+        phase="play",
+        opened=[True, True],
+        table=[(1, run)],
+    )
+    assert check_layoff(game.table[0].meld, "Ah", game.variant).ok
+    lay_off = act("lay off Ah onto 1")
+    assert lay_off in game.legal_actions()
+    allowed(game, "lay off Ah onto 1")
+    meld = game.table[0].meld
+    assert len(meld.cards) == 13 and meld.cards.count(Card("Ah")) == 1
+    joker_reps = [r for c, r in zip(meld.cards, meld.represents) if c.is_joker]
+    assert joker_reps == ([Card("7h")] if "Jk" in run else [])
+    everything_accounted_for(game)
+
+
+def test_H4_the_referee_never_asks_for_a_joker_meaning_without_choices() -> None:
+    """Wherever the referee asks what a joker stands for, it names at least two choices."""
+    game = from_position(
+        "hungarian",
+        hands=["Ah Jk 9d 5c", OTHER],
+        discard="5s",
+        phase="play",
+        opened=[True, True],
+        table=[(1, "2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh"), (1, "4d 5d 6d")],
+    )
+    for action in game.legal_actions():
+        assert game.check(action).ok
+    for text in ("lay off Ah onto 1", "lay off Jk onto 2", "lay off Jk onto 1"):
+        verdict = game.check(act(text))
+        for reason in verdict.failures:
+            if reason.code == "joker_ambiguous":
+                assert len(reason.params["choices"]) >= 2, str(verdict)
 
 
 def test_H4_identical_cards_never_count_in_a_set() -> None:
@@ -325,7 +373,7 @@ def test_H7_later_take_may_go_out_by_lay_off() -> None:
     )
     allowed(game, "take discard")
     refuse(game, "discard Kc", "discard_take_unplayed", "H7", names=["8d"])
-    allowed(game, "lay off 8d onto 0")
+    allowed(game, "lay off 8d onto 1")
     allowed(game, "discard Kc")
 
 
@@ -335,7 +383,7 @@ def test_H7_unopened_must_use_the_take_in_the_opening() -> None:
     refuse(game, "discard 2s", "discard_take_not_in_opening", "H7", names=["6h"])
     play(game, "meld 7h 8h 9h", "meld 10s 10d 10c", "meld Jc Qc Kc")  # 84, but without the 6♥
     refuse(game, "discard 2s", "discard_take_not_in_opening", "H7", names=["6h"])
-    allowed(game, "lay off 6h onto 0")  # a lay-off is not the opening
+    allowed(game, "lay off 6h onto 1")  # a lay-off is not the opening
     refuse(game, "discard 2s", "discard_take_not_in_opening", "H7", names=["6h"])
     play(game, "undo", "undo", "undo", "undo")
     allowed(game, "meld 6h 7h 8h 9h")
@@ -344,12 +392,34 @@ def test_H7_unopened_must_use_the_take_in_the_opening() -> None:
     assert game.opened(0)
 
 
+def test_H7_a_taken_card_handed_in_for_a_joker_counts_as_played() -> None:
+    """Issue 13, H7 reading: the seed only says the taken card must be played this turn. A
+    card handed in for a joker lies on the table in the joker's place, so it is played."""
+    game = from_position(
+        "hungarian",
+        hands=["Jk 9d 2s Kc", OTHER],
+        discard="5s 6h",
+        opened=[True, True],
+        table=[(1, "5h Jk 7h")],
+    )
+    allowed(game, "take discard")
+    assert game.turn_info().taken == Card("6h")
+    allowed(game, "exchange 6h from 1")
+    assert game.table[0].meld.cards == cards("5h 6h 7h")
+    # the 6♥ is on the table: only the freed joker is still owed (H11), not the 6♥ (H7)
+    verdict = refuse(game, "discard 2s", "joker_replay", "H11")
+    assert verdict.codes == ("joker_replay",)
+    allowed(game, "lay off Jk onto 1 as 8h")
+    allowed(game, "discard 2s")
+    everything_accounted_for(game)
+
+
 def test_H7_taking_back_the_discard_means_drawing_from_the_stock() -> None:
     game = from_position("hungarian", hands=["7h 8h 9h 2s", OTHER], discard="5s 6h")
     allowed(game, "take discard")
     allowed(game, "undo")
     assert game.phase == "draw" and game.discard_pile[-1] == Card("6h")
-    refuse(game, "take discard", "discard_take_again", "H7")
+    refuse(game, "take discard", "discard_take_again", None)  # a help: H7 doesn't say it
     allowed(game, "draw")
 
 
@@ -412,9 +482,9 @@ def test_H8_lay_off_before_opening_refused() -> None:
         table=[(1, "5d 6d 7d"), (1, "5h Jk 7h")],
         opened=[False, True],
     )
-    verdict = refuse(game, "lay off 8d onto 0", "not_opened_layoff", "H8", names=["8d"])
+    verdict = refuse(game, "lay off 8d onto 1", "not_opened_layoff", "H8", names=["8d"])
     assert "first lay down 51 points of your own melds" in str(verdict)
-    refuse(game, "lay off 4h onto 1", "not_opened_layoff", "H8", names=["4h"])
+    refuse(game, "lay off 4h onto 2", "not_opened_layoff", "H8", names=["4h"])
 
 
 def test_H8_exchange_before_opening_refused() -> None:
@@ -426,7 +496,7 @@ def test_H8_exchange_before_opening_refused() -> None:
         table=[(1, "5h Jk 7h")],
         opened=[False, True],
     )
-    refuse(game, "exchange 6h from 0", "not_opened_exchange", "H8", names=["6h"])
+    refuse(game, "exchange 6h from 1", "not_opened_exchange", "H8", names=["6h"])
 
 
 def test_H8_lay_offs_after_the_51_allowed_but_not_counted() -> None:
@@ -438,13 +508,13 @@ def test_H8_lay_offs_after_the_51_allowed_but_not_counted() -> None:
         table=[(1, "5d 6d 7d")],
     )
     play(game, "meld 7h 8h 9h")  # 24: not opened yet
-    refuse(game, "lay off 8d onto 0", "not_opened_layoff", "H8", names=["8d"])
+    refuse(game, "lay off 8d onto 1", "not_opened_layoff", "H8", names=["8d"])
     play(game, "meld 10s 10d 10c")  # 54: opened
-    allowed(game, "lay off 8d onto 0")
+    allowed(game, "lay off 8d onto 1")
     assert game.turn_status().meld_points == 54  # the lay-off adds nothing to the opening
     assert game.table[0].owner == 1
     play(game, "undo", "undo")  # back to 24: the lay-off can't stand alone
-    refuse(game, "lay off 8d onto 0", "not_opened_layoff", "H8", names=["8d"])
+    refuse(game, "lay off 8d onto 1", "not_opened_layoff", "H8", names=["8d"])
 
 
 def test_H8_lay_offs_do_not_make_up_a_short_opening() -> None:
@@ -456,7 +526,7 @@ def test_H8_lay_offs_do_not_make_up_a_short_opening() -> None:
         table=[(1, "5d 6d 7d")],
     )
     play(game, "meld Kh Kd Kc", "meld Qs Qd Qh")  # 60
-    play(game, "lay off 8d onto 0")
+    play(game, "lay off 8d onto 1")
     assert game.turn_status().meld_points == 60
     allowed(game, "discard 2s")
     assert game.table[0].meld.cards == cards("5d 6d 7d 8d")
@@ -485,7 +555,7 @@ def test_H9_no_lay_off_on_first_turn() -> None:
         opened=[False, True],
         phase="play",
     )
-    refuse(game, "lay off 8d onto 0", "first_turn_no_opening", "H9", names=["8d"])
+    refuse(game, "lay off 8d onto 1", "first_turn_no_opening", "H9", names=["8d"])
 
 
 def test_H9_the_starters_discard_only_turn_is_their_first() -> None:
@@ -616,54 +686,114 @@ def _joker_table(hand: str = "6h 7h 9s 9d 5c Ks 2d") -> Game:
 
 def test_H11_exchange_for_the_wrong_card_refused() -> None:
     game = _joker_table()
-    verdict = refuse(game, "exchange 7h from 0", "joker_wrong_card", "H11", names=["7h", "6h"])
+    verdict = refuse(game, "exchange 7h from 1", "joker_wrong_card", "H11", names=["7h", "6h"])
     assert "stands for the 6♥, not the 7♥: hand in the 6♥ to take it" in str(verdict)
-    refuse(game, "exchange Ks from 2", "joker_wrong_card", "H11", names=["Ks", "Jd"])
+    refuse(game, "exchange Ks from 3", "joker_wrong_card", "H11", names=["Ks", "Jd"])
 
 
 def test_H11_exchange_from_a_set_of_three_refused() -> None:
     game = _joker_table()
-    verdict = refuse(game, "exchange 9s from 1", "joker_in_small_set", "H11", names=["9c", "9h"])
-    assert "stays where it is until the set holds three natural cards" in str(verdict)
-    refuse(game, "exchange 9d from 1", "joker_in_small_set", "H11")
+    verdict = refuse(game, "exchange 9s from 2", "joker_in_small_set", "H11", names=["9c", "9h"])
+    # it says what to do: a natural card of a third suit first, then the fourth frees the joker
+    assert (
+        "The joker in 9♥ 9♣ 🃏 stays where it is until all four suits are on the table: first "
+        "lay off a natural 9♠ or 9♦, then hand in the last suit to take the joker. (H11)"
+    ) in str(verdict)
+    refuse(game, "exchange 9d from 2", "joker_in_small_set", "H11")
 
 
 def test_H11_exchange_from_a_full_set() -> None:
     game = _joker_table("4c 7h 2d")
-    allowed(game, "exchange 4c from 3")
+    allowed(game, "exchange 4c from 4")
     assert game.table[3].meld.cards == cards("4s 4h 4d 4c")
     assert Card("🃏") in game.hand(0)
 
 
 def test_H11_set_of_three_becomes_exchangeable_once_a_third_natural_is_laid_off() -> None:
     game = _joker_table()
-    allowed(game, "lay off 9s onto 1")
+    allowed(game, "lay off 9s onto 2")
     assert game.table[1].meld.represents[-1] == Card("9d")
-    allowed(game, "exchange 9d from 1")
+    allowed(game, "exchange 9d from 2")
 
 
 def test_H11_joker_must_be_played_again() -> None:
     game = _joker_table()
-    allowed(game, "exchange 6h from 0")
+    allowed(game, "exchange 6h from 1")
     assert game.table[0].meld.cards == cards("5h 6h 7h")
     verdict = refuse(game, "discard 2d", "joker_replay", "H11", names=["2d"])
     assert verdict.failures[0].cards == cards("Jk")
     assert "You took the joker from 5♥ 6♥ 7♥; play it again before you discard." in str(verdict)
-    refuse(game, "lay off Jk onto 0", "joker_ambiguous", "H5", names=["4h", "8h"])
-    allowed(game, "lay off Jk onto 0 as 8h")
+    refuse(game, "lay off Jk onto 1", "joker_ambiguous", "H5", names=["4h", "8h"])
+    allowed(game, "lay off Jk onto 1 as 8h")
     allowed(game, "discard 2d")
+
+
+def test_H11_a_joker_laid_earlier_in_the_turn_does_not_replay_the_freed_one() -> None:
+    """Issue 13: the joker freed by an exchange must itself reach the table; a joker laid
+    down before the exchange doesn't count (the exact position from the issue)."""
+    game = from_position(
+        "hungarian",
+        hands=["Jk Qc Kc 10s 10d 10h 6h 2d", "3c 4c 5c 8h"],
+        discard="5s",
+        phase="play",
+        opened=[False, True],
+        table=[(1, "5h Jk 7h")],
+    )
+    play(game, "meld Jk Qc Kc as Jc", "meld 10s 10d 10h", "exchange 6h from 1")
+    assert Card("Jk") in game.hand(0)
+    verdict = refuse(game, "discard 2d", "joker_replay", "H11", names=["2d"])
+    assert "You took the joker from 5♥ 6♥ 7♥; play it again before you discard." in str(verdict)
+    assert not game.turn_status().can_end_turn
+    assert [a for a in game.legal_actions() if a.kind == "discard"] == []
+    # the freed joker reaches the table: now the turn may end
+    allowed(game, "lay off Jk onto 1 as 8h")
+    allowed(game, "discard 2d")
+    assert game.result is not None and game.result.winner == 0  # went out with the 2♦
+    everything_accounted_for(game)
+
+
+def test_H11_each_freed_joker_needs_its_own_replay() -> None:
+    game = from_position(
+        "hungarian",
+        hands=["6h 4d 2s Kc 9s", OTHER],
+        discard="5s",
+        phase="play",
+        opened=[True, True],
+        table=[(1, "5h Jk 7h"), (1, "3d Jk 5d"), (1, "Js Qs Ks"), (1, "8c 9c 10c")],
+    )
+    play(game, "exchange 6h from 1", "exchange 4d from 2", "lay off Jk onto 3 as 10s")
+    refuse(game, "discard 2s", "joker_replay", "H11")
+    play(game, "lay off Jk onto 4 as Jc")
+    allowed(game, "discard 2s")
+
+
+def test_H11_the_replay_survives_a_saved_position() -> None:
+    game = from_position(
+        "hungarian",
+        hands=["Jk Qc Kc 10s 10d 10h 6h 2d", "3c 4c 5c 8h"],
+        discard="5s",
+        phase="play",
+        opened=[False, True],
+        table=[(1, "5h Jk 7h")],
+    )
+    play(game, "meld Jk Qc Kc as Jc", "meld 10s 10d 10h", "exchange 6h from 1")
+    again = Game.load(game.to_json())
+    refuse(again, "discard 2d", "joker_replay", "H11")
+    again = load({"format": "rummykit-position", "version": 1, "position": game.snapshot()})
+    assert again.snapshot() == game.snapshot()
+    refuse(again, "discard 2d", "joker_replay", "H11")
 
 
 def test_H11_joker_replayed_in_a_new_meld() -> None:
     game = _joker_table()
-    play(game, "exchange 6h from 0")
+    play(game, "exchange 6h from 1")
     allowed(game, "meld 9s 9d Jk")
     allowed(game, "discard 2d")
 
 
 def test_H11_exchange_taken_back() -> None:
     game = _joker_table()
-    play(game, "exchange 6h from 0")
+    play(game, "exchange 6h from 1")
     refuse(game, "discard 2d", "joker_replay", "H11")
     allowed(game, "undo")
     assert game.table[0].meld.cards == cards("5h Jk 7h")
@@ -679,12 +809,12 @@ def test_H11_no_joker_to_exchange() -> None:
         opened=[True, True],
         table=[(1, "5h 6h 7h")],
     )
-    refuse(game, "exchange 6h from 0", "no_joker_in_meld", "H11", names=["5h", "6h", "7h"])
+    refuse(game, "exchange 6h from 1", "no_joker_in_meld", "H11", names=["5h", "6h", "7h"])
 
 
 def test_H11_exchange_card_must_be_in_hand() -> None:
     game = _joker_table()
-    refuse(game, "exchange Jd from 2", "card_not_in_hand", "H6", names=["Jd"])
+    refuse(game, "exchange Jd from 3", "card_not_in_hand", "H6", names=["Jd"])
 
 
 # --- H12: going out -----------------------------------------------------------------------------
@@ -723,7 +853,7 @@ def test_H12_open_and_go_out_in_one_turn_scores_minus_20() -> None:
 
 def test_H12_opening_and_going_out_with_a_lay_off_scores_minus_10() -> None:
     game = _scoring_table(OPENING + " 8d 2s", opened0=False)
-    play(game, "meld 7h 8h 9h", "meld 10s 10d 10c", "meld Jc Qc Kc", "lay off 8d onto 0")
+    play(game, "meld 7h 8h 9h", "meld 10s 10d 10c", "meld Jc Qc Kc", "lay off 8d onto 1")
     allowed(game, "discard 2s")
     assert game.result is not None and game.result.points[0] == -10
 
@@ -737,9 +867,9 @@ def test_H12_opening_and_going_out_with_an_exchange_scores_minus_10() -> None:
         opened=[False, True, True],
         table=[(1, "5h Jk 7h")],
     )
-    play(game, "meld 7h 8h 9h", "meld 10s 10d 10c", "exchange 6h from 0", "meld Jc Qc Kc")
+    play(game, "meld 7h 8h 9h", "meld 10s 10d 10c", "exchange 6h from 1", "meld Jc Qc Kc")
     refuse(game, "discard 2s", "joker_replay", "H11")
-    play(game, "lay off Jk onto 3 as Ac")
+    play(game, "lay off Jk onto 4 as Ac")
     allowed(game, "discard 2s")
     assert game.result is not None and game.result.points[0] == -10
 
@@ -748,9 +878,9 @@ def test_H12_last_card_must_go_by_a_discard() -> None:
     game = _scoring_table("2s 3s 4s")
     verdict = refuse(game, "meld 2s 3s 4s", "must_keep_discard", "H12", names=["2s", "3s", "4s"])
     assert "go out with a final discard" in str(verdict)
-    refuse(game, "lay off 8d onto 0", "card_not_in_hand", "H6")
+    refuse(game, "lay off 8d onto 1", "card_not_in_hand", "H6")
     last = _scoring_table("8d")
-    refuse(last, "lay off 8d onto 0", "must_keep_discard", "H12", names=["8d"])
+    refuse(last, "lay off 8d onto 1", "must_keep_discard", "H12", names=["8d"])
 
 
 # --- H13: penalties -----------------------------------------------------------------------------

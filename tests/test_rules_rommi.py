@@ -51,7 +51,7 @@ def test_R1_no_jokers_no_exchange_no_cut_card() -> None:
         phase="play",
         table=[(1, "8d 9d 10d")],
     )
-    refuse(game, "exchange 9d from 0", "exchange_not_allowed", "R1", names=["9d"])
+    refuse(game, "exchange 9d from 1", "exchange_not_allowed", "R1", names=["9d"])
     refuse(game, "meld 5h Jk 7h", "card_not_in_hand", "R4", names=["Jk"])
     with pytest.raises(ValueError, match="holds 🃏, but Rommi is played without it"):
         from_position("rommi", hands=["5h Jk 7h", "3c 4c 5c"], discard="9s")
@@ -168,7 +168,7 @@ def test_R5_lay_off_from_the_first_turn() -> None:
         phase="play",
         table=[(1, "2c 3c 4c")],
     )
-    allowed(game, "lay off 5c onto 0")
+    allowed(game, "lay off 5c onto 1")
     assert game.table[0].meld.cards == cards("2c 3c 4c 5c")
 
 
@@ -198,31 +198,32 @@ def _layoff_table() -> Game:
 
 def test_R6_lay_off_onto_an_opponents_meld() -> None:
     game = _layoff_table()
-    allowed(game, "lay off 8d onto 0")
-    allowed(game, "lay off 9s onto 1")
+    allowed(game, "lay off 8d onto 1")
+    allowed(game, "lay off 9s onto 2")
     assert game.table[0].owner == 1 and game.table[1].owner == 1  # the meld stays theirs
     assert game.table[1].meld.cards == cards("9s 9h 9d 9c")
 
 
 def test_R6_lay_off_must_keep_the_meld_legal() -> None:
     game = _layoff_table()
-    refuse(game, "lay off Jd onto 0", "run_gap", "R3", names=["Jd"])
-    refuse(game, "lay off 7h onto 1", "set_rank_mismatch", "R3", names=["7h"])
-    refuse(game, "lay off Ac onto 2", "run_suit_mismatch", "R3", names=["Ac"])
-    refuse(game, "lay off 8d onto 5", "no_such_meld", "R6")
+    refuse(game, "lay off Jd onto 1", "run_gap", "R3", names=["Jd"])
+    refuse(game, "lay off 7h onto 2", "set_rank_mismatch", "R3", names=["7h"])
+    refuse(game, "lay off Ac onto 3", "run_suit_mismatch", "R3", names=["Ac"])
+    verdict = refuse(game, "lay off 8d onto 6", "no_such_meld", None)  # a help, not a rule
+    assert "There is no meld 6 on the table: melds are numbered 1 to 3." in str(verdict)
 
 
 def test_R6_lay_off_only_from_your_own_hand() -> None:
     game = _layoff_table()
-    refuse(game, "lay off 4d onto 0", "card_not_in_hand", "R4", names=["4d"])
+    refuse(game, "lay off 4d onto 1", "card_not_in_hand", "R4", names=["4d"])
 
 
 def test_R6_ace_high_lay_off() -> None:
     game = from_position(
         "rommi", hands=["Ah 2s 3s", "2d"], discard="Ks", phase="play", table=[(1, "Jh Qh Kh")]
     )
-    allowed(game, "lay off Ah onto 0")
-    refuse(game, "lay off 2s onto 0", "run_suit_mismatch", "R3", names=["2s"])
+    allowed(game, "lay off Ah onto 1")
+    refuse(game, "lay off 2s onto 1", "run_suit_mismatch", "R3", names=["2s"])
 
 
 def test_R6_melds_are_never_rearranged() -> None:
@@ -233,8 +234,8 @@ def test_R6_melds_are_never_rearranged() -> None:
         phase="play",
         table=[(1, "5h 6h 7h"), (1, "10h Jh Qh")],
     )
-    allowed(game, "lay off 8h onto 0")
-    allowed(game, "lay off 9h onto 0")  # 5-9 of hearts; it is not merged with 10-Q
+    allowed(game, "lay off 8h onto 1")
+    allowed(game, "lay off 9h onto 1")  # 5-9 of hearts; it is not merged with 10-Q
     assert [tm.meld.cards for tm in game.table] == [cards("5h 6h 7h 8h 9h"), cards("10h Jh Qh")]
 
 
@@ -258,7 +259,7 @@ def test_R7_going_out_by_lay_off() -> None:
     game = from_position(
         "rommi", hands=["8d", "2d 3d"], discard="5s", phase="play", table=[(1, "5d 6d 7d")]
     )
-    allowed(game, "lay off 8d onto 0")
+    allowed(game, "lay off 8d onto 1")
     assert game.result is not None and game.result.points == (5, 0)
 
 
@@ -273,12 +274,12 @@ def test_R7_discard_to_win_demands_a_final_discard() -> None:
     rules = variant("rommi", discard_to_win=True)
     game = from_position(rules, hands=["Qs Ks As", "3c 4c 5c"], discard="5s", phase="play")
     verdict = refuse(game, "meld Qs Ks As", "must_keep_discard", "R7", names=["Qs", "Ks", "As"])
-    assert "in Rommi (discard_to_win=True) you go out with a final discard" in str(verdict)
+    assert "in Rommi with the final-discard rule you go out with a final discard" in str(verdict)
     assert not any(a.kind == "meld" for a in game.legal_actions())
     laying = from_position(
         rules, hands=["8d", "2d 3d"], discard="5s", phase="play", table=[(1, "5d 6d 7d")]
     )
-    refuse(laying, "lay off 8d onto 0", "must_keep_discard", "R7", names=["8d"])
+    refuse(laying, "lay off 8d onto 1", "must_keep_discard", "R7", names=["8d"])
     out = from_position(rules, hands=["Qs Ks As 4h", "3c 4c 5c"], discard="5s", phase="play")
     play(out, "meld Qs Ks As")
     allowed(out, "discard 4h")
@@ -428,7 +429,7 @@ def test_R11_a_meld_or_lay_off_restarts_the_count() -> None:
 
     quiet()
     quiet()
-    play(game, "take discard", "lay off 9h onto 0")
+    play(game, "take discard", "lay off 9h onto 1")
     play(game, f"discard {game.hand(2)[-1]}")
     quiet()
     quiet()

@@ -5,11 +5,15 @@ to and from JSON for saved games:
 
 >>> action = LayOff(as_cards("7♥"), meld=2)
 >>> print(action)
-lay off 7♥ onto meld 2
->>> parse_action("lay off 7h onto 2") == action
+lay off 7♥ onto meld 3
+>>> parse_action("lay off 7h onto 3") == action
 True
 >>> Action.from_dict(action.to_dict()) == action
 True
+
+People count melds from 1: the words (``str``) and the text form say "meld 3" for the
+third meld on the table. The dataclass field ``meld`` and the JSON form keep the index
+from 0 (``meld=2``), as the table tuple does.
 """
 
 from __future__ import annotations
@@ -158,7 +162,10 @@ class PlayMeld(Action):
 
 @dataclass(frozen=True, slots=True)
 class LayOff(Action):
-    """Add cards from hand to meld number ``meld`` on the table (R6, H8)."""
+    """Add cards from hand to the meld at index ``meld`` on the table (R6, H8).
+
+    ``meld`` counts from 0, like ``game.table``; people read and type it from 1.
+    """
 
     kind: ClassVar[str] = "layoff"
     cards: tuple[Card, ...]
@@ -166,21 +173,24 @@ class LayOff(Action):
     joker_as: Card | None = None
 
     def __str__(self) -> str:
-        return render("action_layoff", cards=self.cards, meld=self.meld) + _joker_text(
+        return render("action_layoff", cards=self.cards, meld=self.meld + 1) + _joker_text(
             self.joker_as
         )
 
 
 @dataclass(frozen=True, slots=True)
 class ExchangeJoker(Action):
-    """Hand in ``card`` for the joker in meld number ``meld`` that stands for it (H11)."""
+    """Hand in ``card`` for the joker that stands for it in the meld at index ``meld`` (H11).
+
+    ``meld`` counts from 0, like ``game.table``; people read and type it from 1.
+    """
 
     kind: ClassVar[str] = "exchange"
     card: Card
     meld: int
 
     def _params(self) -> dict[str, object]:
-        return {"card": self.card, "meld": self.meld}
+        return {"card": self.card, "meld": self.meld + 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +239,8 @@ def parse_action(text: str) -> Action:
 
     Forms: ``draw``, ``take discard``, ``take cut``, ``meld 5h 6h 7h``,
     ``meld Jk 2h 3h as 4h``, ``lay off 7h onto 2``, ``exchange 6h from 1``,
-    ``discard 9s``, ``undo``, ``return cut``, ``cut 40``.
+    ``discard 9s``, ``undo``, ``return cut``, ``cut 40``. Melds are numbered from 1, as
+    people count them: ``lay off 7h onto 2`` is ``LayOff(..., meld=1)``.
 
     >>> parse_action("meld Jk 2h 3h as 4h")
     PlayMeld(cards=(Card('🃏'), Card('2♥'), Card('3♥')), joker_as=Card('4♥'))
@@ -262,14 +273,26 @@ def parse_action(text: str) -> Action:
             m = re.match(r"^(.*?)\s+(?:onto|on|to)\s+(\d+)(?:\s+as\s+(\S+))?$", body, flags=re.I)
             if m:
                 joker = parse_card(m.group(3)) if m.group(3) else None
-                return LayOff(as_cards(m.group(1)), int(m.group(2)), joker)
+                return LayOff(as_cards(m.group(1)), _meld_index(m.group(2), text), joker)
         if head == "exchange":
             m = re.match(r"^(\S+)\s+(?:from|in|on)\s+(\d+)$", rest, flags=re.I)
             if m:
-                return ExchangeJoker(parse_card(m.group(1)), int(m.group(2)))
+                return ExchangeJoker(parse_card(m.group(1)), _meld_index(m.group(2), text))
     except CardParseError as exc:
         raise ActionParseError(str(exc)) from exc
     raise ActionParseError(render("bad_action_text", text=text))
+
+
+def _meld_index(number: str, text: str) -> int:
+    """The index of the meld a person numbered (from 1): ``"2"`` is index 1.
+
+    >>> _meld_index("2", "lay off 7h onto 2")
+    1
+    """
+    value = int(number)
+    if value < 1:
+        raise ActionParseError(render("bad_meld_number", text=text, number=number))
+    return value - 1
 
 
 def _split_as(text: str) -> tuple[str, Card | None]:

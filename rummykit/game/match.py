@@ -83,8 +83,8 @@ class Match:
     def new_round(self, *, choose_cut: bool = False) -> Game:
         """Deal the next round; the dealer moves one seat clockwise each round (H2).
 
-        ``choose_cut``: the cutter chooses where to cut (H3) with a :class:`Cut` action.
-        """
+        With ``choose_cut=True`` a variant with a cut card waits for the cutter's
+        :class:`~rummykit.game.actions.Cut` (H3) instead of cutting in the middle."""
         if self.rounds and not self.rounds[-1].is_over:
             raise ValueError(render("match_round_unfinished"))
         if self.is_over:

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rummykit.cards import Card, CardParseError, as_cards, parse_card
+from rummykit.cards import JOKER, Card, CardParseError, as_cards, parse_card
 from rummykit.game.actions import Action, ActionParseError
 from rummykit.melds import IllegalMeld, make_meld, meld_layouts
 from rummykit.messages import render
@@ -111,6 +111,7 @@ def _state_dict(s: _State, *, with_steps: bool = True) -> dict[str, Any]:
         "melded": sorted(str(c) for c in t.melded),
         "laid_off": t.laid_off,
         "exchanged": list(t.exchanged),
+        "joker_moves": list(t.joker_moves),
     }
     if with_steps:
         turn["steps"] = [
@@ -532,6 +533,12 @@ def _parse_turn(
         laid_off=bool(data.get("laid_off", False)),
         exchanged=ints("exchanged"),
     )
+    moves = data.get("joker_moves")
+    if moves is None:  # older saves: jokers laid down this turn replay the freed ones
+        moves = ["freed"] * len(turn.exchanged) + ["placed"] * turn.placed.count(JOKER)
+    if not isinstance(moves, list) or not all(m in ("freed", "placed") for m in moves):
+        raise _err("record_bad_field", field="turn.joker_moves", expected="freed or placed")
+    turn.joker_moves = list(moves)
     steps = data.get("steps", [])
     if nested or not steps:
         return turn

@@ -47,8 +47,9 @@ from rummykit.melds import (
     check_meld,
     layoff_readings,
     meld_readings,
+    variant_words,
 )
-from rummykit.messages import join
+from rummykit.messages import join, render
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
 
@@ -100,9 +101,15 @@ class Event:
     params: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
     def __str__(self) -> str:
-        from rummykit.messages import render
+        return self.words()
 
-        return render(f"event_{self.code}", {"seat": self.seat, **self.params})
+    def words(self, template: str | None = None) -> str:
+        """The event as a sentence: its own template, or ``template`` filled with the same
+        parameters (a view's "You laid down …"). Melds get ``number``, counted from 1."""
+        params = {"seat": self.seat, **self.params}
+        if isinstance(params.get("index"), int):  # people count melds from 1
+            params["number"] = params["index"] + 1
+        return render(template or f"event_{self.code}", params)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -143,18 +150,25 @@ class TurnStatus:
     obligations: tuple[Reason, ...]
     can_end_turn: bool
     can_take_cut: bool = False
+    discard_only: str | None = (
+        None  # why only a discard is allowed: "start" (H3) or "first_turn" (H9)
+    )
 
     def __str__(self) -> str:
-        from rummykit.messages import render
-
-        code = (
-            "status_draw_cut"
-            if self.phase == "draw" and self.can_take_cut
-            else f"status_{self.phase}"
-        )
+        code = f"status_{self.phase}"
+        if self.phase == "draw" and self.can_take_cut:
+            code = "status_draw_cut"
+        elif self.phase == "play" and self.discard_only:
+            code = f"status_play_{self.discard_only}"
         parts = [render(code, seat=self.seat)]
         short = any(r.code == "turn_opening_short" for r in self.obligations)
-        if self.threshold and not self.opened and self.phase == "play" and not short:
+        if (
+            self.threshold
+            and not self.opened
+            and self.phase == "play"
+            and not short
+            and not self.discard_only
+        ):
             parts.append(
                 render("status_opening", points=self.meld_points, threshold=self.threshold)
             )
@@ -193,6 +207,8 @@ class _Turn:
     laid_off: bool = False
     opened_now: bool = False  # opened in this turn (set when the turn ends; H12's −20)
     exchanged: list[int] = field(default_factory=list)  # meld indices jokers were taken from
+    # jokers in the order they moved this turn: "freed" by an exchange, "placed" on the table
+    joker_moves: list[str] = field(default_factory=list)
     steps: list[tuple[str, _State]] = field(default_factory=list)
 
     def clone(self) -> _Turn:
@@ -202,6 +218,7 @@ class _Turn:
             placed=list(self.placed),
             melded=list(self.melded),
             exchanged=list(self.exchanged),
+            joker_moves=list(self.joker_moves),
             steps=list(self.steps),
         )
 
@@ -319,8 +336,6 @@ class Game:
         rng = random.Random(seed)
         deck = list(rules.deck())
         if rules.cut_card and cut is not None and not 1 <= cut < len(deck):
-            from rummykit.messages import render
-
             raise ValueError(render("cut_bad_height", most=len(deck) - 1))
         rng.shuffle(deck)
         state = _State(
@@ -517,10 +532,16 @@ class Game:
 
         >>> game = Game.new("hungarian", players=2, seed=1)
         >>> print(game.turn_status())
-        Seat 1 plays: lay down, lay off, or discard to end the turn. Opening: 0 of 51 points so far.
+        Seat 1 plays: your first turn: discard only — you start with one card more, so you don't draw.
         """
         s = self._state
         obligations = tuple(self._end_failures(s, going_out=False)) if s.phase == "play" else ()
+        discard_only = None
+        if s.phase == "play" and not self.opened(s.current):
+            if s.turn.drew == "start":
+                discard_only = "start"
+            elif self.variant.no_opening_first_turn and s.turns[s.current] == 0:
+                discard_only = "first_turn"
         return TurnStatus(
             seat=s.current,
             phase=s.phase,
@@ -529,16 +550,20 @@ class Game:
             threshold=self.variant.opening_threshold,
             obligations=obligations,
             can_end_turn=s.phase == "play" and not obligations,
-            can_take_cut=s.phase == "draw"
-            and s.cut_card is not None
-            and not s.turn.cut_attempted
-            and self.variant.cut_card,
+            can_take_cut=s.phase == "draw" and self._may_take_cut(s),
+            discard_only=discard_only,
         )
 
     # --- the rules ---------------------------------------------------------------------
 
     def _r(self, code: str, topic: str, cards: Iterable[Card] = (), /, **params: Any) -> Reason:
         return Reason(code, self.variant.rule(topic), tuple(cards), params)
+
+    def _help(
+        self, code: str, cards: Iterable[Card] = (), template: str | None = None, /, **params: Any
+    ) -> Reason:
+        """A refusal that is the software's own help, not a rule: it cites no rule id."""
+        return Reason(code, None, tuple(cards), params, True, template)
 
     def _verdict(self, action: Action, failures: list[Reason]) -> Verdict:
         head = Reason("action_refused", None, (), {"action": str(action)}, failing=False)
@@ -567,8 +592,13 @@ class Game:
             return [self._r("cut_first", "deal", seat=s.current)]
         if isinstance(action, Draw):
             return self._draw_failures(s, action)
+        if isinstance(action, Undo):
+            return [] if s.turn.steps else [self._help("nothing_to_undo")]
+        if isinstance(action, ReturnCutCard):
+            return [] if s.turn.cut_taken is not None else [self._r("cut_not_taken", "cut_card")]
         if s.phase == "draw":
-            return [self._r("draw_first", "turn")]
+            template = "draw_first_cut" if self._may_take_cut(s) else None
+            return [Reason("draw_first", self.variant.rule("turn"), (), {}, True, template)]
         if isinstance(action, Discard):
             return self._discard_failures(s, action)
         if isinstance(action, PlayMeld):
@@ -577,11 +607,11 @@ class Game:
             return self._layoff_failures(s, action)
         if isinstance(action, ExchangeJoker):
             return self._exchange_failures(s, action)
-        if isinstance(action, Undo):
-            return [] if s.turn.steps else [self._r("nothing_to_undo", "turn")]
-        if isinstance(action, ReturnCutCard):
-            return [] if s.turn.cut_taken is not None else [self._r("cut_not_taken", "cut_card")]
         raise TypeError(f"not an action: {action!r}")
+
+    def _may_take_cut(self, s: _State) -> bool:
+        """Whether the cut card may be taken as this turn's draw (H10)."""
+        return self.variant.cut_card and s.cut_card is not None and not s.turn.cut_attempted
 
     def _draw_failures(self, s: _State, action: Draw) -> list[Reason]:
         v = self.variant
@@ -593,10 +623,12 @@ class Game:
             if not s.discard:
                 return [self._r("discard_empty", "turn")]
             if s.turn.discard_attempted:
-                return [self._r("discard_take_again", "discard_take")]
+                return [self._help("discard_take_again")]
         if action.source == "cut_card":
             if not v.cut_card:
-                return [self._r("no_cut_card_rule", "turn", variant=str(v))]
+                return [
+                    self._r("no_cut_card_rule", "turn", variant=variant_words(v, ("cut_card",)))
+                ]
             if s.turn.cut_attempted:
                 return [self._r("cut_card_second_attempt", "cut_card")]
             if s.cut_card is None:
@@ -623,12 +655,20 @@ class Game:
 
     def _keeps_discard(self, s: _State, cards_out: int) -> list[Reason]:
         if self.variant.discard_to_win and len(s.hands[s.current]) - cards_out < 1:
-            return [self._r("must_keep_discard", "going_out", variant=str(self.variant))]
+            return [
+                self._r(
+                    "must_keep_discard",
+                    "going_out",
+                    variant=variant_words(self.variant, ("discard_to_win",)),
+                )
+            ]
         return []
 
     def _table_meld(self, s: _State, index: int) -> list[Reason]:
         if not 0 <= index < len(s.table):
-            return [self._r("no_such_meld", "layoff", index=index, count=len(s.table))]
+            count = len(s.table)
+            template = {0: "no_such_meld_none", 1: "no_such_meld_one"}.get(count)
+            return [self._help("no_such_meld", (), template, number=index + 1, count=count)]
         return []
 
     def _joker_choice(
@@ -644,7 +684,7 @@ class Game:
                     self._r(code, "joker", cards, cards=cards, card=joker_as, choices=options)
                 ]
             return chosen[0], []
-        meanings = {tuple(m.represents) for m in readings}
+        meanings = {_joker_meanings(m) for m in readings}
         if len(meanings) > 1:
             options = sorted(
                 {c for m in readings for c in _joker_cards(m)}, key=lambda c: (c.rank, c.sort_key())
@@ -674,6 +714,8 @@ class Game:
         return failures or self._keeps_discard(s, len(action.cards)) or self._goes_out_ok(s, action)
 
     def _layoff_failures(self, s: _State, action: LayOff) -> list[Reason]:
+        if not action.cards:
+            return [self._help("layoff_no_cards", (), None, meld=self._meld_words(s, action.meld))]
         failures = self._hand_failures(s, action.cards) or self._table_meld(s, action.meld)
         if failures:
             return failures
@@ -688,10 +730,23 @@ class Game:
         _, failures = self._joker_choice(readings, action.joker_as, action.cards)
         return failures or self._keeps_discard(s, len(action.cards)) or self._goes_out_ok(s, action)
 
+    @staticmethod
+    def _meld_words(s: _State, index: int) -> object:
+        """A meld named for a sentence: its cards, or its number when there is none."""
+        if 0 <= index < len(s.table):
+            return s.table[index].meld.cards
+        return render("meld_number", number=index + 1)
+
     def _exchange_failures(self, s: _State, action: ExchangeJoker) -> list[Reason]:
         v = self.variant
         if not v.joker_exchange:
-            return [self._r("exchange_not_allowed", "joker_exchange", variant=str(v))]
+            return [
+                self._r(
+                    "exchange_not_allowed",
+                    "joker_exchange",
+                    variant=variant_words(v, ("joker_exchange",)),
+                )
+            ]
         failures = self._hand_failures(s, (action.card,)) or self._table_meld(s, action.meld)
         if failures:
             return failures
@@ -707,7 +762,16 @@ class Game:
         if any(rep == action.card for _, rep in jokers):
             return []
         if all(rep is None for _, rep in jokers):
-            return [self._r("joker_in_small_set", "joker_exchange", meld.cards, meld=meld.cards)]
+            missing = [str(c) for c in meld.missing_suits()]
+            return [
+                self._r(
+                    "joker_in_small_set",
+                    "joker_exchange",
+                    meld.cards,
+                    meld=meld.cards,
+                    choices=join(missing),
+                )
+            ]
         stands = next(rep for _, rep in jokers if rep is not None)
         return [
             self._r(
@@ -761,15 +825,15 @@ class Game:
             )
         if t.taken is not None:
             pool = t.melded if not s.opened[seat] else t.placed
-            if t.taken not in pool:
+            # a joker taken from the pile is played only by a joker beyond those that
+            # replay the jokers freed by exchanges (H11)
+            spare = t.joker_moves.count("placed") > t.joker_moves.count("freed")
+            if t.taken not in pool or (t.taken.is_joker and not spare):
                 code = (
                     "discard_take_not_in_opening" if not s.opened[seat] else "discard_take_unplayed"
                 )
                 out.append(self._r(code, "discard_take", (t.taken,), card=t.taken))
-        jokers_placed = sum(1 for c in t.placed if c.is_joker)
-        if t.taken is not None and t.taken.is_joker:
-            jokers_placed -= 1
-        if len(t.exchanged) > max(0, jokers_placed):
+        if t.exchanged and not _jokers_replayed(t.joker_moves):
             meld = s.table[t.exchanged[-1]].meld.cards
             out.append(self._r("joker_replay", "joker_exchange", (JOKER,), meld=meld))
         return out
@@ -821,6 +885,7 @@ class Game:
             t.meld_points += meld.points(self.variant)
             t.placed.extend(action.cards)
             t.melded.extend(action.cards)
+            t.joker_moves.extend("placed" for c in action.cards if c.is_joker)
             emit(seat, "meld", cards=[str(c) for c in meld.cards], index=len(s.table) - 1)
         elif isinstance(action, LayOff):
             old = s.table[action.meld]
@@ -830,6 +895,7 @@ class Game:
             _remove(s.hands[seat], action.cards)
             s.table[action.meld] = TableMeld(old.owner, meld)
             t.placed.extend(action.cards)
+            t.joker_moves.extend("placed" for c in action.cards if c.is_joker)
             t.laid_off = True
             emit(seat, "layoff", cards=[str(c) for c in action.cards], index=action.meld)
         elif isinstance(action, ExchangeJoker):
@@ -845,6 +911,8 @@ class Game:
             s.hands[seat].remove(action.card)
             s.hands[seat].append(JOKER)
             t.exchanged.append(action.meld)
+            t.placed.append(action.card)  # the card handed in is on the table (H7)
+            t.joker_moves.append("freed")
             emit(seat, "exchange", card=str(action.card), index=action.meld)
         t.steps.append((action.kind, snapshot))
         if finish and not s.hands[seat]:
@@ -1008,13 +1076,41 @@ def _may_fit(meld: Meld, card: Card) -> bool:
     return card.rank == meld.rank and len(meld.cards) < 4
 
 
+def _joker_meanings(meld: Meld) -> tuple[object, ...]:
+    """What a reading says about its jokers: its kind and what each joker stands for.
+
+    Two readings that differ only in where a natural ace stands (A-2-…-K or 2-…-K-A) say
+    the same: the ace's two places are not joker meanings (H4).
+    """
+    reps = sorted(str(rep) for c, rep in zip(meld.cards, meld.represents) if c.is_joker)
+    return (meld.kind, *reps)
+
+
+def _jokers_replayed(moves: list[str]) -> bool:
+    """Whether every joker freed by an exchange reached the table after it was freed (H11).
+
+    Jokers are alike, so a joker laid down after the exchange counts as the freed one; a
+    joker laid down earlier in the turn does not.
+
+    >>> _jokers_replayed(["freed", "placed"]), _jokers_replayed(["placed", "freed"])
+    (True, False)
+    """
+    owed = 0
+    for move in moves:
+        if move == "freed":
+            owed += 1
+        elif owed:
+            owed -= 1
+    return owed == 0
+
+
 def _joker_cards(meld: Meld) -> set[Card]:
     return {c for options in meld.joker_choices for c in options}
 
 
 def _new_joker_meanings(old: Meld, readings: tuple[Meld, ...]) -> Iterator[Card | None]:
     """For each lay-off reading, what a newly added joker stands for (None when fixed)."""
-    if len({tuple(m.represents) for m in readings}) <= 1:
+    if len({_joker_meanings(m) for m in readings}) <= 1:
         if readings:
             yield None
         return

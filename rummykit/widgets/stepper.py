@@ -116,34 +116,39 @@ class AIStepper(widgets.VBox):
             self._slider.value = self.position + 1
         self._html.value = self.step_html(self.steps[self.position])
 
-    @staticmethod
-    def _memory(seat: int, taken: Sequence[Card]) -> str:
-        """What the agent remembers of the next seat's takes from the discard pile."""
-        if not taken:
-            return render("stepper_memory_none", seat=seat)
-        return render("stepper_memory", seat=seat, cards=taken)
-
     def step_html(self, step: Step) -> str:
         """The observation, the trace and the move played, as HTML."""
-        obs = step.observation
-        nxt = (step.seat + 1) % obs.players
-        taken = public_takes(obs, nxt)
-        melds = "".join(
-            f"<div>{html.escape(render('widget_meld_label', number=i + 1, owner=tm.owner, cards=tm.meld.cards))}"
-            f"{cards_html(tm.meld.cards)}</div>"
-            for i, tm in enumerate(obs.table)
+        return decision_html(step, len(self.steps))
+
+
+def _memory(seat: int, taken: Sequence[Card]) -> str:
+    """What the agent remembers of the next seat's takes from the discard pile."""
+    if not taken:
+        return render("stepper_memory_none", seat=seat)
+    return render("stepper_memory", seat=seat, cards=taken)
+
+
+def decision_html(step: Step, total: int) -> str:
+    """One decision as HTML: the observation, the trace and the move played (of ``total``)."""
+    obs = step.observation
+    nxt = (step.seat + 1) % obs.players
+    taken = public_takes(obs, nxt)
+    melds = "".join(
+        f"<div>{html.escape(render('widget_meld_label', number=i + 1, owner=tm.owner, cards=tm.meld.cards))}"
+        f"{cards_html(tm.meld.cards)}</div>"
+        for i, tm in enumerate(obs.table)
+    )
+    top = obs.discard_top
+    parts = [
+        f"<h4>{html.escape(render('stepper_title', number=step.number + 1, total=total, seat=step.seat))}</h4>",
+        f"<div>{html.escape(render('stepper_hand'))}</div>{cards_html(obs.hand)}",
+        f"<div>{html.escape(render('stepper_discard', card=top or '—', stock=obs.stock_size))}</div>",
+        melds or f"<div>{html.escape(render('widget_no_melds'))}</div>",
+        f"<div>{html.escape(_memory(nxt, taken))}</div>",
+        step.decision.trace._repr_html_(),
+    ]
+    if step.played != step.decision.action:
+        parts.append(
+            f"<p><b>{html.escape(render('stepper_played_other', action=str(step.played)))}</b></p>"
         )
-        top = obs.discard_top
-        parts = [
-            f"<h4>{html.escape(render('stepper_title', number=step.number + 1, total=len(self.steps), seat=step.seat))}</h4>",
-            f"<div>{html.escape(render('stepper_hand'))}</div>{cards_html(obs.hand)}",
-            f"<div>{html.escape(render('stepper_discard', card=top or '—', stock=obs.stock_size))}</div>",
-            melds or f"<div>{html.escape(render('widget_no_melds'))}</div>",
-            f"<div>{html.escape(self._memory(nxt, taken))}</div>",
-            step.decision.trace._repr_html_(),
-        ]
-        if step.played != step.decision.action:
-            parts.append(
-                f"<p><b>{html.escape(render('stepper_played_other', action=str(step.played)))}</b></p>"
-            )
-        return "".join(parts)
+    return "".join(parts)

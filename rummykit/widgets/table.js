@@ -463,6 +463,7 @@ function render({ model, el }) {
       panel.append(verdict);
     }
     if (v.hint) panel.append(h("div", { class: "rk-hint", "data-testid": "hint-text" }, v.hint));
+    if (v.review) panel.append(h("div", { class: "rk-review", "data-testid": "review-position", html: v.review }));
     if (v.result.length) {
       panel.append(
         h(

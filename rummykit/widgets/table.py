@@ -49,6 +49,7 @@ from rummykit.game.actions import (
 )
 from rummykit.game.record import from_position, loads
 from rummykit.messages import render
+from rummykit.review import Review, review
 from rummykit.widgets.view import (
     Control,
     Scores,
@@ -140,8 +141,14 @@ class Table(anywidget.AnyWidget):
         self.moves: list[dict[str, Any]] = []
         self.drawn: Card | None = None
         self.pending: dict[str, Any] | None = None
-        self.tools: dict[str, Tool] = {}
-        """Extra buttons by message type; add one with ``table.tools["review"] = Tool(…)``."""
+        self.review: Review | None = None  # the mistake review, once asked for
+        self.tools: dict[str, Tool] = {
+            "review": Tool("review_button", self._review_start, self._review_offered),
+            "review_previous": Tool("review_previous", self._review_previous, self._reviewing),
+            "review_next": Tool("review_next", self._review_next, self._reviewing),
+        }
+        """Buttons that run Python rather than a move, by message type (the mistake review's
+        are built in); add one with ``table.tools["mine"] = Tool(…)``."""
         self.ai_delay = ai_delay
         self._seq = 0
         self._acted = -1
@@ -238,8 +245,41 @@ class Table(anywidget.AnyWidget):
             pending=self.pending,
             log_count=len(self.moves),
             seq=self._seq,
-        ) | {"tools": self._tools(), "round": self._round()}
+        ) | {"tools": self._tools(), "round": self._round(), "review": self._review_html()}
         self._send_log(self._log_sent)
+
+    # --- the mistake review (rummykit.review), when the round is over ------------------------
+
+    def _review_offered(self) -> bool:
+        return self.game.is_over and self.review is None
+
+    def _reviewing(self) -> bool:
+        return self.review is not None and len(self.review) > 1
+
+    def _review_start(self) -> str:
+        """Review the learner's round against the hard AI: the headline and the costliest."""
+        self.review = review(self.game, seat=self.seat)
+        return self._review_text()
+
+    def _review_next(self) -> str:
+        assert self.review is not None
+        self.review.next()
+        return self._review_text()
+
+    def _review_previous(self) -> str:
+        assert self.review is not None
+        self.review.previous()
+        return self._review_text()
+
+    def _review_text(self) -> str:
+        assert self.review is not None
+        mistake = self.review.current
+        return self.review.headline if mistake is None else f"{self.review.headline} {mistake}"
+
+    def _review_html(self) -> str:
+        """The position at the current mistake, drawn (empty when no review is open)."""
+        mistake = self.review.current if self.review is not None else None
+        return mistake._repr_html_() if mistake is not None else ""
 
     def _round(self) -> int:
         return self.match.round_number if self.match is not None else 1
@@ -619,6 +659,7 @@ class Table(anywidget.AnyWidget):
             self._refresh()
             return
         self.game = self._deal()
+        self.review = None
         self.selected = []
         self.verdict = None
         self.pending = None

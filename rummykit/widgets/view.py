@@ -67,7 +67,7 @@ def event_text(event: Event, seat: int) -> str:
     """What happened, in words; the learner's own moves as "You …"."""
     code = f"event_{event.code}"
     if event.seat == seat and YOU + code in TEMPLATES:
-        return render(YOU + code, {"seat": event.seat, **event.params})
+        return event.words(YOU + code)
     return str(event)
 
 
