@@ -485,6 +485,14 @@ def test_round_over_after_a_win(open_table: Any, playwright_api: Any) -> None:
     assert "You 0" not in scores  # the winner took the points of the hand left
     expect(page.get_by_test_id("score-sheet")).to_be_visible()
     shot(page, "05-won.png")
+    # the AI stepper below: its slider has a name, counts from 1, and moves the text
+    slider = page.get_by_role("slider", name="Decision number")
+    expect(slider).to_have_count(1)
+    expect(slider).to_have_attribute("min", "1")
+    expect(page.get_by_text("Decision 1 of 4")).to_be_visible()
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_text("Decision 2 of 4")).to_be_visible()
 
 
 def test_round_over_after_a_loss(open_table: Any, playwright_api: Any) -> None:
