@@ -78,7 +78,7 @@ def cost_of(decision: Decision, played: Action) -> float | None:
     mine = _candidate(decision, played)
     if chosen is None or mine is None:
         return None
-    return max(0.0, chosen.score - mine.score)
+    return chosen.score - mine.score
 
 
 @dataclass(frozen=True)
