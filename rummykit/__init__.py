@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
+    from rummykit.league import league
     from rummykit.melds import (
         IllegalMeld,
         Meld,
@@ -47,6 +48,7 @@ _HOME = {
     ),
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
     **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
+    "league": "rummykit.league",
     **dict.fromkeys(
         (
             "IllegalMeld",
@@ -113,6 +115,7 @@ __all__ = [
     "check_meld",
     "check_opening",
     "layoff_options",
+    "league",
     "make_deck",
     "make_meld",
     "meld_readings",

@@ -20,12 +20,12 @@ import ipywidgets as widgets
 
 from rummykit.messages import render
 from rummykit.review import Review, review
-from rummykit.widgets.stepper import AIStepper, Step
+from rummykit.widgets.stepper import Step, decision_html
 
 __all__ = ["ReviewWidget"]
 
 
-class ReviewWidget(widgets.VBox):  # type: ignore[misc]
+class ReviewWidget(widgets.VBox):
     """Next/previous through a round's mistakes, costliest first."""
 
     def __init__(self, source: Any, seat: int = 0, level: str = "hard") -> None:
@@ -42,7 +42,7 @@ class ReviewWidget(widgets.VBox):  # type: ignore[misc]
         self._prev.on_click(lambda _b: self.go(self.review.position - 1))
         self._next.on_click(lambda _b: self.go(self.review.position + 1))
         head = widgets.HTML(f"<p><b>{html.escape(self.review.headline)}</b></p>")
-        super().__init__([head, widgets.HBox([self._prev, self._title, self._next]), self._html])
+        super().__init__([head, widgets.HBox([self._prev, self._title, self._next]), self._html])  # type: ignore[no-untyped-call]
         self.go(0)
 
     def __repr__(self) -> str:
@@ -65,7 +65,7 @@ class ReviewWidget(widgets.VBox):  # type: ignore[misc]
             render("review_position", number=self.review.position + 1, total=total)
         )
         items = "".join(f"<li>{html.escape(s)}</li>" for s in mistake.sentences)
-        stepper_view = AIStepper.step_html(self, self.steps[self.review.position])  # type: ignore[arg-type]
+        stepper_view = decision_html(self.steps[self.review.position], len(self.steps))
         self._html.value = f"<ul>{items}</ul>{stepper_view}"
         self._prev.disabled = self.review.position == 0
         self._next.disabled = self.review.position == total - 1
