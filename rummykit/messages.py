@@ -709,7 +709,9 @@ TEMPLATES: dict[str, str] = {
         "have chosen differently, with its reason and the cost in its own expected points, "
         "the costliest first."
     ),
-    "review_cli_file_help": "a saved game (JSON), as written by Game.to_json or rummykit play",
+    "review_cli_file_help": (
+        "a saved game (JSON), as game.to_json() or rummykit.game.record.save(game, path) writes it"
+    ),
     "review_cli_seat_help": "the seat to review (default: 0)",
     "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
     "review_cli_json_help": "print the review as one JSON object",
