@@ -91,6 +91,20 @@ def test_every_observation_survives_its_json_form(
             game.play(easy.decide(game.observation(game.current)).action)
 
 
+def test_a_program_reading_two_games_in_turn_gets_each_one_right() -> None:
+    games = [Game.new("hungarian", 2, seed=8), Game.new("hungarian", 2, seed=8)]
+    games.append(Game.new("hungarian", 2, seed=9))  # another deal: same lengths, other events
+    easy = make_agent("easy")
+    for _ in range(6):
+        games[0].play(easy.decide(games[0].observation(games[0].current)).action)
+    for _ in range(40):  # the second trails the first: its history is a prefix, then not
+        for game in games:
+            if not game.is_over:
+                obs = game.observation(game.current)
+                assert read_observation(json.loads(json.dumps(decide_message(obs, 1)))) == obs
+                game.play(easy.decide(obs).action)
+
+
 def test_answers_in_json_or_text_form_and_bad_ones_are_refused() -> None:
     game = Game.new("rommi", 2, seed=1)
     game.play(game.legal_actions()[0])
