@@ -348,3 +348,12 @@ def test_the_agent_command_line(tmp_path: Path) -> None:
         timeout=60,
     )
     assert bad.returncode == 2 and "rummykit agent: could not load the agent" in bad.stderr
+    level = subprocess.run(
+        [PY, "-m", "rummykit", "agent", "--level", "grandmaster"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert level.returncode == 2 and "'grandmaster' is not an AI level" in level.stderr
+    assert level.stdout == ""  # no hello from an agent that can't play

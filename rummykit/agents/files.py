@@ -78,7 +78,9 @@ class FileAgent:
         try:
             module = _load_file(Path(self.path))
         except Exception as exc:  # the file's own code may raise anything while it loads
-            raise AgentImportError(render("tournament_import_failed", spec=spec, error=exc)) from exc
+            raise AgentImportError(
+                render("tournament_import_failed", spec=spec, error=exc)
+            ) from exc
         return _factory(module, self.attr, spec)
 
     @property
