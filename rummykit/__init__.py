@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         make_meld,
         meld_readings,
     )
+    from rummykit.review import review
     from rummykit.solver import (
         best_arrangement,
         best_opening,
@@ -60,6 +61,8 @@ _HOME = {
         ),
         "rummykit.melds",
     ),
+    # rummykit.review(record, seat=0) is the review function (the module is callable too)
+    "review": "rummykit.review",
     **dict.fromkeys(
         ("best_arrangement", "best_opening", "can_go_out", "layoff_options", "min_deadwood"),
         "rummykit.solver",
@@ -119,5 +122,6 @@ __all__ = [
     "min_deadwood",
     "parse_card",
     "parse_cards",
+    "review",
     "variant",
 ]

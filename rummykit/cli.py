@@ -42,6 +42,7 @@ __all__ = [
     "parse_option",
     "run_check",
     "run_play",
+    "run_review",
     "run_simulate",
     "verdict_json",
 ]
@@ -314,6 +315,28 @@ def add_play(commands: Subcommands) -> None:
     parser.set_defaults(run=run_play)
 
 
+# --- rummykit review (the work is in rummykit.review) -----------------------------------------
+
+
+def run_review(args: argparse.Namespace) -> int:
+    """``rummykit review FILE``: 0 when the review is printed, 2 on a bad file or seat."""
+    from rummykit.review import review_command
+
+    return review_command(args.file, args.seat, args.level, args.json)
+
+
+def add_review(commands: Subcommands) -> None:
+    """Add ``rummykit review FILE [--seat N] [--level LEVEL] [--json]``."""
+    parser = commands.add_parser(
+        "review", help=render("review_cli_help"), description=render("review_cli_description")
+    )
+    parser.add_argument("file", help=render("review_cli_file_help"))
+    parser.add_argument("--seat", type=int, default=0, help=render("review_cli_seat_help"))
+    parser.add_argument("--level", default="hard", help=render("review_cli_level_help"))
+    parser.add_argument("--json", action="store_true", help=render("review_cli_json_help"))
+    parser.set_defaults(run=run_review)
+
+
 # --- rummykit agent and rummykit league (w17: the work is in rummykit.agents, rummykit.league)
 
 
@@ -374,6 +397,7 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     add_check,
     add_simulate,
     add_play,
+    add_review,
     add_agent,
     add_league,
 ]
@@ -394,8 +418,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rummykit`` with ``argv`` (default: the process's arguments); return the exit status.
 
     >>> main(["check", "--option", "ace_low=no", "A♥ 2♥ 3♥"])
-    A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy (ace_low=False).
-      A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy (ace_low=False) the ace only follows the king (Q-K-A). (H4)
+    A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy with no ace below the 2.
+      A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy with no ace below the 2 the ace only follows the king (Q-K-A).
     1
     """
     parser = build_parser()

@@ -177,6 +177,12 @@ TEMPLATES: dict[str, str] = {
     "house_opening_none": "no opening threshold",
     "house_ace_value": "aces worth {points}",
     "house_face_value": "face cards worth {points}",
+    "house_discard_to_win_on": "the final-discard rule",
+    "house_discard_to_win_off": "no final discard",
+    "house_cut_card_on": "a cut card",
+    "house_cut_card_off": "no cut card",
+    "house_joker_exchange_on": "joker exchanges",
+    "house_joker_exchange_off": "no joker exchange",
     # --- lay-offs ------------------------------------------------------------------------
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
     "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",
@@ -395,6 +401,221 @@ TEMPLATES: dict[str, str] = {
     "match_round_unfinished": "finish the current round before dealing the next one",
     "match_over": "the match is over",
     "match_too_long": "a round took more than {count} actions — stopped",
+    # --- exercises, puzzles and the mistake review ----------------------------------------
+    "exercise_mark_right": "✔",
+    "exercise_mark_wrong": "✘",
+    "exercise_bad_answer": "'{answer}' is not an answer here: answer {accepted}",
+    "exercise_accepts_number": "a whole number, like 45",
+    "exercise_accepts_card": "one card of the hand: {cards}",
+    "exercise_accepts_kind": "run, set or no meld",
+    "exercise_accepts_reason": "valid, a reason code like run_gap, or the letter {letters}",
+    "exercise_accepts_seat": "a seat number, from 0 to {last}",
+    "exercise_accepts_meld": "a meld number, from 1 to {last}, or none",
+    "exercise_accepts_yes_no": "yes or no",
+    "exercise_accepts_go_out": "no, or the card you discard last: one of {cards}",
+    "exercise_accepts_melds": "the melds, separated by +, like 7h 8h 9h + Qs Qd Qc (or no)",
+    "exercise_accepts_joker": "the card you hand in and the meld number, like 6h from 1 (melds 1 to {last}), or none",
+    "exercise_unknown_code": "'{code}' is not a reason code: choose among {choices}",
+    "exercise_unknown_kind": "'{kind}' is not a kind of exercise: choose among {choices}",
+    "exercise_no_such": "There is no exercise {number}: this quiz has {count}.",
+    "exercise_key": "Answer: {answer}.",
+    "exercise_key_title": "{title} — answer key",
+    "exercise_worksheet_title": "Worksheet",
+    "exercise_answer_line": "Your answer:",
+    "exercise_student": "(no name)",
+    "exercise_tally": "{right} right out of {asked}",
+    "exercise_yes": "yes",
+    "exercise_no": "no",
+    "exercise_seat": "seat {seat}",
+    "exercise_total": "seat {seat}: {total}",
+    "exercise_hand": "Your hand:",
+    "exercise_meld": "meld {number}",
+    "exercise_meld_label": "Meld {number}: {cards}",
+    "exercise_number_right": "Right: {given}.",
+    "exercise_number_wrong": "You said {given}, but the answer is {expected}.",
+    "exercise_number_slip": "You said {given}, but {slip}.",
+    "exercise_kind_prompt": "{variant}: is {cards} a run, a set, or no meld?",
+    "exercise_kind_run": "a run",
+    "exercise_kind_set": "a set",
+    "exercise_kind_none": "no meld",
+    "exercise_kind_right": "Right: {cards} is {kind}.",
+    "exercise_kind_wrong": "You said {given}, but {cards} is {kind}.",
+    "exercise_reason_prompt": "{variant}: is {cards} a valid meld? If not, why not?",
+    "exercise_reason_right": "Right: {given}.",
+    "exercise_reason_wrong": "You said {given}, but",
+    "exercise_reason_valid": "It is a valid meld.",
+    "exercise_reason_too_few_cards": "It has fewer than three cards.",
+    "exercise_reason_identical_cards": "Two identical cards stand in one set.",
+    "exercise_reason_set_rank_mismatch": "The cards are of different ranks.",
+    "exercise_reason_set_too_large": "A set can't hold that many cards.",
+    "exercise_reason_run_suit_mismatch": "The cards are of different suits.",
+    "exercise_reason_run_gap": "The run skips a card that no joker fills.",
+    "exercise_reason_run_duplicate_rank": "One rank appears twice in the run.",
+    "exercise_reason_run_too_long": "The run would need more than 13 cards.",
+    "exercise_reason_run_wraps": "The run turns the corner at the ace (K-A-2).",
+    "exercise_reason_ace_low_not_allowed": "The ace stands below the 2, where this variant doesn't allow it.",
+    "exercise_reason_ace_high_not_allowed": "The ace stands above the king, where this variant doesn't allow it.",
+    "exercise_reason_too_many_jokers": "It holds more jokers than a meld may.",
+    "exercise_reason_jokers_not_allowed": "This variant is played without jokers.",
+    "exercise_reason_not_in_deck": "The deck doesn't hold that many copies of a card.",
+    "exercise_opening_prompt": "What are {melds} worth toward the opening ({rule})?",
+    "exercise_no_opening": "{variant} has no opening threshold, so there is no opening total to count.",
+    "exercise_mistake_ace": (
+        "you counted the ace as 1: toward the opening an ace is worth {value}, below the 2 as "
+        "above the king ({rule})"
+    ),
+    "exercise_mistake_joker": (
+        "you counted the joker as {counted}: toward the opening a joker is worth the card it "
+        "stands for, here the {card}, worth {value} ({rule})"
+    ),
+    "exercise_mistake_faces": (
+        "you counted J, Q and K as 11, 12 and 13: each is worth {value} ({rule})"
+    ),
+    "exercise_mistake_left_out": "you left out {meld}, worth {points}",
+    "exercise_score_out": "Seat {seat} goes out by discarding {card}.",
+    "exercise_score_out_melds": "Seat {seat} lays down {melds} and goes out by discarding {card}.",
+    "exercise_score_holds": "Seat {seat} holds {cards}.",
+    "exercise_score_holds_opened": "Seat {seat} has opened and holds {cards}.",
+    "exercise_score_holds_unopened": "Seat {seat} has not opened and holds {cards}.",
+    "exercise_score_question": "What does seat {seat} score for this round?",
+    "exercise_score_last_card": (
+        "seat {seat} must hold exactly one card besides the melds it lays down: the one it "
+        "goes out with"
+    ),
+    "exercise_mistake_unopened": (
+        "a seat that never opened scores a flat {points}, whatever it holds ({rule})"
+    ),
+    "exercise_mistake_opened": (
+        "seat {seat} has opened, so it counts what it holds instead of the flat penalty ({rule})"
+    ),
+    "exercise_mistake_hand_joker": "a joker left in hand costs {value} ({rule})",
+    "exercise_mistake_hand_ace": "an ace left in hand counts {value} here ({rule})",
+    "exercise_mistake_all_hands": "the winner takes what is left in every other hand ({rule})",
+    "exercise_mistake_out_hand": (
+        "going out scores {points} here: the seat opened and went out in the same turn with "
+        "its own melds ({rule})"
+    ),
+    "exercise_mistake_out_plain": (
+        "going out scores {points} here: only opening and going out in the same turn with "
+        "one's own melds doubles it ({rule})"
+    ),
+    "exercise_match_prompt": "{variant}: the rounds scored {rounds}. Who wins the match?",
+    "exercise_match_round": "round {number}: {points}",
+    "exercise_match_rounds": "give each round's points, one number per seat, the same seats every round",
+    "exercise_match_totals": "Totals: {totals}.",
+    "exercise_match_lowest": "The lowest total wins.",
+    "exercise_match_highest": "The highest total wins.",
+    "exercise_mistake_highest": (
+        "You said {given}, but in {variant} the lowest total wins, not the highest ({rule})."
+    ),
+    "exercise_mistake_lowest": (
+        "You said {given}, but in {variant} the highest total wins, not the lowest ({rule})."
+    ),
+    "exercise_seat_right": "Right: {given}.",
+    "exercise_seat_wrong": "You said {given}, but the answer is {expected}.",
+    "exercise_turn_prompt": "May seat {seat} discard now and end the turn?",
+    "exercise_turn_not_play": "the turn must be in its play phase: after the draw, before the discard",
+    "exercise_turn_may_end": "Nothing stands in the way: a discard ends the turn.",
+    "exercise_turn_right": "Right: {given}.",
+    "exercise_turn_wrong_yes": "You said {given}, but the turn can't end yet.",
+    "exercise_turn_wrong_no": "You said {given}, but the turn may end now.",
+    "exercise_deadwood_prompt": (
+        "{variant}: with the best melds, how many points of deadwood does {hand} leave?"
+    ),
+    "exercise_mistake_all_cards": "you counted every card: the cards in melds are not deadwood",
+    "exercise_discard_prompt": "{variant}: which card do you discard from {hand} to keep the least deadwood?",
+    "exercise_discard_small": "a discard exercise needs a hand of at least two cards",
+    "exercise_discard_leaves": "Discarding {card} leaves the least: {arrangement}",
+    "exercise_discard_right": "Right: without {given}: {arrangement}",
+    "exercise_discard_wrong": (
+        "You said {given}, but without it: {arrangement} That is {more:points} more than the "
+        "best discard leaves."
+    ),
+    "exercise_layoff_prompt": "Onto which meld can {cards} be laid off ({rule})?",
+    "exercise_layoff_cards": "To lay off:",
+    "exercise_layoff_no_table": "a lay-off exercise needs at least one meld on the table",
+    "exercise_layoff_none": "none",
+    "exercise_layoff_right": "Right: {given}.",
+    "exercise_layoff_wrong": "You said {given}, but",
+    "exercise_layoff_wrong_none": "You said {given}, but {cards} fits on the table.",
+    "exercise_layoff_nowhere": "{cards} fits onto no meld on the table.",
+    "exercise_go_out_prompt": (
+        "You have opened, drawn, and hold {hand}. Can you go out this turn, and with which "
+        "final discard?"
+    ),
+    "exercise_go_out_answer": "go out, discarding {cards}",
+    "exercise_go_out_right": "Right: {given}.",
+    "exercise_go_out_right_no": "Right: not this turn.",
+    "exercise_go_out_wrong_no": "You said {given}, but you can go out this turn.",
+    "exercise_go_out_wrong_cannot": "You said {given}, but this hand can't go out this turn.",
+    "exercise_go_out_wrong_card": "You said {given}, but keeping {card} back for the discard leaves cards you can't place.",
+    "exercise_find_opening_prompt": (
+        "Your hand: {hand}. Find the opening of at least {threshold} worth the most points "
+        "({rule}), keeping a card to discard."
+    ),
+    "exercise_find_opening_none": "no opening: the best melds make only {points}",
+    "exercise_find_opening_right": "Right: {given} is worth {points}, the most this hand can open with.",
+    "exercise_find_opening_right_none": "Right: this hand can't open yet.",
+    "exercise_find_opening_wrong_none": "You said {given}, but this hand can open.",
+    "exercise_find_opening_short": "You said {given}, worth {points}, but that doesn't open:",
+    "exercise_find_opening_less": "You said {given}, worth {points}, but the best opening is worth {best}:",
+    "exercise_find_opening_bad_meld": "You said {given}, but {meld} is not a meld:",
+    "exercise_find_opening_no_discard": "You said {given}, but that uses every card: keep one to discard.",
+    "exercise_not_in_hand": "You said {given}, but you don't hold {cards}.",
+    "exercise_joker_prompt": "You have opened and hold {hand}. Which joker on the table can you free, and with which card ({rule})?",
+    "exercise_joker_answer": "{card} for the joker in meld {number}",
+    "exercise_joker_nothing": "No card in this hand frees a joker on the table.",
+    "exercise_joker_then": "Then play the joker again before you discard ({rule}).",
+    "exercise_joker_right": "Right: {given}.",
+    "exercise_joker_right_none": "Right: no joker can be freed with this hand.",
+    "exercise_joker_wrong": "You said {given}, but the referee refuses it.",
+    "exercise_joker_wrong_none": "You said {given}, but one joker can be freed.",
+    "puzzle_title": "Puzzle: {kind} (grade {grade})",
+    "puzzle_kind_opening": "find the opening",
+    "puzzle_kind_go_out": "going out",
+    "puzzle_kind_discard": "the best discard",
+    "puzzle_kind_layoff": "where does it fit?",
+    "puzzle_kind_joker": "free a joker",
+    "puzzle_worksheet_title": "Rummy puzzles",
+    "puzzle_unknown_kind": "'{kind}' is not a kind of puzzle: choose among {choices}",
+    "puzzle_bad_grade": "{grade!r} is not a grade: choose 1, 2 or 3",
+    "puzzle_hungarian_only": "{kind} puzzles are played under Hungarian Rummy: leave out variant",
+    "puzzle_not_found": "no {kind} puzzle found for seed {seed}",
+    "review_mistake": "Move {number}: you played {played}; the hard AI would {suggested}.",
+    "review_why": "Its reason: {why}",
+    "review_cost": "Cost of your move, in the AI's own expected points: {cost}.",
+    "review_cost_unknown": "The AI did not score your move against its own, so it gives no cost.",
+    "review_hand": "Your hand at that moment:",
+    "review_ai_view": "How the AI sees {action}: {notes}.",
+    "review_your_view": "How it sees your move, {action}: {notes}.",
+    "review_none": (
+        "Seat {seat}: all {decisions} of your decisions are the ones the hard AI would make."
+    ),
+    "review_headline": (
+        "Seat {seat}: the hard AI would have chosen differently in {count} of your "
+        "{decisions} decisions, the costliest first."
+    ),
+    "review_no_decisions": "Seat {seat} made no decisions in this record: nothing to review.",
+    "review_unreadable": "can't read {path}: {error}",
+    "review_bad_source": "a {source} is not a game: give a Game, a saved game's JSON, or its path",
+    "review_button": "Review my round",
+    "review_next": "next mistake",
+    "review_previous": "previous mistake",
+    "review_position": "Mistake {number} of {total}",
+    "quiz_title": "Question {number} of {total}",
+    "quiz_check": "Check",
+    "quiz_back": "back",
+    "quiz_next": "next",
+    "review_cli_help": "your decisions in a saved round where the hard AI would differ",
+    "review_cli_description": (
+        "Replay a saved round and list the decisions of one seat where the hard AI would "
+        "have chosen differently, with its reason and the cost in its own expected points, "
+        "the costliest first."
+    ),
+    "review_cli_file_help": "a saved game (JSON), as written by Game.to_json or rummykit play",
+    "review_cli_seat_help": "the seat to review (default: 0)",
+    "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
+    "review_cli_json_help": "print the review as one JSON object",
     # --- the solver: arrangements, going out, the opening, lay-offs ----------------------
     "solver_arrangement": "Melds {melds}; deadwood {deadwood} = {value}.",
     "solver_no_deadwood": "Melds {melds}; no deadwood.",
@@ -488,7 +709,7 @@ TEMPLATES: dict[str, str] = {
     "widget_opening": "Opening: {points} of {threshold}",
     "widget_opponent_label": "{name}: {count:cards}",
     "widget_joker_is": "🃏 = {card}",
-    "widget_meld_label": "Meld {index} ({owner}): {cards}",
+    "widget_meld_label": "Meld {number} ({owner}): {cards}",
     "widget_totals": "Match totals: {totals}",
     "widget_select_one_discard": "Select exactly one card to discard (or drag it onto the discard pile).",
     "widget_select_meld": "Select the cards of your meld first, then press Meld.",
@@ -521,9 +742,9 @@ TEMPLATES: dict[str, str] = {
     "widget_round_over": "Round over",
     "widget_match_over_title": "Match over",
     "widget_no_melds": "No melds on the table yet.",
-    "stepper_move": "move",
-    "stepper_prev": "back",
-    "stepper_next": "forward",
+    "stepper_move": "decision",
+    "stepper_prev": "← back",
+    "stepper_next": "forward →",
     "stepper_empty": "No AI decisions in this game yet.",
     "stepper_title": "Decision {number} of {total} — seat {seat}",
     "stepper_hand": "Its hand:",
@@ -532,9 +753,12 @@ TEMPLATES: dict[str, str] = {
     "stepper_played_other": "In the game, this seat played instead: {action}.",
     "checker_variant": "variant",
     "checker_cards": "cards",
-    "checker_undo": "⌫ last",
-    "checker_clear": "clear",
-    "checker_empty": "Type cards or click them in the palette.",
+    "checker_undo": "⌫ Undo",
+    "checker_clear": "Clear",
+    "checker_empty": (
+        "Type cards or click them in the palette; {undo} takes the last card away, {clear} "
+        "starts again."
+    ),
     # --- tournaments (rummykit.tournament, rummykit simulate) --------------------------------
     "tournament_unknown_agent": (
         "'{spec}' is not an agent: use a level ({levels}) or module:Name for your own agent"
@@ -695,6 +919,67 @@ TEMPLATES: dict[str, str] = {
     ),
     "widget_bad_seat": "seat must be from 0 to {last}, not {seat}",
     "widget_clear_button": "Clear selection",
+    # the learner is "You": the engine's sentences about the learner's seat, second person
+    "widget_you_event_cut": "You cut the deck at {height}; the cut card is {card}.",
+    "widget_you_event_draw_stock": "You drew from the stock.",
+    "widget_you_event_draw_discard": "You took {card} from the discard pile.",
+    "widget_you_event_draw_cut": "You took the cut card {card}.",
+    "widget_you_event_return_cut": "You gave back the cut card {card}.",
+    "widget_you_event_meld": "You laid down {cards} (meld {number}).",
+    "widget_you_event_layoff": "You laid off {cards} onto meld {number}.",
+    "widget_you_event_exchange": "You exchanged {card} for the joker in meld {number}.",
+    "widget_you_event_undo": "You took back a move.",
+    "widget_you_event_discard": "You discarded {card}.",
+    "widget_you_event_stock_empty": "You asked for a card, but the stock is empty: the deal ends.",
+    "widget_you_status_cut": "Your cut: choose where to cut the deck.",
+    "widget_you_status_draw": "Your turn: draw from the stock or the discard pile.",
+    "widget_you_status_draw_cut": (
+        "Your turn: draw from the stock, the discard pile, or the cut card."
+    ),
+    "widget_you_status_play": "Your turn: lay down, lay off, or discard to end the turn.",
+    "widget_you_score_went_out": "You went out: {points}.",
+    "widget_you_score_out": "You went out.",
+    "widget_you_score_went_out_hand": (
+        "You opened and went out in the same turn with your own melds: {points}."
+    ),
+    "widget_you_score_unopened": "You never opened: a flat {points}.",
+    "widget_you_score_hand": "You hold {cards}: {points}.",
+    "widget_you_score_lowest_hand": "You hold the lowest hand ({value}) and win the round.",
+    "widget_you_score_lowest_hand_tie": (
+        "You hold the lowest hand ({value}), tied — the first in seat order wins."
+    ),
+    "widget_you_score_winner_takes": "You win the round and score {points}.",
+    "widget_you_not_your_turn": "It is {current_name}'s turn, not yours.",
+    "widget_you_cut_first": "Cut the deck first: choose where with the slider.",
+    # the card table: a finished round, scores, the cut, what each control would do
+    "widget_round_you_won_out": "You went out and won the round!",
+    "widget_round_you_won_lowest": "You won the round with the lowest hand!",
+    "widget_round_won_out": "{name} went out and won the round.",
+    "widget_round_won_lowest": "{name} won the round with the lowest hand.",
+    "widget_round_no_winner": "The round ended with no winner.",
+    "widget_round_single": "This table plays one round: make a new Table to play again.",
+    "widget_next_round_prompt": "Press Next round to deal round {number}.",
+    "widget_match_you_won": "The match is over: you won!",
+    "widget_match_won": "The match is over: {names} won.",
+    "widget_score_entry": "{name} {points}",
+    "widget_standing": "{place}. {name}: {total}",
+    "widget_nothing_selected": "No cards are selected.",
+    "widget_your_turn": "Your turn",
+    "widget_opened": "opened",
+    "widget_your_moves": "Your moves",
+    "widget_no_moves": "No moves yet.",
+    "widget_score_sheet": "Score sheet",
+    "widget_round_column": "Round",
+    "widget_total_row": "Total",
+    "widget_cut_title": (
+        "You cut the deck: choose how many cards to lift; the bottom card of the lifted "
+        "packet is turned face up as the cut card. (H3)"
+    ),
+    "widget_cut_slider": "Cards to lift",
+    "widget_cut_button": "Cut here",
+    "widget_drawn": "just drawn",
+    "stepper_memory_none": "What it remembers: seat {seat} has taken nothing from the discard pile.",
+    "stepper_slider_label": "Decision number",
     # --- rummykit simulate and rummykit play --------------------------------------------------
     "ai_note_outs": "{count} unseen card(s) would make a meld with it",
     "ai_note_opening_now": "best opening without it: {points} of {threshold}",
@@ -799,7 +1084,8 @@ TEMPLATES: dict[str, str] = {
     "play_cut_prompt": "You cut the deck: how many cards do you lift? (1–{most}, Enter: {default}) ",
     "play_cut_not_a_number": "'{text}' is not a number of cards: type a number from 1 to {most}.",
     "joker_as_no_joker": (
-        "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
+        "{cards} holds no joker that could stand for the {card}: lay the cards down without "
+        "saying what a joker stands for."
     ),
     "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------

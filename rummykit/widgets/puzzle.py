@@ -1,0 +1,151 @@
+"""Widgets for the teaching tools: a puzzle (answer, feedback, next) and a quiz.
+
+>>> from rummykit.widgets.puzzle import PuzzleWidget
+>>> box = PuzzleWidget("discard", seed=4)
+>>> box
+PuzzleWidget(kinds=['discard'], seed=4, grade=1, tally='0 right out of 0')
+>>> box.answer(box.puzzle.solution).correct
+True
+>>> box.next(); box.puzzle.seed
+5
+
+Every judgement is the checker's own :class:`~rummykit.exercises.Feedback`; an answer that
+can't be read shows the checker's error, naming what is accepted.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from rummykit.exercises import AnswerError, Feedback, Quiz, Worksheet
+from rummykit.messages import render
+from rummykit.puzzles import KINDS, Puzzle, make_puzzle
+
+__all__ = ["PuzzleWidget", "QuizWidget"]
+
+
+class QuizWidget(widgets.VBox):
+    """A quiz, one exercise at a time: answer box, Check, feedback, back and next, and the
+    student's tally (kept in the :class:`~rummykit.exercises.Quiz`)."""
+
+    def __init__(self, quiz: Quiz, student: str = "") -> None:
+        self.quiz = quiz
+        self.student = student
+        self.number = 1
+        self.feedback: Feedback | None = None
+        self._question = widgets.HTML()
+        self._box = widgets.Text(placeholder=render("exercise_answer_line"))
+        self._check = widgets.Button(description=render("quiz_check"))
+        self._back = widgets.Button(description=render("quiz_back"), icon="arrow-left")
+        self._forward = widgets.Button(description=render("quiz_next"), icon="arrow-right")
+        self._feedback = widgets.HTML()
+        self._tally = widgets.HTML()
+        self._check.on_click(lambda _b: self.answer(self._box.value))
+        self._back.on_click(lambda _b: self.go(self.number - 1))
+        self._forward.on_click(lambda _b: self.next())
+        super().__init__(  # type: ignore[no-untyped-call]
+            [
+                self._question,
+                widgets.HBox([self._box, self._check]),
+                self._feedback,
+                widgets.HBox([self._back, self._forward]),
+                self._tally,
+            ]
+        )
+        self.go(1)
+
+    def __repr__(self) -> str:
+        return (
+            f"QuizWidget(exercises={len(self.quiz.exercises)}, number={self.number}, "
+            f"student={self.student!r}, tally='{self.quiz.tally(self.student)}')"
+        )
+
+    @property
+    def current(self) -> Any:
+        """The exercise shown."""
+        return self.quiz.exercise(self.number)
+
+    def _draw(self) -> None:
+        title = render("quiz_title", number=self.number, total=len(self.quiz.exercises))
+        self._question.value = f"<h4>{html.escape(title)}</h4>{self.current._repr_html_()}"
+        self._tally.value = html.escape(str(self.quiz.tally(self.student)))
+
+    def go(self, number: int) -> None:
+        """Show exercise ``number`` (clamped to the quiz)."""
+        self.number = max(1, min(number, len(self.quiz.exercises)))
+        self.feedback = None
+        self._feedback.value = ""
+        self._box.value = ""
+        self._draw()
+
+    def next(self) -> None:
+        """The next exercise."""
+        self.go(self.number + 1)
+
+    def answer(self, text: object) -> Feedback | None:
+        """Check an answer, count it in the tally, and show the feedback (or the error)."""
+        try:
+            self.feedback = self.quiz.check(self.number, text, student=self.student)
+        except AnswerError as error:
+            self.feedback = None
+            self._feedback.value = f'<p class="rk-answer-error">{html.escape(str(error))}</p>'
+            return None
+        self._feedback.value = self.feedback._repr_html_()
+        self._draw()
+        return self.feedback
+
+    def worksheet(self) -> Worksheet:
+        """The quiz as a printable worksheet with its key."""
+        return self.quiz.worksheet()
+
+
+class PuzzleWidget(QuizWidget):
+    """Puzzles one after another, drawn from ``seed`` on (Next makes the next one)."""
+
+    def __init__(
+        self,
+        kinds: str | Sequence[str] = KINDS,
+        seed: int = 0,
+        grade: int = 1,
+        variant: str | None = None,
+        student: str = "",
+    ) -> None:
+        self.kinds = [kinds] if isinstance(kinds, str) else list(kinds)
+        self.seed = seed
+        self.grade = grade
+        self.variant = variant
+        self.puzzles: list[Puzzle] = [self._make(0)]
+        super().__init__(Quiz([self.puzzles[0].exercise]), student)
+
+    def _make(self, i: int) -> Puzzle:
+        return make_puzzle(self.kinds[i % len(self.kinds)], self.seed + i, self.grade, self.variant)
+
+    def __repr__(self) -> str:
+        return (
+            f"PuzzleWidget(kinds={self.kinds}, seed={self.seed}, grade={self.grade}, "
+            f"tally='{self.quiz.tally(self.student)}')"
+        )
+
+    @property
+    def puzzle(self) -> Puzzle:
+        """The puzzle shown."""
+        return self.puzzles[self.number - 1]
+
+    def _draw(self) -> None:
+        super()._draw()
+        self._question.value = (
+            f"<h4>{html.escape(render('quiz_title', number=self.number, total=len(self.puzzles)))}"
+            f"</h4>{self.puzzle._repr_html_()}"
+        )
+
+    def next(self) -> None:
+        """The next puzzle (made from the next seed when needed)."""
+        if self.number == len(self.puzzles):
+            made = self._make(len(self.puzzles))
+            self.puzzles.append(made)
+            self.quiz.exercises.append(made.exercise)
+        self.go(self.number + 1)
