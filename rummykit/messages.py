@@ -886,7 +886,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "league_col_place": "#",
     "league_col_agent": "agent",
-    "league_col_games": "seat-rounds",
+    "league_col_samples": "seat-rounds",
     "league_col_mean": "mean",
     "league_col_ci": "95% CI",
     "league_col_win": "wins",
