@@ -357,3 +357,20 @@ def test_the_agent_command_line(tmp_path: Path) -> None:
     )
     assert level.returncode == 2 and "'grandmaster' is not an AI level" in level.stderr
     assert level.stdout == ""  # no hello from an agent that can't play
+
+
+def test_without_select_a_thread_reads_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where pipes can't be select()ed (Windows), a thread reads the program's lines."""
+    import rummykit.agents.process as process
+
+    monkeypatch.setattr(process, "SELECT_PIPES", False)
+    game = Game.new("rommi", 2, seed=2)
+    with ProcessAgent(["sh", str(SH_AGENT)]) as agent:
+        for _ in range(6):
+            obs = game.observation(game.current)
+            assert agent.decide(obs).action == obs.legal_actions[0]
+            game.play(obs.legal_actions[0])
+        assert agent._program is not None and agent._program.reader is not None
+    with pytest.raises(Forfeit, match=r"no answer within 0\.5 s"):
+        misbehaving("hang", time_limit=0.5).decide(game.observation(game.current))
+    assert not zombies()
