@@ -137,6 +137,21 @@ TEMPLATES: dict[str, str] = {
         "{variant} has only {copies_word} jokers — this meld holds {count_word} {card}."
     ),
     "card_times": "{count_word} {card}",
+    "the_card": "the {card}",
+    "card_worth": "the {card} (worth {points})",
+    "times_twice": "twice",
+    "times_many": "{count_word} times",
+    "missing_range": "{count:cards}, the {first} to the {last}",
+    "jokers_one": "one joker",
+    "jokers_many": "{count_word} jokers",
+    "span_ace_low": "from A to K",
+    "span_ace_high": "from 2 to A",
+    "span_no_ace": "from 2 to K",
+    "ace_place_low": "below the 2 (A-2-3)",
+    "ace_place_high": "above the king (Q-K-A)",
+    "ace_place_none": "nowhere in a run",
+    "between_them": "them",
+    "between_king_and_two": "the king and the 2",
     # --- meld checks: explanations of valid melds ----------------------------------------
     "meld_invalid": "{cards} is not a valid meld in {variant}.",
     "valid_run": "{cards} is a run of {suit_name} from {low} to {high}.",
@@ -616,6 +631,42 @@ TEMPLATES: dict[str, str] = {
     "review_cli_seat_help": "the seat to review (default: 0)",
     "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
     "review_cli_json_help": "print the review as one JSON object",
+    # --- charts ---------------------------------------------------------------------------
+    "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
+    "chart_bad_steps": "a chart needs at least one step, not {steps}",
+    "chart_unknown_agent": "'{agent}' did not play in this tournament: the agents are {agents}",
+    "chart_better_high": "higher is better",
+    "chart_better_low": "lower is better",
+    "chart_standings_title": (
+        "{variant}: points per seat and {unit}, with 95% confidence intervals ({better})"
+    ),
+    "chart_axis_points": "points per seat and {unit}",
+    "chart_row": "{label}: {estimate} {ci}",
+    "chart_narrowing_title": (
+        "{first} − {second}: the difference in points per {unit} as games are added, "
+        "with its 95% confidence interval"
+    ),
+    "chart_axis_games_round": "rounds played",
+    "chart_axis_games_match": "matches played",
+    "chart_axis_difference": "{first} − {second}, points per {unit}",
+    "chart_zero": "no difference",
+    "chart_games_round": "{games:rounds}",
+    "chart_games_match": "{games:matches}",
+    "chart_step": "after {games}: {difference} {ci} — {verdict}",
+    "chart_settled": (
+        "From {games} on, the interval leaves zero out: {better} is stronger, with 95% confidence."
+    ),
+    "chart_settled_mark": "from {games} on, zero is out",
+    "chart_not_settled": (
+        "Even after {games}, the interval still holds zero: play more before you believe either "
+        "is stronger."
+    ),
+    "count_games_one": "{n} game",
+    "count_games_other": "{n} games",
+    "count_rounds_one": "{n} round",
+    "count_rounds_other": "{n} rounds",
+    "count_matches_one": "{n} match",
+    "count_matches_other": "{n} matches",
     # --- the solver: arrangements, going out, the opening, lay-offs ----------------------
     "solver_arrangement": "Melds {melds}; deadwood {deadwood} = {value}.",
     "solver_no_deadwood": "Melds {melds}; no deadwood.",
@@ -850,8 +901,6 @@ TEMPLATES: dict[str, str] = {
     "forfeit_heading": "Forfeits ({count:games}):",
     "forfeit_game": "game {index} (deal seed {seed}): {line}",
     "forfeit_stderr": "      stderr: {line}",
-    "count_games_one": "{n} game",
-    "count_games_other": "{n} games",
     "league_bad_entry": (
         '{entry} is not a league entry: give exactly one of "level" (easy, normal, hard), '
         '"python" (FILE.py:Name) or "command" (a program speaking the agent protocol)'

@@ -42,7 +42,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from itertools import combinations
 from typing import Any, TypeAlias, Union
@@ -402,6 +402,13 @@ class Comparison:
     ci: tuple[float, float] | None
     better: str | None
 
+    @property
+    def verdict(self) -> str:
+        """In words: who is stronger, or that there is no clear difference."""
+        if self.better is None:
+            return render("tournament_no_clear", first=self.first, second=self.second)
+        return render("tournament_clear", better=self.better)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
@@ -534,6 +541,29 @@ class TournamentResult(Ranked):
                 return Comparison(first, second, -c.difference, ci, c.better)
         raise KeyError((first, second))
 
+    def upto(self, games: int) -> TournamentResult:
+        """The same tournament as if it had stopped after its first ``games`` games.
+
+        Statistics are computed afresh from those games alone, the rotations of one deal still
+        one cluster, so a table of ``upto(n)`` for growing ``n`` shows the intervals narrowing.
+
+        >>> result = run_tournament("rommi", 2, ["easy", "normal"], games=6, seed=1, workers=1)
+        >>> result.upto(4).games, len(result.upto(4).records)
+        (4, 4)
+        >>> result.upto(6) == result
+        True
+        """
+        if not 1 <= games <= self.games:
+            raise ValueError(render("tournament_upto_range", games=games, total=self.games))
+        records = self.records[:games]
+        block = self.players if self.duplicate else 1
+        clusters = [r.index // block for r in records]
+        labels = list(dict.fromkeys(self.lineup))
+        standings, comparisons = standings_of(records, labels, clusters, self.low_score_wins)
+        return replace(
+            self, games=games, records=records, standings=standings, comparisons=comparisons
+        )
+
     def lines(self) -> list[str]:
         """The report, line by line."""
         title = get_variant(self.variant).title
@@ -566,11 +596,6 @@ class TournamentResult(Ranked):
         if self.comparisons:
             out += ["", render("tournament_differences", unit=unit)]
             for c in self.comparisons:
-                verdict = (
-                    render("tournament_no_clear", first=c.first, second=c.second)
-                    if c.better is None
-                    else render("tournament_clear", better=c.better)
-                )
                 out.append(
                     "  "
                     + render(
@@ -579,7 +604,7 @@ class TournamentResult(Ranked):
                         second=c.second,
                         difference=f"{c.difference:+.2f}",
                         ci=_ci_text(c.ci, "{:+.2f}"),
-                        verdict=verdict,
+                        verdict=c.verdict,
                     )
                 )
         if forfeits:

@@ -61,7 +61,14 @@ def test_rules_md_names_only_real_options() -> None:
 
 # --- the examples in the README and docs are real output --------------------------------------
 
-PAGES = [DOCS.parent / "README.md", DOCS / "index.md", DOCS / "rules.md", DOCS / "reasons.md"]
+PAGES = [
+    DOCS.parent / "README.md",
+    DOCS / "index.md",
+    DOCS / "rules.md",
+    DOCS / "reasons.md",
+    DOCS / "teaching.md",
+    DOCS / "notebooks.md",
+]
 _FENCE = re.compile(r"^```(\w+)\n(.*?)^```", flags=re.MULTILINE | re.DOTALL)
 
 
@@ -74,9 +81,11 @@ def _blocks(page: Path, language: str) -> list[str]:
 def test_python_examples_run(page: Path) -> None:
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    names: dict[str, object] = {}  # one page is one session: later blocks use earlier names
     for number, body in enumerate(_blocks(page, "python")):
-        test = parser.get_doctest(body, {}, f"{page.name}[{number}]", str(page), 0)
-        runner.run(test)
+        test = parser.get_doctest(body, names, f"{page.name}[{number}]", str(page), 0)
+        runner.run(test, clear_globs=False)
+        names.update(test.globs)
     assert runner.failures == 0, f"{page.name}: {runner.failures} example(s) print something else"
 
 

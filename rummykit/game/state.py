@@ -678,10 +678,20 @@ class Game:
         if joker_as is not None:
             chosen = [m for m in readings if joker_as in _joker_cards(m)]
             if not chosen:
-                options = sorted({c for m in readings for c in _joker_cards(m)}, key=str)
+                options = sorted(
+                    {c for m in readings for c in _joker_cards(m)},
+                    key=lambda c: (c.rank, c.sort_key()),
+                )
                 code = "joker_as_impossible" if options else "joker_as_no_joker"
                 return None, [
-                    self._r(code, "joker", cards, cards=cards, card=joker_as, choices=options)
+                    self._r(
+                        code,
+                        "joker",
+                        cards,
+                        cards=cards,
+                        card=joker_as,
+                        choices=join([f"the {c}" for c in options]),
+                    )
                 ]
             return chosen[0], []
         meanings = {_joker_meanings(m) for m in readings}
