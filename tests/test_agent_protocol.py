@@ -364,6 +364,7 @@ def test_without_select_a_thread_reads_the_answers(monkeypatch: pytest.MonkeyPat
     import rummykit.agents.process as process
 
     monkeypatch.setattr(process, "SELECT_PIPES", False)
+    process.stop_idle()  # no program started earlier (and read with select) is reused
     game = Game.new("rommi", 2, seed=2)
     with ProcessAgent(["sh", str(SH_AGENT)]) as agent:
         for _ in range(6):
