@@ -973,7 +973,10 @@ TEMPLATES: dict[str, str] = {
         "standard input and answer each with an action and its reasoning on standard output "
         "(the agent protocol, docs/agents.md). Stops at bye or at the end of the input."
     ),
-    "cli_agent_level_help": "the built-in level to serve: easy, normal or hard (default: normal)",
+    "cli_agent_level_help": (
+        "the built-in level to serve: easy, normal, hard, or any other rummykit.ai offers "
+        "(default: normal)"
+    ),
     "cli_agent_spec_help": (
         "serve your own agent instead: a class (or function making one) as FILE.py:Name or "
         "package.module:Name"
@@ -1016,7 +1019,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "league_col_place": "#",
     "league_col_agent": "agent",
-    "league_col_games": "seat-rounds",
+    "league_col_samples": "seat-rounds",
     "league_col_mean": "mean",
     "league_col_ci": "95% CI",
     "league_col_win": "wins",
