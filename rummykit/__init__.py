@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
+    from rummykit.league import league
     from rummykit.melds import (
         IllegalMeld,
         Meld,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
         make_meld,
         meld_readings,
     )
+    from rummykit.review import review
     from rummykit.solver import (
         best_arrangement,
         best_opening,
@@ -46,6 +48,7 @@ _HOME = {
     ),
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
     **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
+    "league": "rummykit.league",
     **dict.fromkeys(
         (
             "IllegalMeld",
@@ -58,6 +61,8 @@ _HOME = {
         ),
         "rummykit.melds",
     ),
+    # rummykit.review(record, seat=0) is the review function (the module is callable too)
+    "review": "rummykit.review",
     **dict.fromkeys(
         ("best_arrangement", "best_opening", "can_go_out", "layoff_options", "min_deadwood"),
         "rummykit.solver",
@@ -110,6 +115,7 @@ __all__ = [
     "check_meld",
     "check_opening",
     "layoff_options",
+    "league",
     "make_deck",
     "make_meld",
     "meld_readings",

@@ -337,9 +337,73 @@ def add_review(commands: Subcommands) -> None:
     parser.set_defaults(run=run_review)
 
 
+# --- rummykit agent and rummykit league (w17: the work is in rummykit.agents, rummykit.league)
+
+
+def add_agent(commands: Subcommands) -> None:
+    """Add ``rummykit agent [--level LEVEL | --agent FILE.py:Name] [--name NAME]``."""
+    parser = commands.add_parser(
+        "agent", help=render("cli_agent_help"), description=render("cli_agent_description")
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--level", "-l", default="normal", choices=("easy", "normal", "hard"),
+        help=render("cli_agent_level_help"),
+    )  # fmt: skip
+    which.add_argument("--agent", "-a", metavar="FILE.py:Name", help=render("cli_agent_spec_help"))
+    parser.add_argument("--name", help=render("cli_agent_name_help"))
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit.agents.serve import serve_command
+
+        return serve_command(args.level, args.agent, args.name)
+
+    parser.set_defaults(run=run)
+
+
+def add_league(commands: Subcommands) -> None:
+    """Add ``rummykit league DIR [--games N] [--seed S] [--schedule S] [--scheduler ADDRESS]``."""
+    parser = commands.add_parser(
+        "league", help=render("cli_league_help"), description=render("cli_league_description")
+    )
+    parser.add_argument("folder", metavar="DIR", help=render("cli_league_folder_help"))
+    parser.add_argument(
+        "--variant", "-v", choices=tuple(VARIANTS), help=render("cli_league_variant_help")
+    )
+    parser.add_argument("--players", "-p", type=int, help=render("cli_players_help"))
+    parser.add_argument("--games", "-n", type=int, help=render("cli_league_games_help"))
+    parser.add_argument("--seed", "-s", type=int, help=render("cli_seed_help"))
+    parser.add_argument(
+        "--schedule",
+        choices=("auto", "round_robin", "swiss"),
+        help=render("cli_league_schedule_help"),
+    )
+    parser.add_argument("--rounds", type=int, help=render("cli_league_rounds_help"))
+    parser.add_argument("--time-limit", type=float, help=render("cli_league_time_limit_help"))
+    parser.add_argument("--workers", "-w", type=int, default=2, help=render("cli_workers_help"))
+    parser.add_argument("--scheduler", metavar="ADDRESS", help=render("cli_league_scheduler_help"))
+    parser.add_argument("--html", metavar="FILE", help=render("cli_league_html_help"))
+    parser.add_argument("--quiet", "-q", action="store_true", help=render("cli_quiet_help"))
+    parser.add_argument("--json", action="store_true", help=render("cli_league_json_help"))
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit.league import run_league_command
+
+        return run_league_command(args)
+
+    parser.set_defaults(run=run)
+
+
 # --- the program ---------------------------------------------------------------------------
 
-COMMANDS: list[Callable[[Subcommands], None]] = [add_check, add_simulate, add_play, add_review]
+COMMANDS: list[Callable[[Subcommands], None]] = [
+    add_check,
+    add_simulate,
+    add_play,
+    add_review,
+    add_agent,
+    add_league,
+]
 """The subcommands, each a function that adds its parser."""
 
 
@@ -357,8 +421,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rummykit`` with ``argv`` (default: the process's arguments); return the exit status.
 
     >>> main(["check", "--option", "ace_low=no", "A♥ 2♥ 3♥"])
-    A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy (ace_low=False).
-      A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy (ace_low=False) the ace only follows the king (Q-K-A). (H4)
+    A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy with no ace below the 2.
+      A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy with no ace below the 2 the ace only follows the king (Q-K-A).
     1
     """
     parser = build_parser()

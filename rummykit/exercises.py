@@ -57,6 +57,7 @@ from rummykit.variants import variant as get_variant
 __all__ = [
     "AnswerError",
     "BestDiscard",
+    "DeadwoodValue",
     "Exercise",
     "Feedback",
     "FindOpening",
@@ -355,10 +356,10 @@ class MeldKind(Exercise):
         return cards_html(self.cards)
 
 
-#: Reason codes a learner may pick from, per variant (the rest don't arise without jokers).
-_REASON_CHOICES = tuple(  # the meld checks' codes that have a sentence to offer
-    code for code in CATALOGUE if code != "run_too_long" and f"exercise_reason_{code}" in TEMPLATES
-)
+#: The reasons a meld can fail for that a learner may pick: every code of the catalogue that
+#: has a learner's sentence (``exercise_reason_<code>``).
+MELD_REASONS = tuple(code for code in CATALOGUE if f"exercise_reason_{code}" in TEMPLATES)
+_REASON_CHOICES = tuple(c for c in MELD_REASONS if c != "run_too_long")  # rare: not offered
 
 
 @dataclass(frozen=True, repr=False)
@@ -394,7 +395,7 @@ class MeldReason(Exercise):
         object.__setattr__(self, "variant", _variant(variant))
         if offered is None:
             offered = self._default_offer()
-        unknown = [c for c in offered if c != "valid" and c not in CATALOGUE]
+        unknown = [c for c in offered if c != "valid" and c not in MELD_REASONS]
         if unknown:
             raise ValueError(
                 render(
@@ -471,7 +472,9 @@ class MeldReason(Exercise):
         if words in _YES:
             return "valid"
         code = words.replace(" ", "_")
-        if code in CATALOGUE:
+        if code in MELD_REASONS or (
+            code in CATALOGUE and code in check_meld(self.cards, self.variant).codes
+        ):
             return code
         raise _bad(answer, self.accepts)
 
@@ -498,6 +501,30 @@ class MeldReason(Exercise):
 
 
 # --- counting: the opening, a round, a match --------------------------------------------------
+
+
+def _check_number(
+    answer: object,
+    expected: int,
+    slips: Sequence[tuple[int, str]],
+    lines: tuple[str, ...],
+    cards: tuple[Card, ...] = (),
+) -> Feedback:
+    """Judge a number; a wrong one that a known slip explains is told that slip."""
+    given = _read_int(answer)
+    slip = next((s for n, s in slips if n == given), None)
+    wrong = render("exercise_number_wrong", given=given, expected=expected)
+    if slip is not None:
+        wrong = render("exercise_number_slip", given=given, slip=slip)
+    return _feedback(
+        given == expected,
+        str(given),
+        str(expected),
+        render("exercise_number_right", given=given),
+        wrong,
+        lines,
+        cards,
+    )
 
 
 def _melds_of(melds: Iterable[Meld | CardsLike], variant: Variant) -> tuple[Meld, ...]:
@@ -637,21 +664,8 @@ class OpeningValue(Exercise):
         return [(n, s) for n, s in out if n != total]
 
     def check(self, answer: object) -> Feedback:
-        given = _read_int(answer)
-        total = self.total
-        slip = next((s for n, s in self.mistakes() if n == given), None)
-        wrong = render("exercise_number_wrong", given=given, expected=total)
-        if slip is not None:
-            wrong = render("exercise_number_slip", given=given, slip=slip)
-        return _feedback(
-            given == total,
-            str(given),
-            str(total),
-            render("exercise_number_right", given=given),
-            wrong,
-            self.explanation,
-            tuple(c for m in self.melds for c in m.cards),
-        )
+        cards = tuple(c for m in self.melds for c in m.cards)
+        return _check_number(answer, self.total, self.mistakes(), self.explanation, cards)
 
     def figure_html(self) -> str:
         return "".join(cards_html(m.cards) for m in self.melds)
@@ -852,20 +866,7 @@ class RoundScore(Exercise):
         return [(n, s) for n, s in out if n != points]
 
     def check(self, answer: object) -> Feedback:
-        given = _read_int(answer)
-        points = self.points
-        slip = next((s for n, s in self.mistakes() if n == given), None)
-        wrong = render("exercise_number_wrong", given=given, expected=points)
-        if slip is not None:
-            wrong = render("exercise_number_slip", given=given, slip=slip)
-        return _feedback(
-            given == points,
-            str(given),
-            str(points),
-            render("exercise_number_right", given=given),
-            wrong,
-            self.explanation,
-        )
+        return _check_number(answer, self.points, self.mistakes(), self.explanation)
 
     def figure_html(self) -> str:
         rows = []
@@ -985,7 +986,7 @@ class TurnCanEnd(Exercise):
     >>> exercise = TurnCanEnd.after("7♥ 8♥ 9♥ 2♣ 5♠", draw="discard", discard="9♠ K♦",
     ...                              moves=["meld 7h 8h 9h"], turns=3)
     >>> print(exercise.prompt)
-    Seat 0 took K♦ from the discard pile. Seat 0 laid down 7♥ 8♥ 9♥. May seat 0 discard now and end the turn?
+    Seat 0 took K♦ from the discard pile. Seat 0 laid down 7♥ 8♥ 9♥ (meld 1). May seat 0 discard now and end the turn?
     >>> print(exercise.check("yes"))
     ✘ You said yes, but the turn can't end yet. Your melds total 24; opening needs 51 — 27 more. Add a meld, or take these back. (H8) You took K♦ from the discard pile before opening, so it must be part of your opening melds. (H7)
     """
@@ -1099,7 +1100,7 @@ class TurnCanEnd(Exercise):
             f"<div><b>{escape(render('exercise_hand'))}</b>{cards_html(game.hand(seat))}</div>"
         ]
         for i, tm in enumerate(game.table):
-            label = render("exercise_meld_label", index=i, cards=tm.meld.cards)
+            label = render("exercise_meld_label", number=i + 1, cards=tm.meld.cards)
             parts.append(f"<div>{escape(label)}{cards_html(tm.meld.cards)}</div>")
         return "".join(parts)
 
@@ -1114,13 +1115,124 @@ def _table(table: Iterable[Meld | CardsLike], variant: Variant) -> tuple[Meld, .
 def _table_html(table: Sequence[Meld]) -> str:
     parts = []
     for i, meld in enumerate(table):
-        label = render("exercise_meld_label", index=i, cards=meld.cards)
+        label = render("exercise_meld_label", number=i + 1, cards=meld.cards)
         parts.append(f"<div><span>{escape(label)}</span>{cards_html(meld.cards)}</div>")
     return "".join(parts)
 
 
 def _hand_html(hand: Sequence[Card], extra: str = "") -> str:
     return f"<div><b>{escape(render('exercise_hand'))}</b>{cards_html(hand)}</div>{extra}"
+
+
+@dataclass(frozen=True, repr=False)
+class DeadwoodValue(Exercise):
+    """What is the least deadwood this hand can be left with? Answer a number.
+
+    >>> exercise = DeadwoodValue("7♥ 8♥ 9♥ K♣ 2♣")
+    >>> print(exercise.check(36))
+    ✘ You said 36, but you counted every card: the cards in melds are not deadwood. Melds 7♥ 8♥ 9♥; deadwood 2♣ K♣ = 12.
+    """
+
+    kind: ClassVar[str] = "deadwood_value"
+    hand: tuple[Card, ...]
+    variant: Variant = HUNGARIAN
+
+    def __init__(self, hand: CardsLike, variant: Variant | str = HUNGARIAN) -> None:
+        object.__setattr__(self, "hand", as_cards(hand))
+        object.__setattr__(self, "variant", _variant(variant))
+
+    def __repr__(self) -> str:
+        return f"DeadwoodValue('{format_cards(self.hand)}', {_variant_repr(self.variant)})"
+
+    @cached_property
+    def arrangement(self) -> Any:
+        """The solver's :class:`~rummykit.solver.Arrangement` of the hand."""
+        return best_arrangement(self.hand, self.variant)
+
+    @property
+    def prompt(self) -> str:
+        return render("exercise_deadwood_prompt", variant=self.variant.title, hand=self.hand)
+
+    @property
+    def accepts(self) -> str:
+        return render("exercise_accepts_number")
+
+    @property
+    def answer(self) -> str:
+        return str(self.arrangement.deadwood_value)
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        return (self.arrangement.message,)
+
+    def mistakes(self) -> list[tuple[int, str]]:
+        """Values a learner reaches by a common slip, each with the sentence that names it."""
+        v, value = self.variant, self.arrangement.deadwood_value
+        out = [
+            (
+                sum(v.card_value(c) for c in self.hand),
+                render("exercise_mistake_all_cards"),
+            )
+        ]
+        aces = sum(1 for c in self.arrangement.deadwood if c.rank == 1)
+        for ace in (1, 11):
+            if aces and ace != v.ace_value:
+                out.append(
+                    (
+                        value + aces * (ace - v.ace_value),
+                        render(
+                            "exercise_mistake_hand_ace", value=v.ace_value, rule=v.rule("penalty")
+                        ),
+                    )
+                )
+        return [(n, s) for n, s in out if n != value]
+
+    def check(self, answer: object) -> Feedback:
+        return _check_number(
+            answer, self.arrangement.deadwood_value, self.mistakes(), self.explanation, self.hand
+        )
+
+    def figure_html(self) -> str:
+        return _hand_html(self.hand)
+
+
+def _minus(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    """The hand without one copy of ``card``."""
+    rest = list(hand)
+    rest.remove(card)
+    return tuple(rest)
+
+
+@dataclass(frozen=True, repr=False)
+class _HandAndTable(Exercise):
+    """An exercise on a hand and the melds on the table."""
+
+    hand: tuple[Card, ...]
+    table: tuple[Meld, ...]
+    variant: Variant = HUNGARIAN
+
+    def __init__(
+        self,
+        hand: CardsLike,
+        table: Iterable[Meld | CardsLike] = (),
+        variant: Variant | str = HUNGARIAN,
+    ) -> None:
+        rules = _variant(variant)
+        self._allow(rules)
+        object.__setattr__(self, "hand", as_cards(hand))
+        object.__setattr__(self, "table", _table(table, rules))
+        object.__setattr__(self, "variant", rules)
+
+    def _allow(self, rules: Variant) -> None:
+        """Raise ``ValueError`` when the variant can't pose this exercise."""
+
+    def __repr__(self) -> str:
+        table = ", ".join(repr(str(m)) for m in self.table)
+        hand = format_cards(self.hand)
+        return f"{type(self).__name__}('{hand}', [{table}], {_variant_repr(self.variant)})"
+
+    def figure_html(self) -> str:
+        return _hand_html(self.hand, _table_html(self.table))
 
 
 @dataclass(frozen=True, repr=False)
@@ -1148,9 +1260,7 @@ class BestDiscard(Exercise):
 
     def left(self, card: Card) -> tuple[Card, ...]:
         """The hand after discarding ``card``."""
-        rest = list(self.hand)
-        rest.remove(card)
-        return tuple(rest)
+        return _minus(self.hand, card)
 
     @cached_property
     def deadwood(self) -> dict[Card, int]:
@@ -1216,8 +1326,8 @@ class LayoffTarget(Exercise):
     >>> exercise = LayoffTarget("7♥", ["9♠ 9♥ 9♦", "4♥ 5♥ 6♥", "8♠ 8♦ 8♣"])
     >>> exercise.targets
     (1,)
-    >>> print(exercise.check(2))
-    ✘ You said meld 2, but 7♥ can't go onto 8♠ 8♦ 8♣. Not a set: 7♥ is not an 8. (H4) 7♥ fits onto 4♥ 5♥ 6♥, making 4♥ 5♥ 6♥ 7♥. (H4)
+    >>> print(exercise.check(3))
+    ✘ You said meld 3, but 7♥ can't go onto 8♠ 8♦ 8♣. Not a set: 7♥ is not an 8. (H4) 7♥ fits onto 4♥ 5♥ 6♥, making 4♥ 5♥ 6♥ 7♥. (H4)
     """
 
     kind: ClassVar[str] = "layoff_target"
@@ -1255,7 +1365,8 @@ class LayoffTarget(Exercise):
 
     @cached_property
     def targets(self) -> tuple[int, ...]:
-        """Every meld number the cards may go onto."""
+        """Every meld the cards may go onto, as indices into the table (from 0, like
+        ``game.table``); people read and answer meld numbers from 1."""
         return tuple(i for i in range(len(self.table)) if self.verdict(i).ok)
 
     @property
@@ -1264,13 +1375,13 @@ class LayoffTarget(Exercise):
 
     @property
     def accepts(self) -> str:
-        return render("exercise_accepts_meld", last=len(self.table) - 1)
+        return render("exercise_accepts_meld", last=len(self.table))
 
     @property
     def answer(self) -> str:
         if not self.targets:
             return render("exercise_layoff_none")
-        return join([render("exercise_meld", index=i) for i in self.targets])
+        return join([render("exercise_meld", number=i + 1) for i in self.targets])
 
     @property
     def explanation(self) -> tuple[str, ...]:
@@ -1286,9 +1397,9 @@ class LayoffTarget(Exercise):
     def check(self, answer: object) -> Feedback:
         words = _words(answer).removeprefix("meld ").removeprefix("onto meld ")
         if isinstance(answer, int) and not isinstance(answer, bool):
-            index: int | None = answer
+            index: int | None = answer - 1  # people number melds from 1
         elif words.isdigit():
-            index = int(words)
+            index = int(words) - 1
         elif words in _NO:
             index = None
         else:
@@ -1302,7 +1413,7 @@ class LayoffTarget(Exercise):
             wrong = render("exercise_layoff_wrong_none", given=given, cards=self.cards)
             lines = self.explanation
         else:
-            given = render("exercise_meld", index=index)
+            given = render("exercise_meld", number=index + 1)
             right = index in targets
             verdict = self.verdict(index)
             wrong = render("exercise_layoff_wrong", given=given)
@@ -1327,8 +1438,8 @@ class LayoffTarget(Exercise):
         return cards + _table_html(self.table)
 
 
-@dataclass(frozen=True, repr=False)
-class GoOut(Exercise):
+@dataclass(frozen=True, repr=False, init=False)
+class GoOut(_HandAndTable):
     """Can you go out this turn, and with which final discard (H12)? Answer ``no`` or the
     card you discard last; new melds and lay-offs onto ``table`` come first.
 
@@ -1340,30 +1451,10 @@ class GoOut(Exercise):
     """
 
     kind: ClassVar[str] = "go_out"
-    hand: tuple[Card, ...]
-    table: tuple[Meld, ...]
-    variant: Variant = HUNGARIAN
-
-    def __init__(
-        self,
-        hand: CardsLike,
-        table: Iterable[Meld | CardsLike] = (),
-        variant: Variant | str = HUNGARIAN,
-    ) -> None:
-        rules = _variant(variant)
-        object.__setattr__(self, "hand", as_cards(hand))
-        object.__setattr__(self, "table", _table(table, rules))
-        object.__setattr__(self, "variant", rules)
-
-    def __repr__(self) -> str:
-        table = ", ".join(repr(str(m)) for m in self.table)
-        return f"GoOut('{format_cards(self.hand)}', [{table}], {_variant_repr(self.variant)})"
 
     def without(self, card: Card) -> tuple[Card, ...]:
         """The hand once ``card`` is kept back for the discard."""
-        rest = list(self.hand)
-        rest.remove(card)
-        return tuple(rest)
+        return _minus(self.hand, card)
 
     @cached_property
     def discards(self) -> tuple[Card, ...]:
@@ -1426,9 +1517,6 @@ class GoOut(Exercise):
             wrong,
             lines,
         )
-
-    def figure_html(self) -> str:
-        return _hand_html(self.hand, _table_html(self.table))
 
 
 def _read_melds(answer: object, variant: Variant) -> list[tuple[Card, ...]]:
@@ -1572,8 +1660,8 @@ class FindOpening(Exercise):
         return _hand_html(self.hand)
 
 
-@dataclass(frozen=True, repr=False)
-class FreeJoker(Exercise):
+@dataclass(frozen=True, repr=False, init=False)
+class FreeJoker(_HandAndTable):
     """Which joker on the table can you free, and with which card (H11)? Answer like
     ``6h from 1`` (the card you hand in, the meld number), or ``none``.
 
@@ -1582,31 +1670,15 @@ class FreeJoker(Exercise):
     >>> exercise = FreeJoker("6♥ 8♣ 2♦", table=["5♥ 🃏 7♥", "8♠ 8♦ 🃏"])
     >>> exercise.exchanges
     (('6♥', 0),)
-    >>> print(exercise.check("8c from 1"))
-    ✘ You said 8♣ for the joker in meld 1, but the referee refuses it. Not allowed: exchange 8♣ for the joker in meld 1. The joker in 8♠ 8♦ 🃏 stays where it is until the set holds three natural cards. (H11) Allowed: exchange 6♥ for the joker in meld 0. Then play the joker again before you discard (H11).
+    >>> print(exercise.check("8c from 2"))
+    ✘ You said 8♣ for the joker in meld 2, but the referee refuses it. Not allowed: exchange 8♣ for the joker in meld 2. The joker in 8♠ 8♦ 🃏 stays where it is until all four suits are on the table: first lay off a natural 8♥ or 8♣, then hand in the last suit to take the joker. (H11) Allowed: exchange 6♥ for the joker in meld 1. Then play the joker again before you discard (H11).
     """
 
     kind: ClassVar[str] = "free_joker"
-    hand: tuple[Card, ...]
-    table: tuple[Meld, ...]
-    variant: Variant = HUNGARIAN
 
-    def __init__(
-        self,
-        hand: CardsLike,
-        table: Iterable[Meld | CardsLike],
-        variant: Variant | str = HUNGARIAN,
-    ) -> None:
-        rules = _variant(variant)
+    def _allow(self, rules: Variant) -> None:
         if not rules.joker_exchange:
             raise ValueError(render("exchange_not_allowed", variant=rules.title))
-        object.__setattr__(self, "hand", as_cards(hand))
-        object.__setattr__(self, "table", _table(table, rules))
-        object.__setattr__(self, "variant", rules)
-
-    def __repr__(self) -> str:
-        table = ", ".join(repr(str(m)) for m in self.table)
-        return f"FreeJoker('{format_cards(self.hand)}', [{table}], {_variant_repr(self.variant)})"
 
     @property
     def game(self) -> Any:
@@ -1640,7 +1712,8 @@ class FreeJoker(Exercise):
 
     @cached_property
     def exchanges(self) -> tuple[tuple[str, int], ...]:
-        """Every legal exchange as (card handed in, meld number), by the referee."""
+        """Every legal exchange as (card handed in, meld index from 0), by the referee;
+        people read and answer meld numbers from 1."""
         from rummykit.game.actions import ExchangeJoker
 
         return tuple(
@@ -1655,14 +1728,14 @@ class FreeJoker(Exercise):
 
     @property
     def accepts(self) -> str:
-        return render("exercise_accepts_joker", last=len(self.table) - 1)
+        return render("exercise_accepts_joker", last=len(self.table))
 
     @property
     def answer(self) -> str:
         found = self.exchanges
         if not found:
             return render("exercise_layoff_none")
-        return join([render("exercise_joker_answer", card=c, index=i) for c, i in found])
+        return join([render("exercise_joker_answer", card=c, number=i + 1) for c, i in found])
 
     @property
     def explanation(self) -> tuple[str, ...]:
@@ -1706,10 +1779,10 @@ class FreeJoker(Exercise):
             card = parse_card(m.group(1))
         except CardParseError:
             raise _bad(answer, self.accepts) from None
-        index = int(m.group(2))
+        index = int(m.group(2)) - 1  # people number melds from 1
         if not 0 <= index < len(self.table):
             raise _bad(answer, self.accepts)
-        given = render("exercise_joker_answer", card=card, index=index)
+        given = render("exercise_joker_answer", card=card, number=index + 1)
         verdict = self._game.check(ExchangeJoker(card, index))
         right = (str(card), index) in found
         lines = _sentences(verdict) if right else (*_sentences(verdict), *self.explanation)
@@ -1723,9 +1796,6 @@ class FreeJoker(Exercise):
             verdict.cards,
             verdict.highlighted,
         )
-
-    def figure_html(self) -> str:
-        return _hand_html(self.hand, _table_html(self.table))
 
 
 # --- quizzes and worksheets -------------------------------------------------------------------
@@ -1877,6 +1947,7 @@ KINDS = (
     "round_score",
     "match_winner",
     "turn_can_end",
+    "deadwood_value",
 )
 """What :func:`make_exercises` can make."""
 
@@ -2055,6 +2126,16 @@ def _make_turn(rng: random.Random, rules: Variant) -> Exercise:
     raise RuntimeError("no position found")  # pragma: no cover
 
 
+def _make_deadwood(rng: random.Random, rules: Variant) -> Exercise:
+    table = random_table(rng, rules, rng.choice((1, 2)))
+    cards = [c for m in table for c in m]
+    extra = [c for c in available(rules, cards) if rng.random() < 0.5]
+    rng.shuffle(extra)
+    hand = cards + extra[: rng.randint(2, 4)]
+    rng.shuffle(hand)
+    return DeadwoodValue(hand, rules)
+
+
 _MAKERS = {
     "meld_kind": _make_kind,
     "meld_reason": _make_reason,
@@ -2063,4 +2144,5 @@ _MAKERS = {
     "round_score": _make_score,
     "match_winner": _make_match,
     "turn_can_end": _make_turn,
+    "deadwood_value": _make_deadwood,
 }

@@ -410,7 +410,7 @@ CATALOGUE: dict[str, Code] = {
     "layoff_changes_kind": rule_code(
         "layoff",
         "a lay-off would turn a meld into another kind (melds are never rearranged)",
-        only="R",
+        only="R",  # R6 says it; no Hungarian rule does (H6 is the turn's order)
         cards="5♠",
         meld="5♥ 🃏 🃏",
         kind="run",

@@ -50,6 +50,7 @@ __all__ = [
     "meld_layouts",
     "meld_readings",
     "readings_with",
+    "variant_words",
 ]
 
 HIGH_ACE = 14
@@ -333,14 +334,17 @@ def make_meld(cards: CardsLike, variant: Variant = HUNGARIAN, joker_as: JokerAs 
     if not readings:
         raise IllegalMeld(check_meld(cards, variant))
     wanted = joker_meanings(joker_as)
-    mismatch = _reason(
-        variant,
-        "joker_as_mismatch",
-        wanted,
-        cards=cards,
-        wanted=_jokers_phrase(wanted),
-        choices=join([_reading_jokers(m) for m in readings]),
-    )
+    if not any(c.is_joker for c in cards):
+        mismatch = _reason(variant, "joker_as_no_joker", wanted, cards=cards, card=wanted[0])
+    else:
+        mismatch = _reason(
+            variant,
+            "joker_as_mismatch",
+            wanted,
+            cards=cards,
+            wanted=_jokers_phrase(wanted),
+            choices=join([_reading_jokers(m) for m in readings]),
+        )
     raise IllegalMeld(Verdict((mismatch,), cards, variant=variant.name))
 
 
@@ -353,6 +357,8 @@ _SET_WORDS = {"H": "kind_set", "R": "kind_group"}
 _PLACES = ("ace_low", "ace_above_king")
 _JOKERS = ("jokers_per_meld",)
 _VALUES = ("ace_points", "ace_high", "face_points")
+#: House rules that switch a part of the game on or off (named by the referee).
+_SWITCHES = ("discard_to_win", "cut_card", "joker_exchange")
 
 
 def _set_word(variant: Variant) -> str:
@@ -375,7 +381,7 @@ def _cite(variant: Variant, code: str, options: Sequence[str] = ()) -> str | Non
 
 
 def _house_phrase(variant: Variant, name: str) -> str:
-    if name in _PLACES:
+    if name in (*_PLACES, *_SWITCHES):
         return render(f"house_{name}_{'on' if getattr(variant, name) else 'off'}")
     if name == "jokers_per_meld":
         n = variant.jokers_per_meld
@@ -391,8 +397,15 @@ def _house_phrase(variant: Variant, name: str) -> str:
     return render("house_ace_value", points=variant.ace_value)
 
 
-def _variant_words(variant: Variant, options: Sequence[str] = (*_PLACES, *_JOKERS)) -> str:
-    """The variant by its title, with the house rules among ``options`` said in words."""
+def variant_words(variant: Variant, options: Sequence[str] = (*_PLACES, *_JOKERS)) -> str:
+    """The variant by its title, with the house rules among ``options`` said in words —
+    never as Python (``ace_above_king=False``).
+
+    >>> variant_words(HUNGARIAN.derive(ace_above_king=False))
+    'Hungarian Rummy with no ace above the king'
+    >>> variant_words(HUNGARIAN.derive(target=50)), variant_words(HUNGARIAN, ("cut_card",))
+    ('Hungarian Rummy', 'Hungarian Rummy')
+    """
     changed = variant.changes()
     phrases = dict.fromkeys(_house_phrase(variant, name) for name in options if name in changed)
     if not phrases:
@@ -782,7 +795,7 @@ def _ace_failures(
             else tuple(c for c in cards if c.is_joker)
         )
         template = code if other else code.replace("not_allowed", "nowhere")
-        params: dict[str, object] = {"cards": cards, "variant": _variant_words(variant, _PLACES)}
+        params: dict[str, object] = {"cards": cards, "variant": variant_words(variant, _PLACES)}
         if not natural_ace:
             params["stands_for"] = Card(ACE, suit)
             template += "_joker"
@@ -851,7 +864,7 @@ def check_meld(cards: CardsLike, variant: Variant = HUNGARIAN) -> Verdict:
     if not general and not specific:  # shape is fine but the checks above disagree: explain
         specific = _set_failures(cards, variant) or _run_failures(cards, variant)
     specific = _without_joker_talk(specific, variant)
-    head = [_info(variant, "meld_invalid", cards=cards, variant=_variant_words(variant))]
+    head = [_info(variant, "meld_invalid", cards=cards, variant=variant_words(variant))]
     reasons = [*(head if cards else []), *general, *specific]
     return Verdict(tuple(reasons), cards, None, None, (), variant.name)
 
@@ -1325,7 +1338,7 @@ def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Ve
         code = "opening_none" if threshold else "no_melds"
         reasons.append(_reason(variant, code, (), house=house))
     elif not threshold:
-        words = _variant_words(variant, ("opening_threshold",))
+        words = variant_words(variant, ("opening_threshold",))
         reasons.append(_info(variant, "opening_not_required", house=house, variant=words))
     elif built:
         reasons.append(_opening_total(values, threshold, variant, any(r.failing for r in reasons)))

@@ -177,6 +177,12 @@ TEMPLATES: dict[str, str] = {
     "house_opening_none": "no opening threshold",
     "house_ace_value": "aces worth {points}",
     "house_face_value": "face cards worth {points}",
+    "house_discard_to_win_on": "the final-discard rule",
+    "house_discard_to_win_off": "no final discard",
+    "house_cut_card_on": "a cut card",
+    "house_cut_card_off": "no cut card",
+    "house_joker_exchange_on": "joker exchanges",
+    "house_joker_exchange_off": "no joker exchange",
     # --- lay-offs ------------------------------------------------------------------------
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
     "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",
@@ -404,11 +410,11 @@ TEMPLATES: dict[str, str] = {
     "exercise_accepts_kind": "run, set or no meld",
     "exercise_accepts_reason": "valid, a reason code like run_gap, or the letter {letters}",
     "exercise_accepts_seat": "a seat number, from 0 to {last}",
-    "exercise_accepts_meld": "a meld number, from 0 to {last}, or none",
+    "exercise_accepts_meld": "a meld number, from 1 to {last}, or none",
     "exercise_accepts_yes_no": "yes or no",
     "exercise_accepts_go_out": "no, or the card you discard last: one of {cards}",
     "exercise_accepts_melds": "the melds, separated by +, like 7h 8h 9h + Qs Qd Qc (or no)",
-    "exercise_accepts_joker": "the card you hand in and the meld number, like 6h from 1 (melds 0 to {last}), or none",
+    "exercise_accepts_joker": "the card you hand in and the meld number, like 6h from 1 (melds 1 to {last}), or none",
     "exercise_unknown_code": "'{code}' is not a reason code: choose among {choices}",
     "exercise_unknown_kind": "'{kind}' is not a kind of exercise: choose among {choices}",
     "exercise_no_such": "There is no exercise {number}: this quiz has {count}.",
@@ -423,8 +429,8 @@ TEMPLATES: dict[str, str] = {
     "exercise_seat": "seat {seat}",
     "exercise_total": "seat {seat}: {total}",
     "exercise_hand": "Your hand:",
-    "exercise_meld": "meld {index}",
-    "exercise_meld_label": "Meld {index}: {cards}",
+    "exercise_meld": "meld {number}",
+    "exercise_meld_label": "Meld {number}: {cards}",
     "exercise_number_right": "Right: {given}.",
     "exercise_number_wrong": "You said {given}, but the answer is {expected}.",
     "exercise_number_slip": "You said {given}, but {slip}.",
@@ -513,6 +519,10 @@ TEMPLATES: dict[str, str] = {
     "exercise_turn_right": "Right: {given}.",
     "exercise_turn_wrong_yes": "You said {given}, but the turn can't end yet.",
     "exercise_turn_wrong_no": "You said {given}, but the turn may end now.",
+    "exercise_deadwood_prompt": (
+        "{variant}: with the best melds, how many points of deadwood does {hand} leave?"
+    ),
+    "exercise_mistake_all_cards": "you counted every card: the cards in melds are not deadwood",
     "exercise_discard_prompt": "{variant}: which card do you discard from {hand} to keep the least deadwood?",
     "exercise_discard_small": "a discard exercise needs a hand of at least two cards",
     "exercise_discard_leaves": "Discarding {card} leaves the least: {arrangement}",
@@ -553,7 +563,7 @@ TEMPLATES: dict[str, str] = {
     "exercise_find_opening_no_discard": "You said {given}, but that uses every card: keep one to discard.",
     "exercise_not_in_hand": "You said {given}, but you don't hold {cards}.",
     "exercise_joker_prompt": "You have opened and hold {hand}. Which joker on the table can you free, and with which card ({rule})?",
-    "exercise_joker_answer": "{card} for the joker in meld {index}",
+    "exercise_joker_answer": "{card} for the joker in meld {number}",
     "exercise_joker_nothing": "No card in this hand frees a joker on the table.",
     "exercise_joker_then": "Then play the joker again before you discard ({rule}).",
     "exercise_joker_right": "Right: {given}.",
@@ -585,6 +595,7 @@ TEMPLATES: dict[str, str] = {
         "Seat {seat}: the hard AI would have chosen differently in {count} of your "
         "{decisions} decisions, the costliest first."
     ),
+    "review_no_decisions": "Seat {seat} made no decisions in this record: nothing to review.",
     "review_unreadable": "can't read {path}: {error}",
     "review_bad_source": "a {source} is not a game: give a Game, a saved game's JSON, or its path",
     "review_button": "Review my round",
@@ -734,7 +745,7 @@ TEMPLATES: dict[str, str] = {
     "widget_opening": "Opening: {points} of {threshold}",
     "widget_opponent_label": "{name}: {count:cards}",
     "widget_joker_is": "🃏 = {card}",
-    "widget_meld_label": "Meld {index} ({owner}): {cards}",
+    "widget_meld_label": "Meld {number} ({owner}): {cards}",
     "widget_totals": "Match totals: {totals}",
     "widget_select_one_discard": "Select exactly one card to discard (or drag it onto the discard pile).",
     "widget_select_meld": "Select the cards of your meld first, then press Meld.",
@@ -767,9 +778,9 @@ TEMPLATES: dict[str, str] = {
     "widget_round_over": "Round over",
     "widget_match_over_title": "Match over",
     "widget_no_melds": "No melds on the table yet.",
-    "stepper_move": "move",
-    "stepper_prev": "back",
-    "stepper_next": "forward",
+    "stepper_move": "decision",
+    "stepper_prev": "← back",
+    "stepper_next": "forward →",
     "stepper_empty": "No AI decisions in this game yet.",
     "stepper_title": "Decision {number} of {total} — seat {seat}",
     "stepper_hand": "Its hand:",
@@ -778,9 +789,12 @@ TEMPLATES: dict[str, str] = {
     "stepper_played_other": "In the game, this seat played instead: {action}.",
     "checker_variant": "variant",
     "checker_cards": "cards",
-    "checker_undo": "⌫ last",
-    "checker_clear": "clear",
-    "checker_empty": "Type cards or click them in the palette.",
+    "checker_undo": "⌫ Undo",
+    "checker_clear": "Clear",
+    "checker_empty": (
+        "Type cards or click them in the palette; {undo} takes the last card away, {clear} "
+        "starts again."
+    ),
     # --- tournaments (rummykit.tournament, rummykit simulate) --------------------------------
     "tournament_unknown_agent": (
         "'{spec}' is not an agent: use a level ({levels}) or module:Name for your own agent"
@@ -820,6 +834,117 @@ TEMPLATES: dict[str, str] = {
     "tournament_difference": "{first} − {second}: {difference} {ci} — {verdict}",
     "tournament_clear": "{better} is stronger",
     "tournament_no_clear": "no clear difference",
+    # --- agents in their own process and leagues ---------------------------------------
+    "protocol_not_a_message": (
+        "'{line}' is not a JSON object with a \"type\": every line of the agent protocol is "
+        'one JSON object, e.g. {{"type": "action", "id": 1, "text": "draw"}}'
+    ),
+    "protocol_expected": "a '{expected}' line was due, but the agent sent '{got}'",
+    "protocol_version": "the agent speaks protocol {version}; this referee speaks {ours}",
+    "protocol_bad_field": "the field '{field}' must be {expected}",
+    "protocol_bad_observation": "the observation could not be read: {error}",
+    "protocol_missing_key": "'{key}' is missing",
+    "protocol_wrong_id": "the answer is for question {got}, but the question was {ident}",
+    "protocol_no_action": (
+        'the answer holds neither an "action" (the action\'s JSON form) nor a "text" '
+        '(its text form, e.g. "discard 9s")'
+    ),
+    "protocol_bad_action": "the answer's action could not be read: {error}",
+    "protocol_unknown_question": "there is no question {ident} to answer",
+    "agent_no_reasons": "The program gave no reasons.",
+    "agent_referee_error": "the referee reported an error: {message}",
+    "agent_no_command": "a ProcessAgent needs a command: the program to run and its arguments",
+    "forfeit_timeout": "no answer within {detail} s",
+    "forfeit_crash": "the program ended (exit status {detail})",
+    "forfeit_garbage": "it answered outside the protocol: {detail}",
+    "forfeit_illegal": "an illegal action after the referee's verdict: {detail}",
+    "forfeit_error": "it reported an error: {detail}",
+    "forfeit_variant": "it doesn't play {detail}",
+    "forfeit_start": "the program could not be started: {detail}",
+    "forfeit_line": "{agent} (seat {seat}) forfeits: {message}.",
+    "agent_spec_form": (
+        "'{spec}' does not name an agent: write FILE.py:Name or package.module:Name, where "
+        "Name is a class or function that makes the agent"
+    ),
+    "agent_no_attribute": "it defines no '{attr}'",
+    "agent_no_file": "there is no file {path}",
+    "cli_agent_help": "serve a computer player over the agent protocol (JSON lines)",
+    "cli_agent_description": (
+        "Play as an agent program: say hello, then read the referee's decide messages on "
+        "standard input and answer each with an action and its reasoning on standard output "
+        "(the agent protocol, docs/agents.md). Stops at bye or at the end of the input."
+    ),
+    "cli_agent_level_help": "the built-in level to serve: easy, normal or hard (default: normal)",
+    "cli_agent_spec_help": (
+        "serve your own agent instead: a class (or function making one) as FILE.py:Name or "
+        "package.module:Name"
+    ),
+    "cli_agent_name_help": "the name to give in the hello (default: the agent's own)",
+    "forfeit_heading": "Forfeits ({count:games}):",
+    "forfeit_game": "game {index} (deal seed {seed}): {line}",
+    "forfeit_stderr": "      stderr: {line}",
+    "count_games_one": "{n} game",
+    "count_games_other": "{n} games",
+    "league_bad_entry": (
+        '{entry} is not a league entry: give exactly one of "level" (easy, normal, hard), '
+        '"python" (FILE.py:Name) or "command" (a program speaking the agent protocol)'
+    ),
+    "league_no_manifest": "cannot read the league manifest {path}: {error}",
+    "league_bad_manifest": "the league manifest {path} is not valid: {error}",
+    "league_no_list": 'it must be a JSON object with a list "agents"',
+    "league_unknown_setting": "the league manifest has unknown settings {names}: known are {choices}",
+    "league_same_name": 'two entrants share the name {names}: give each a "name" of its own',
+    "league_too_few": (
+        "a league at {players} players needs at least {players} entrants, not {count}"
+    ),
+    "league_bad_schedule": "'{schedule}' is not a schedule: choose round_robin, swiss or auto",
+    "league_program_failed": "{name} could not play: {why}. Its standard error: {stderr}",
+    "league_no_stderr": "(nothing)",
+    "league_wrong_variant": "{name} does not play {variant}: it plays {plays}",
+    "league_title": (
+        "League: {variant}{options}, {players} players, {entrants} entrants, {count:games}, "
+        "seed {seed}."
+    ),
+    "league_schedule_round_robin": (
+        "Round robin: every table of entrants meets, {games} games each; every deal is "
+        "played once from every seat."
+    ),
+    "league_schedule_swiss": (
+        "Swiss schedule, {rounds} rounds: entrants with similar results meet, {games} games a "
+        "table; every deal is played once from every seat."
+    ),
+    "league_pairwise": (
+        "Points per round the row's entrant did better than the column's, in the games both "
+        "played (* clear at 95%):"
+    ),
+    "league_col_place": "#",
+    "league_col_agent": "agent",
+    "league_col_games": "seat-rounds",
+    "league_col_mean": "mean",
+    "league_col_ci": "95% CI",
+    "league_col_win": "wins",
+    "league_col_win_ci": "95% CI",
+    "league_col_forfeits": "forfeits",
+    "cli_league_help": "a league between the agents listed in a folder's league.json",
+    "cli_league_description": (
+        "Play every agent listed in DIR/league.json (built-in levels, Python files, programs "
+        "speaking the agent protocol) against the others, seats rotated and deals "
+        "duplicated, and print the standings with 95% confidence intervals, every pair's "
+        "difference and every forfeit. Options given here override the manifest's."
+    ),
+    "cli_league_folder_help": "the league folder: league.json and the agents it lists",
+    "cli_league_variant_help": "the variant to play (default: the manifest's, or rommi)",
+    "cli_league_games_help": "games per table (default: the manifest's, or one deal per seat twice)",
+    "cli_league_schedule_help": "round_robin, swiss, or auto: round robin for up to 8 entrants",
+    "cli_league_rounds_help": "Swiss rounds (default: log2 of the entrants, plus one)",
+    "cli_league_time_limit_help": "seconds a program may think per decision (default: 10)",
+    "cli_league_scheduler_help": (
+        "play on a Dask cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786 "
+        "(needs rummykit[cluster])"
+    ),
+    "cli_league_html_help": "also write the leaderboard as an HTML file",
+    "cli_league_json_help": "print the result as one JSON object",
+    "cli_league_no_dask": "--scheduler needs Dask: pip install 'rummykit[cluster]'",
     # --- the card table widget (set-up errors) ---------------------------------------------
     "widget_ai_count": (
         "ai: give one level for every computer seat, one per seat ({players}), or one per "
@@ -827,6 +952,67 @@ TEMPLATES: dict[str, str] = {
     ),
     "widget_bad_seat": "seat must be from 0 to {last}, not {seat}",
     "widget_clear_button": "Clear selection",
+    # the learner is "You": the engine's sentences about the learner's seat, second person
+    "widget_you_event_cut": "You cut the deck at {height}; the cut card is {card}.",
+    "widget_you_event_draw_stock": "You drew from the stock.",
+    "widget_you_event_draw_discard": "You took {card} from the discard pile.",
+    "widget_you_event_draw_cut": "You took the cut card {card}.",
+    "widget_you_event_return_cut": "You gave back the cut card {card}.",
+    "widget_you_event_meld": "You laid down {cards} (meld {number}).",
+    "widget_you_event_layoff": "You laid off {cards} onto meld {number}.",
+    "widget_you_event_exchange": "You exchanged {card} for the joker in meld {number}.",
+    "widget_you_event_undo": "You took back a move.",
+    "widget_you_event_discard": "You discarded {card}.",
+    "widget_you_event_stock_empty": "You asked for a card, but the stock is empty: the deal ends.",
+    "widget_you_status_cut": "Your cut: choose where to cut the deck.",
+    "widget_you_status_draw": "Your turn: draw from the stock or the discard pile.",
+    "widget_you_status_draw_cut": (
+        "Your turn: draw from the stock, the discard pile, or the cut card."
+    ),
+    "widget_you_status_play": "Your turn: lay down, lay off, or discard to end the turn.",
+    "widget_you_score_went_out": "You went out: {points}.",
+    "widget_you_score_out": "You went out.",
+    "widget_you_score_went_out_hand": (
+        "You opened and went out in the same turn with your own melds: {points}."
+    ),
+    "widget_you_score_unopened": "You never opened: a flat {points}.",
+    "widget_you_score_hand": "You hold {cards}: {points}.",
+    "widget_you_score_lowest_hand": "You hold the lowest hand ({value}) and win the round.",
+    "widget_you_score_lowest_hand_tie": (
+        "You hold the lowest hand ({value}), tied — the first in seat order wins."
+    ),
+    "widget_you_score_winner_takes": "You win the round and score {points}.",
+    "widget_you_not_your_turn": "It is {current_name}'s turn, not yours.",
+    "widget_you_cut_first": "Cut the deck first: choose where with the slider.",
+    # the card table: a finished round, scores, the cut, what each control would do
+    "widget_round_you_won_out": "You went out and won the round!",
+    "widget_round_you_won_lowest": "You won the round with the lowest hand!",
+    "widget_round_won_out": "{name} went out and won the round.",
+    "widget_round_won_lowest": "{name} won the round with the lowest hand.",
+    "widget_round_no_winner": "The round ended with no winner.",
+    "widget_round_single": "This table plays one round: make a new Table to play again.",
+    "widget_next_round_prompt": "Press Next round to deal round {number}.",
+    "widget_match_you_won": "The match is over: you won!",
+    "widget_match_won": "The match is over: {names} won.",
+    "widget_score_entry": "{name} {points}",
+    "widget_standing": "{place}. {name}: {total}",
+    "widget_nothing_selected": "No cards are selected.",
+    "widget_your_turn": "Your turn",
+    "widget_opened": "opened",
+    "widget_your_moves": "Your moves",
+    "widget_no_moves": "No moves yet.",
+    "widget_score_sheet": "Score sheet",
+    "widget_round_column": "Round",
+    "widget_total_row": "Total",
+    "widget_cut_title": (
+        "You cut the deck: choose how many cards to lift; the bottom card of the lifted "
+        "packet is turned face up as the cut card. (H3)"
+    ),
+    "widget_cut_slider": "Cards to lift",
+    "widget_cut_button": "Cut here",
+    "widget_drawn": "just drawn",
+    "stepper_memory_none": "What it remembers: seat {seat} has taken nothing from the discard pile.",
+    "stepper_slider_label": "Decision number",
     # --- rummykit simulate and rummykit play --------------------------------------------------
     "ai_note_outs": "{count} unseen card(s) would make a meld with it",
     "ai_note_opening_now": "best opening without it: {points} of {threshold}",
@@ -931,7 +1117,8 @@ TEMPLATES: dict[str, str] = {
     "play_cut_prompt": "You cut the deck: how many cards do you lift? (1–{most}, Enter: {default}) ",
     "play_cut_not_a_number": "'{text}' is not a number of cards: type a number from 1 to {most}.",
     "joker_as_no_joker": (
-        "{cards} holds no joker that could stand for the {card}: leave out what the joker is."
+        "{cards} holds no joker that could stand for the {card}: lay the cards down without "
+        "saying what a joker stands for."
     ),
     "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------

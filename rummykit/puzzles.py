@@ -136,7 +136,7 @@ def make_puzzle(
     Hungarian Rummy puzzles.
 
     >>> p = make_puzzle("layoff", seed=1, grade=2, variant="rommi")
-    >>> p.exercise.targets == (p.solution,)
+    >>> p.exercise.targets == (p.solution - 1,)  # indices from 0, meld numbers from 1
     True
     >>> make_puzzle("chess", seed=1)
     Traceback (most recent call last):
@@ -259,7 +259,7 @@ def _layoff(rng: random.Random, rules: Variant, grade: int) -> tuple[Exercise, A
         ]
         if not near:
             return None
-    return LayoffTarget((card,), melds, rules), fits[0]
+    return LayoffTarget((card,), melds, rules), fits[0] + 1  # people count melds from 1
 
 
 def _go_out(rng: random.Random, rules: Variant, grade: int) -> tuple[Exercise, Any] | None:
@@ -382,7 +382,7 @@ def _joker(rng: random.Random, rules: Variant, grade: int) -> tuple[Exercise, An
     if len(found) != 1:
         return None
     card, index = found[0]
-    return exercise, f"{card} from {index}"
+    return exercise, f"{card} from {index + 1}"
 
 
 _MAKERS = {

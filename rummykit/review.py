@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import sys
+import types
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
@@ -181,6 +182,8 @@ class Review:
     @property
     def headline(self) -> str:
         """One sentence: how many decisions differ from the AI's."""
+        if not self.decisions:
+            return render("review_no_decisions", seat=self.seat)
         if not self.mistakes:
             return render("review_none", seat=self.seat, decisions=self.decisions)
         return render(
@@ -281,3 +284,14 @@ def review_command(path: str, seat: int = 0, level: str = "hard", as_json: bool 
     else:
         print(str(result), file=out)
     return 0
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as :func:`review`: ``rummykit.review(game)`` works whether
+    ``rummykit.review`` names the function or, once imported as a module, the module."""
+
+    def __call__(self, source: Any, seat: int = 0, level: str | Agent = "hard") -> Review:
+        return review(source, seat, level)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -32,24 +32,26 @@ Standard library only: the progress bar is the caller's (``progress(done, total)
 from __future__ import annotations
 
 import copy
-import importlib
 import math
 import multiprocessing
 import os
 import pickle
 import random
-import sys
+import traceback
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from html import escape
 from itertools import combinations
 from typing import Any, TypeAlias, Union
 
+from rummykit.agents.files import AgentImportError, import_agent
+from rummykit.agents.forfeit import Forfeit, ForfeitRecord, forfeit_points
 from rummykit.ai.agents import LEVELS, Agent, make_agent
 from rummykit.game.match import Match
-from rummykit.game.state import Game
+from rummykit.game.state import Game, IllegalAction
 from rummykit.messages import render
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
@@ -132,21 +134,10 @@ class _Copy:
 
 
 def _imported(text: str) -> Callable[[], Agent]:
-    module_name, _, attr = text.partition(":")
     try:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            if os.getcwd() in sys.path:
-                raise
-            sys.path.insert(0, os.getcwd())  # `rummykit simulate` from a project directory
-            module = importlib.import_module(module_name)
-        found = getattr(module, attr)
-    except (ImportError, AttributeError, ValueError) as exc:
-        raise TournamentError(render("tournament_import_failed", spec=text, error=exc)) from exc
-    if not callable(found):
-        raise TournamentError(render("tournament_not_factory", spec=text))
-    return found  # type: ignore[no-any-return]
+        return import_agent(text)
+    except AgentImportError as exc:
+        raise TournamentError(str(exc)) from exc
 
 
 def agent_label(spec: AgentSpec) -> str:
@@ -178,10 +169,11 @@ class GameRecord:
     winners: tuple[int, ...]  # the winning seat(s); none when a deal ends without a winner
     how: str
     actions: int
+    forfeit: ForfeitRecord | None = None  # how = "forfeit": who forfeited, and why
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {
+        out: dict[str, Any] = {
             "index": self.index,
             "deal_seed": self.deal_seed,
             "seating": list(self.seating),
@@ -190,6 +182,9 @@ class GameRecord:
             "how": self.how,
             "actions": self.actions,
         }
+        if self.forfeit is not None:
+            out["forfeit"] = self.forfeit.to_dict()
+        return out
 
 
 @dataclass(frozen=True)
@@ -201,6 +196,7 @@ class _Task:
     deal_seed: int
     seating: tuple[str, ...]
     factories: tuple[Callable[[], Agent], ...]
+    guarded: bool = False  # an in-process agent's error or illegal action is a forfeit too
 
 
 def _play_task(task: _Task) -> GameRecord:
@@ -223,37 +219,99 @@ def _play_task(task: _Task) -> GameRecord:
 
 def _play(task: _Task) -> GameRecord:
     agents = [factory() for factory in task.factories]
-    if task.unit == "match":
-        match = Match(task.variant, task.players, seed=task.deal_seed)
-        actions = 0
-        while not match.is_over:
-            game = match.new_round()
-            actions += _play_round(game, agents)
-        totals = match.totals
-        winners = tuple(s.seat for s in match.standings() if s.place == 1)
+    try:
+        if task.unit == "match":
+            match = Match(task.variant, task.players, seed=task.deal_seed)
+            actions = 0
+            while not match.is_over:
+                game = match.new_round()
+                played, forfeit = _play_round(game, agents, task.guarded)
+                actions += played
+                if forfeit is not None:  # a forfeit ends the match: no winner
+                    points = tuple(
+                        a + b for a, b in zip(match.totals, forfeit_points(game, forfeit[0]))
+                    )
+                    return _forfeited(task, points, actions, forfeit)
+            totals = match.totals
+            winners = tuple(s.seat for s in match.standings() if s.place == 1)
+            return GameRecord(
+                task.index, task.deal_seed, task.seating, totals, winners, "match", actions
+            )
+        game = Game.new(task.variant, task.players, seed=task.deal_seed)
+        actions, forfeit = _play_round(game, agents, task.guarded)
+        if forfeit is not None:
+            return _forfeited(task, forfeit_points(game, forfeit[0]), actions, forfeit)
+        result = game.result
+        assert result is not None
+        winners = () if result.winner is None else (result.winner,)
         return GameRecord(
-            task.index, task.deal_seed, task.seating, totals, winners, "match", actions
+            task.index, task.deal_seed, task.seating, result.points, winners, result.how, actions
         )
-    game = Game.new(task.variant, task.players, seed=task.deal_seed)
-    actions = _play_round(game, agents)
-    result = game.result
-    assert result is not None
-    winners = () if result.winner is None else (result.winner,)
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+
+
+def _forfeited(
+    task: _Task, points: tuple[int, ...], actions: int, forfeit: tuple[int, Forfeit]
+) -> GameRecord:
+    seat, why = forfeit
+    note = ForfeitRecord(seat, task.seating[seat], why.code, str(why), why.stderr)
     return GameRecord(
-        task.index, task.deal_seed, task.seating, result.points, winners, result.how, actions
+        task.index, task.deal_seed, task.seating, points, (), "forfeit", actions, note
     )
 
 
-def _play_round(game: Game, agents: Sequence[Agent]) -> int:
+def _play_round(
+    game: Game, agents: Sequence[Agent], guarded: bool = False
+) -> tuple[int, tuple[int, Forfeit] | None]:
+    """Play a round out; the actions played, and the seat that forfeited it (with why)."""
     actions = 0
     while not game.is_over:
         seat = game.current
-        decision = agents[seat].decide(game.observation(seat))
-        game.play(decision.action, seat)
+        try:
+            _turn(game, agents[seat], seat, guarded)
+        except Forfeit as why:
+            return actions, (seat, why)
         actions += 1
         if actions > MAX_ACTIONS:
             raise TournamentError(render("match_too_long", count=MAX_ACTIONS))
-    return actions
+    return actions, None
+
+
+def _turn(game: Game, agent: Agent, seat: int, guarded: bool) -> None:
+    """One action of ``seat``. An agent that can be told why its action was refused
+    (``retry(verdict)``: a process agent) gets the verdict once; a second refusal is a
+    forfeit. A guarded in-process agent forfeits at its first refusal or error."""
+    try:
+        action = agent.decide(game.observation(seat)).action
+        try:
+            game.play(action, seat)
+            return
+        except IllegalAction as refused:
+            retry = getattr(agent, "retry", None)
+            if retry is None:
+                if guarded:
+                    raise Forfeit("illegal", str(refused.verdict)) from None
+                raise
+            again = retry(refused.verdict).action
+        try:
+            game.play(again, seat)
+        except IllegalAction as refused:
+            stop = getattr(agent, "forfeit", None)
+            verdict = str(refused.verdict)
+            raise (
+                stop("illegal", verdict) if callable(stop) else Forfeit("illegal", verdict)
+            ) from None
+    except (Forfeit, TournamentError):
+        raise
+    except Exception as exc:
+        if not guarded or isinstance(exc, IllegalAction):
+            raise
+        lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+        raise Forfeit("error", f"{type(exc).__name__}: {exc}", "".join(lines)[-2000:]) from None
 
 
 # --- the schedule ---------------------------------------------------------------------------
@@ -314,6 +372,7 @@ class AgentStanding:
     ci: tuple[float, float] | None
     win_rate: float
     win_ci: tuple[float, float] | None
+    forfeits: int = 0  # games this agent lost by forfeit
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -327,6 +386,7 @@ class AgentStanding:
             "ci": list(self.ci) if self.ci else None,
             "win_rate": self.win_rate,
             "win_ci": list(self.win_ci) if self.win_ci else None,
+            "forfeits": self.forfeits,
         }
 
 
@@ -360,26 +420,32 @@ class Comparison:
         }
 
 
-def _standings(
+def standings_of(
     records: Sequence[GameRecord],
     labels: Sequence[str],
     clusters: Sequence[int],
     low_wins: bool,
 ) -> tuple[tuple[AgentStanding, ...], tuple[Comparison, ...]]:
+    """Rank ``labels`` by their mean points per seat and game in ``records`` (``clusters``:
+    the deal each game belongs to), and compare every two over the games both played."""
     sign = 1.0 if low_wins else -1.0
-    per_game: dict[str, list[tuple[int, float, float, int]]] = {a: [] for a in labels}
+    per_game: dict[str, dict[int, tuple[int, float, float, int]]] = {a: {} for a in labels}
     scores: dict[str, list[int]] = {a: [] for a in labels}
-    for record, cluster in zip(records, clusters):
+    for i, (record, cluster) in enumerate(zip(records, clusters)):
         share = 1.0 / len(record.winners) if record.winners else 0.0
         for agent in labels:
             seats = [s for s, name in enumerate(record.seating) if name == agent]
+            if not seats:
+                continue
             pts = [record.points[s] for s in seats]
             scores[agent].extend(pts)
             wins = sum(share for s in seats if s in record.winners)
-            per_game[agent].append((cluster, sum(pts) / len(pts), wins / len(seats), len(seats)))
+            per_game[agent][i] = (cluster, sum(pts) / len(pts), wins / len(seats), len(seats))
     rows = []
     for agent in labels:
-        games = per_game[agent]
+        games = list(per_game[agent].values())
+        if not games:
+            continue
         mean, se = _cluster_mean([(c, m, 1) for c, m, _, _ in games])
         win, win_se = _cluster_mean([(c, w, 1) for c, _, w, _ in games])
         pts = scores[agent]
@@ -387,6 +453,7 @@ def _standings(
         std = math.sqrt(sum((p - avg) ** 2 for p in pts) / (len(pts) - 1)) if len(pts) > 1 else 0.0
         rows.append((agent, games[0][3], len(pts), mean, std, se, win, win_se))
     order = sorted(range(len(rows)), key=lambda i: (sign * rows[i][3], i))
+    forfeits = Counter(r.forfeit.agent for r in records if r.forfeit is not None)
     standings = tuple(
         AgentStanding(
             place + 1,
@@ -398,16 +465,18 @@ def _standings(
             _interval(rows[i][3], rows[i][5]),
             rows[i][6],
             _interval(rows[i][6], rows[i][7]),
+            forfeits[rows[i][0]],
         )
         for place, i in enumerate(order)
     )
     comparisons = []
     ranked = [s.agent for s in standings]
     for first, second in combinations(ranked, 2):
-        diffs = [
-            (a[0], a[1] - b[1], 1) for a, b in zip(per_game[first], per_game[second], strict=True)
-        ]
-        diff, se = _cluster_mean(diffs)
+        a, b = per_game[first], per_game[second]
+        shared = [i for i in a if i in b]
+        if not shared:
+            continue
+        diff, se = _cluster_mean([(a[i][0], a[i][1] - b[i][1], 1) for i in shared])
         ci = _interval(diff, se)
         better = None
         if ci is not None and (ci[0] > 0 or ci[1] < 0):
@@ -419,8 +488,34 @@ def _standings(
 # --- the result -----------------------------------------------------------------------------
 
 
+class Ranked:
+    """What a ranking answers: an agent's place, and its standing."""
+
+    standings: tuple[AgentStanding, ...]
+
+    def place_of(self, agent: str) -> int:
+        """The place (1 is best) of an agent in the standings."""
+        return next(s.place for s in self.standings if s.agent == agent)
+
+    def standing(self, agent: str) -> AgentStanding:
+        """The standing of one agent."""
+        return next(s for s in self.standings if s.agent == agent)
+
+
+def text_columns(rows: list[list[str]], left: tuple[int, ...]) -> list[str]:
+    """Rows of cells as aligned text: the ``left`` columns flush left, the others right."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(w) if i in left else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths))
+        ).rstrip()
+        for row in rows
+    ]
+
+
 @dataclass(frozen=True)
-class TournamentResult:
+class TournamentResult(Ranked):
     """What a tournament found: the standings, the pairwise differences and every game."""
 
     variant: str
@@ -435,14 +530,6 @@ class TournamentResult:
     records: tuple[GameRecord, ...]
     standings: tuple[AgentStanding, ...]
     comparisons: tuple[Comparison, ...]
-
-    def place_of(self, agent: str) -> int:
-        """The place (1 is best) of an agent in the standings."""
-        return next(s.place for s in self.standings if s.agent == agent)
-
-    def standing(self, agent: str) -> AgentStanding:
-        """The standing of one agent."""
-        return next(s for s in self.standings if s.agent == agent)
 
     def comparison(self, first: str, second: str) -> Comparison:
         """``first`` − ``second`` (in whichever order it was computed, turned round if needed)."""
@@ -500,6 +587,9 @@ class TournamentResult:
             "",
         ]
         head = [render(f"tournament_col_{k}") for k in _COLUMNS]
+        forfeits = [r for r in self.records if r.forfeit is not None]
+        if forfeits:
+            head.append(render("league_col_forfeits"))
         body = [
             [
                 str(s.place),
@@ -510,17 +600,11 @@ class TournamentResult:
                 f"{s.std:.1f}",
                 f"{100 * s.win_rate:.1f}%",
                 _ci_text(s.win_ci, "{:.1f}%", 100),
+                *([str(s.forfeits)] if forfeits else []),
             ]
             for s in self.standings
         ]
-        widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-        for row in [head, *body]:
-            out.append(
-                "  ".join(
-                    cell.ljust(w) if i in (1, 4, 7) else cell.rjust(w)
-                    for i, (cell, w) in enumerate(zip(row, widths))
-                ).rstrip()
-            )
+        out += text_columns([head, *body], left=(1, 4, 7))
         if self.comparisons:
             out += ["", render("tournament_differences", unit=unit)]
             for c in self.comparisons:
@@ -535,6 +619,9 @@ class TournamentResult:
                         verdict=c.verdict,
                     )
                 )
+        if forfeits:
+            out += ["", render("forfeit_heading", count=len(forfeits))]
+            out += [forfeit_lines(r) for r in forfeits]
         return out
 
     def __str__(self) -> str:
@@ -565,6 +652,16 @@ class TournamentResult:
 _COLUMNS = ("place", "agent", "seats", "mean", "ci", "std", "win", "win_ci")
 
 
+def forfeit_lines(record: GameRecord) -> str:
+    """A forfeited game in the report: which game, who, why, and the program's last words."""
+    assert record.forfeit is not None
+    line = "  " + render(
+        "forfeit_game", index=record.index, seed=record.deal_seed, line=record.forfeit.line()
+    )
+    said = record.forfeit.stderr.strip().splitlines()[-3:]
+    return "\n".join([line, *(render("forfeit_stderr", line=text) for text in said)])
+
+
 def _ci_text(ci: tuple[float, float] | None, fmt: str, scale: float = 1.0) -> str:
     if ci is None:
         return "—"
@@ -592,13 +689,16 @@ def run_tournament(
     unit: str = "round",
     duplicate: bool = True,
     options: dict[str, object] | None = None,
+    executor: Executor | None = None,
 ) -> TournamentResult:
     """Play ``games`` rounds (or matches) between ``agents`` and rank them.
 
     ``agents`` are cycled over the ``players`` seats; the same name twice is one agent with
     two seats. ``workers`` processes share the games (1 plays them here; more fall back to
     1 when the agents can't be sent to another process, e.g. a class defined in a notebook).
-    ``progress(done, total)`` is called after every game.
+    Any :class:`concurrent.futures.Executor` can play them instead (``executor``, e.g. a
+    Dask ``Client(...).get_executor()``); the result is the same. ``progress(done, total)``
+    is called after every game.
     """
     rules = get_variant(variant, **(options or {}))
     rules.check_players(players)
@@ -642,8 +742,8 @@ def run_tournament(
             )
         )
         clusters.append(cluster)
-    records = _run(tasks, workers, progress)
-    standings, comparisons = _standings(records, labels, clusters, rules.low_score_wins)
+    records = run_games(tasks, workers, progress, executor)
+    standings, comparisons = standings_of(records, labels, clusters, rules.low_score_wins)
     return TournamentResult(
         variant=rules.base or rules.name,
         options=rules.changes(),
@@ -662,7 +762,7 @@ def run_tournament(
 
 def _portable(tasks: Sequence[_Task]) -> bool:
     """Whether the agents can be rebuilt in a spawned process (importable, picklable)."""
-    seen = {id(f): f for t in tasks[:1] for f in t.factories}
+    seen = {id(f): f for t in tasks for f in t.factories}
     for factory in seen.values():
         origin: object = type(factory.agent) if isinstance(factory, _Copy) else factory
         if not isinstance(factory, _Level) and getattr(origin, "__module__", None) in (
@@ -682,9 +782,14 @@ def _play_chunk(tasks: list[_Task]) -> list[GameRecord]:
     return [_play_task(task) for task in tasks]
 
 
-def _run(
-    tasks: list[_Task], workers: int, progress: Callable[[int, int], None] | None
+def run_games(
+    tasks: list[_Task],
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+    executor: Executor | None = None,
 ) -> list[GameRecord]:
+    """Play the games, in worker processes (or on ``executor``) when the agents can travel;
+    the records come back in game order whoever played them."""
     total = len(tasks)
     records: dict[int, GameRecord] = {}
 
@@ -694,16 +799,22 @@ def _run(
         if progress is not None and done:
             progress(len(records), total)
 
-    workers = max(1, min(workers, os.cpu_count() or 1, total))
-    if workers > 1 and _portable(tasks):
+    def share(pool: Executor, workers: int) -> None:
         size = max(1, min(8, total // (workers * 8)))
         chunks = [tasks[i : i + size] for i in range(0, total, size)]
+        futures = [pool.submit(_play_chunk, chunk) for chunk in chunks]
+        for future in as_completed(futures):
+            note(future.result())
+
+    portable = total > 0 and _portable(tasks)
+    if executor is not None and portable:
+        share(executor, max(2, getattr(executor, "_max_workers", 2)))
+    workers = max(1, min(workers, os.cpu_count() or 1, total))
+    if executor is None and workers > 1 and portable:
         try:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                futures = [pool.submit(_play_chunk, chunk) for chunk in chunks]
-                for future in as_completed(futures):
-                    note(future.result())
+                share(pool, workers)
         except (BrokenProcessPool, OSError, ImportError, NotImplementedError):
             pass  # no worker processes here (or a script without a __main__ guard): play on
     for task in tasks:

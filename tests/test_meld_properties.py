@@ -20,6 +20,7 @@ from rummykit import (
     HUNGARIAN,
     ROMMI,
     Card,
+    Meld,
     Variant,
     Verdict,
     check_layoff,
@@ -33,6 +34,7 @@ from rummykit import (
 )
 from rummykit.cards import JOKER, RANKS, SUITS, format_cards
 from rummykit.explain import CATALOGUE
+from rummykit.melds import readings_with
 
 KING = 13
 PLAIN_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)
@@ -349,3 +351,46 @@ def test_parsing_round_trips_every_card_of_both_decks() -> None:
 def test_parsing_round_trips_mixed_spellings(cards: list[Card], rnd: random.Random) -> None:
     text = " ".join(rnd.choice([*_ascii_forms(c), str(c)]) for c in cards)
     assert parse_cards(text) == tuple(cards)
+
+
+# --- every reading as a whole (house rule: two jokers in a meld) -----------------------------
+
+TWO_JOKER_RULES = [RULESETS["hungarian"], RULESETS["hungarian_two_jokers"]]
+
+
+def _named(meld: Meld) -> list[Card]:
+    """What a player says to lay down exactly this reading: each joker's card (a set's open
+    jokers: as many missing suits)."""
+    reps = [rep for card, rep in zip(meld.cards, meld.represents) if card.is_joker]
+    fixed = [rep for rep in reps if rep is not None]
+    return fixed if len(fixed) == len(reps) else list(meld.missing_suits()[: len(reps)])
+
+
+@given(small_hands(), st.sampled_from(TWO_JOKER_RULES))
+def test_H5_every_way_to_lay_the_cards_is_one_whole_reading(
+    cards: list[Card], rules: Variant
+) -> None:
+    readings = meld_readings(cards, rules)
+    layouts = list(reference_layouts(cards, rules))
+    assert bool(readings) == bool(layouts)
+    naturals = Counter(c for c in cards if not c.is_joker)
+    for kind, plain in layouts:  # the reference's layout is one of the readings, whole
+        stood_for = Counter(plain) - naturals
+        assert any(
+            m.kind == kind
+            and (
+                Counter(c for c in m.represents if c is not None) - naturals
+                == (stood_for if None not in m.represents else Counter())
+            )
+            for m in readings
+        ), (format_cards(cards), kind, format_cards(plain))
+    for meld in readings:  # and each reading can be named and made
+        named = _named(meld)
+        assert meld in readings_with(readings, named)
+        made = make_meld(cards, rules, joker_as=named or None)
+        assert made.kind == meld.kind
+        if meld.is_run:
+            assert made.represents == meld.represents
+    verdict = check_meld(cards, rules)
+    wholes = [r for r in verdict.reasons if r.code in ("reading_run", "reading_set")]
+    assert not wholes or len(wholes) == len(readings)

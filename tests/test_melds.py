@@ -7,6 +7,7 @@ rulebooks in ``shared/rules`` and these tests can be read side by side.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -30,7 +31,8 @@ from rummykit import (
     variant,
 )
 from rummykit.cards import JOKER, SUITS
-from rummykit.explain import CATALOGUE
+from rummykit.explain import CATALOGUE, cite
+from rummykit.melds import joker_meanings, readings_with
 
 ROMMI_ACE_HIGH = variant("rommi", ace_high=True)
 ACE_LOW_ONLY = HUNGARIAN.derive(ace_above_king=False)
@@ -646,3 +648,276 @@ def test_joker_choices_are_cards_of_the_runs_suit(suit: str) -> None:
     verdict = check_meld(f"🃏 2{suit} 3{suit}")
     assert all(c.suit == suit for c in verdict.jokers[0])
     assert {c.rank for c in verdict.jokers[0]} == {1, 4}
+
+
+# --- every sentence true (issue 11): regression tests with the issue's own inputs ----------
+
+TWO_JOKERS = HUNGARIAN.derive(jokers_per_meld=2)
+
+
+def names(text: str) -> set[str]:
+    """The cards a sentence names."""
+    return set(re.findall(r"(?:10|[2-9AJQK])[♠♥♦♣]", text))
+
+
+@pytest.mark.parametrize(
+    ("text", "allowed"),
+    [("2♣ 7♦ K♠", set()), ("2♠ 5♥ 7♥", {"6♥"}), ("6♥ 5♥ J♣", set())],
+)
+def test_H4_a_gap_is_only_named_between_two_cards_of_one_suit(text: str, allowed: set[str]) -> None:
+    verdict = check_meld(text)
+    named = set().union(*(names(r.message) for r in verdict.reasons)) - names(text)
+    assert named == allowed, str(verdict)
+    gaps = [r for r in verdict.failures if r.code == "run_gap"]
+    if allowed:  # 5♥ 7♥ skip the 6♥; the 2♠ is not of their suit and is left out of it
+        (gap,) = gaps
+        assert gap.message.startswith("5♥ 7♥ skips the 6♥")
+        assert C("2♠") not in gap.cards
+    else:
+        assert gaps == []
+
+
+def test_H4_three_different_suits_are_said_to_differ() -> None:
+    reason = only(check_meld("9♠ 10♥ J♦"), "run_suit_mismatch")
+    assert "three different suits" in reason.message
+    assert "spade" not in reason.message
+    assert set(reason.cards) == set(cards("9♠ 10♥ J♦"))
+    tied = only(check_meld("9♠ 10♠ J♥ Q♥"), "run_suit_mismatch")
+    assert "spades and hearts" in tied.message
+
+
+def test_H4_the_irrelevant_reading_is_left_out() -> None:
+    # 8♠ 9♠ 10♥ is nearly a run; no two of its cards share a rank, so no "not a set"
+    verdict = check_meld("8♠ 9♠ 10♥")
+    assert verdict.codes == ("run_suit_mismatch",)
+    assert only(verdict, "run_suit_mismatch").cards == (C("10♥"),)
+    # when both readings are as near, both are explained, the nearer first
+    assert check_meld("9♠ 9♥ 10♥").codes == ("set_rank_mismatch", "run_suit_mismatch")
+    assert check_meld("7♥ 8♥ 9♥ 9♠").codes[0] == "run_suit_mismatch"
+
+
+def test_H5_more_gaps_than_jokers_is_said_that_way() -> None:
+    message = only(check_meld("5♥ 🃏 9♥"), "run_gap").message
+    assert "three gaps and only one joker" in message
+    assert "more than one joker can fill" not in message
+    two = only(check_meld("3♥ 🃏 🃏 7♥", TWO_JOKERS), "run_gap").message
+    assert "three gaps and only two jokers" in two
+
+
+def test_H4_a_duplicated_card_is_called_a_duplicate() -> None:
+    reason = only(check_meld("A♥ 2♥ 3♥ A♥"), "run_duplicate_rank")
+    assert reason.message == "A♥ appears twice: each rank stands once in a run."
+    # only an ace needed at both ends is "low or high, never both"
+    full = "A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥"
+    assert "never both" in only(check_meld(full), "run_duplicate_rank").message
+
+
+def test_H4_an_eight_card_double_set_says_each_problem_once() -> None:
+    verdict = check_meld("9♠ 9♥ 9♦ 9♣ 9♠ 9♥ 9♦ 9♣")
+    assert verdict.codes == ("identical_cards", "set_too_large")
+    twice = only(verdict, "identical_cards")
+    assert twice.message.startswith("9♠, 9♥, 9♦ and 9♣ each appear twice")
+    assert Counter(twice.cards) == Counter(cards("9♠ 9♥ 9♦ 9♣ 9♠ 9♥ 9♦ 9♣"))
+    rommi = check_meld("9♠ 9♥ 9♦ 9♣ 9♠ 9♥ 9♦ 9♣", ROMMI)
+    assert rommi.codes.count("not_in_deck") == 1
+    assert "two 9♠, two 9♥, two 9♦ and two 9♣" in only(rommi, "not_in_deck").message
+
+
+def test_an_empty_meld_has_no_empty_subject() -> None:
+    verdict = check_meld("")
+    assert verdict.codes == ("too_few_cards",)
+    assert str(verdict) == "A meld needs at least three cards; none were given. (H4)"
+    opening = check_opening(["", "7♥ 8♥ 9♥"])
+    assert all(r.message[0].isupper() or r.message[0].isdigit() for r in opening.reasons)
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        (HUNGARIAN.derive(ace_above_king=False), "Hungarian Rummy with no ace above the king"),
+        (HUNGARIAN.derive(ace_low=False), "Hungarian Rummy with no ace below the 2"),
+        (HUNGARIAN.derive(jokers_per_meld=2), "Hungarian Rummy with up to two jokers in a meld"),
+        (ROMMI.derive(ace_low=True), "Rommi with the ace also below the 2"),
+    ],
+)
+def test_house_rules_are_named_in_words(rules: Variant, words: str) -> None:
+    for text in ("Q♥ K♥ A♥", "A♥ 2♥ 3♥", "K♠ A♠ 2♠", "3♥ 🃏 🃏 7♥", "A♥ 2♥ 4♥"):
+        paragraph = str(check_meld(text, rules))
+        assert "=" not in paragraph and "_" not in paragraph, paragraph
+        if "is not a valid meld" in paragraph:
+            assert f"is not a valid meld in {words}." in paragraph
+
+
+def test_a_house_rule_decision_cites_no_rule() -> None:
+    # H4 allows Q-K-A: forbidding it is the house rule's doing, and no rule is cited
+    verdict = check_meld("Q♥ K♥ A♥", HUNGARIAN.derive(ace_above_king=False))
+    assert verdict.rules == ()
+    assert "no ace above the king" in only(verdict, "ace_high_not_allowed").message
+    # a house rule that doesn't decide leaves the citation: Rommi's A-2-3 is R3's doing
+    assert check_meld("A♥ 2♥ 3♥", ROMMI_ACE_HIGH).failures[0].rule == "R3"
+    # two jokers: H5 allows one, so the joker reasons cite nothing
+    assert "H5" not in check_meld("5♥ 🃏 🃏", TWO_JOKERS).rules
+
+
+def test_R3_rommi_calls_a_set_a_group() -> None:
+    assert str(check_meld("9♠ 9♥ 9♦", ROMMI)) == "9♠ 9♥ 9♦ is a group of 9s. (R3)"
+    assert only(check_meld("9♠ 9♥ 10♥", ROMMI), "set_rank_mismatch").message.startswith(
+        "Not a group:"
+    )
+    assert "in a group" in only(check_meld("9♠ 9♥ 9♥", ROMMI), "identical_cards").message
+    assert "A group holds" in only(check_meld("9♠ 9♥ 9♦ 9♣ 9♠", ROMMI), "set_too_large").message
+    assert "is a set of 9s" in str(check_meld("9♠ 9♥ 9♦"))
+
+
+@pytest.mark.parametrize("text", ["K♥ 🃏 2♥", "4♠ 4♥ 4♦ 4♣ 🃏 A♠", "A♥ 🃏 🃏", "Q♠ 🃏 2♠"])
+def test_R1_rommi_never_reasons_about_what_a_joker_would_be(text: str) -> None:
+    verdict = check_meld(text, ROMMI)
+    assert "jokers_not_allowed" in verdict.codes
+    for reason in verdict.reasons:
+        if reason.code != "jokers_not_allowed":
+            assert "joker" not in reason.message.lower(), reason.message
+
+
+def test_R5_rommi_says_nothing_of_an_opening() -> None:
+    assert "opening" not in str(check_meld("7♥ 8♥ 9♥", ROMMI)).lower()
+    verdict = check_opening([], ROMMI)
+    assert verdict.codes == ("no_melds",) and verdict.rules == ()
+    assert str(verdict) == "Choose at least one meld to lay down."
+    bad = check_opening(["K♠ A♠ 2♠", "7♥ 8♥ 9♥"], ROMMI)
+    for reason in bad.reasons:
+        assert "opening" not in reason.message or reason.code == "opening_not_required"
+    assert "7♥ 8♥ 9♥: 24" not in str(bad)  # no values toward an opening that doesn't exist
+
+
+# --- two jokers in a meld (house rule): every reading as a whole ---------------------------
+
+
+def test_house_two_jokers_five_and_two_jokers_is_also_a_set() -> None:
+    verdict = check_meld("5♥ 🃏 🃏", TWO_JOKERS)
+    assert verdict.ok
+    readings = verdict.details["readings"]
+    assert {m.kind for m in readings} == {"set", "run"}
+    whole = {r.message for r in verdict.reasons if r.code in ("reading_run", "reading_set")}
+    assert whole == {
+        "As a run of hearts from 5 to 7, the jokers are the 6♥ and the 7♥: worth 18.",
+        "As a run of hearts from 4 to 6, the jokers are the 4♥ and the 6♥: worth 15.",
+        "As a run of hearts from 3 to 5, the jokers are the 3♥ and the 4♥: worth 12.",
+        "As a set of 5s, the jokers are two of the missing 5♠, 5♦ and 5♣: worth 15.",
+    }
+    # never the impossible mix of one joker's meaning with another reading's (3♥ with 7♥)
+    assert "3♥ and the 7♥" not in str(verdict)
+    assert "four ways" in str(verdict) and "say which" in str(verdict)
+
+
+def test_house_two_jokers_king_is_a_set_jack_queen_king_or_queen_king_ace() -> None:
+    verdict = check_meld("K♥ 🃏 🃏", TWO_JOKERS)
+    shapes = {(m.kind, m.represents) for m in verdict.details["readings"]}
+    assert shapes == {
+        ("set", (C("K♥"), None, None)),
+        ("run", cards("J♥ Q♥ K♥")),
+        ("run", cards("Q♥ K♥ A♥")),
+    }
+    text = str(verdict)
+    assert "set of kings" in text and "from J to K" in text and "from Q to A" in text
+
+
+@pytest.mark.parametrize(
+    ("joker_as", "kind", "represents"),
+    [
+        (("J♥", "Q♥"), "run", "J♥ Q♥ K♥"),
+        (("Q♥", "J♥"), "run", "J♥ Q♥ K♥"),  # jokers are alike: the order does not matter
+        ("J♥ Q♥", "run", "J♥ Q♥ K♥"),
+        (("Q♥", "A♥"), "run", "Q♥ K♥ A♥"),
+        ("A♥", "run", "Q♥ K♥ A♥"),  # one card names one joker; the other follows
+        (("K♠", "K♦"), "set", None),
+    ],
+)
+def test_make_meld_takes_a_meaning_for_each_joker(
+    joker_as: str | tuple[str, ...], kind: str, represents: str | None
+) -> None:
+    meld = make_meld("K♥ 🃏 🃏", TWO_JOKERS, joker_as=joker_as)
+    assert meld.kind == kind
+    if represents:
+        assert meld.represents == cards(represents)
+    assert eval(repr(meld), {"make_meld": lambda *a, **k: make_meld(*a, TWO_JOKERS, **k)}) == meld
+
+
+@pytest.mark.parametrize("joker_as", [("J♥", "A♥"), ("K♠", "J♥"), ("K♠", "K♠"), ("J♥", "Q♥", "A♥")])
+def test_make_meld_refuses_meanings_no_reading_has(joker_as: tuple[str, ...]) -> None:
+    with pytest.raises(IllegalMeld) as info:
+        make_meld("K♥ 🃏 🃏", TWO_JOKERS, joker_as=joker_as)
+    assert info.value.verdict.codes == ("joker_as_mismatch",)
+    assert "can't be laid down so that" in str(info.value)
+
+
+def test_make_meld_one_card_form_still_works_and_says_why_not() -> None:
+    assert make_meld("🃏 2♥ 3♥", joker_as=C("4♥")).represents == cards("2♥ 3♥ 4♥")
+    with pytest.raises(IllegalMeld) as info:
+        make_meld("🃏 2♥ 3♥", joker_as="5♥")
+    message = str(info.value)
+    assert "the joker is the A♥ or the joker is the 4♥" in message
+    with pytest.raises(IllegalMeld) as none:
+        make_meld("4♥ 5♥ 6♥", joker_as="7♥")
+    assert none.value.verdict.codes == ("joker_as_no_joker",)
+    assert "leave out" not in str(none.value)
+
+
+def test_readings_with_picks_the_readings_a_player_names() -> None:
+    readings = meld_readings("5♥ 🃏 🃏", TWO_JOKERS)
+    assert len(readings) == 4
+    assert readings_with(readings, None) == readings
+    assert [m.represents for m in readings_with(readings, ("6♥", "7♥"))] == [cards("5♥ 6♥ 7♥")]
+    assert {m.kind for m in readings_with(readings, "4♥")} == {"run"}
+    assert len(readings_with(readings, "4♥")) == 2  # 3-4-5 and 4-5-6
+    assert [m.kind for m in readings_with(readings, "5♣")] == ["set"]
+    assert joker_meanings(["6♥", C("7♥")]) == cards("6♥ 7♥")
+
+
+# --- totals and lay-offs said per meaning ---------------------------------------------------
+
+
+def test_H5_H8_an_opening_total_is_said_per_meaning_of_the_joker() -> None:
+    verdict = check_opening(["🃏 2♥ 3♥", "J♠ Q♠ K♠", "2♦ 2♣ 2♠"])
+    text = str(verdict)
+    assert "Your melds total 51 if the joker in 🃏 2♥ 3♥ is the A♥ or 45 if it is the 4♥" in text
+    assert "say which when you lay it down" in text
+    assert "Your melds total 51;" not in text
+    assert "🃏 2♥ 3♥: 15 if the joker is the A♥ or 9 if it is the 4♥." in text
+    assert verdict.ok and verdict.points == 51
+    # named, the meaning is a fact again
+    fixed = check_opening([make_meld("🃏 2♥ 3♥", joker_as="4♥"), "J♠ Q♠ K♠", "2♦ 2♣ 2♠"])
+    assert not fixed.ok and fixed.points == 45 and "6 more" in str(fixed)
+    either = check_opening(["🃏 2♥ 3♥", "J♠ Q♠ K♠", "10♦ 10♣ 10♠"])
+    assert either.ok and "you can open either way" in str(either)
+    short = check_opening(["🃏 2♥ 3♥", "2♦ 2♣ 2♠"])
+    assert not short.ok and "at least 30 more" in str(short)
+
+
+def test_H5_a_layoff_onto_an_open_joker_says_in_which_reading_it_fits() -> None:
+    verdict = check_layoff("🃏 2♥ 3♥", "4♥")
+    assert verdict.ok
+    first, second = verdict.reasons
+    assert first.message == "4♥ fits onto 🃏 2♥ 3♥ if the joker is the A♥, making 🃏 2♥ 3♥ 4♥."
+    assert second.message == "If the joker is the 4♥, 4♥ can't go onto 🃏 2♥ 3♥."
+    assert verdict.jokers == ((C("A♥"),),)
+    # a meld whose joker is named is a fact: no condition
+    assert str(check_layoff(make_meld("🃏 2♥ 3♥", joker_as="A♥"), "4♥")) == (
+        "4♥ fits onto 🃏 2♥ 3♥, making 🃏 2♥ 3♥ 4♥. (H4)"
+    )
+
+
+def test_R6_melds_never_rearranged_is_cited_only_where_a_rule_says_it() -> None:
+    meld = make_meld("5♥ 🃏 🃏", TWO_JOKERS, joker_as=("6♥", "7♥"))
+    verdict = check_layoff(meld, "5♠", TWO_JOKERS)
+    reason = only(verdict, "layoff_changes_kind")
+    assert "never rearranged" in reason.message
+    # R6 says it for Rommi; no Hungarian rule does (H6 is the turn's order, H8 the opening)
+    assert reason.rule is None
+    assert cite("layoff_changes_kind", HUNGARIAN) is None
+    assert cite("layoff_changes_kind", ROMMI) == "R6"
+
+
+def test_layoff_with_no_cards_is_a_help() -> None:
+    verdict = check_layoff("4♥ 5♥ 6♥", "")
+    assert verdict.failures[0].rule is None
+    assert not CATALOGUE["layoff_no_cards"].is_rule

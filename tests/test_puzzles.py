@@ -69,8 +69,9 @@ def check_layoff_puzzle(p: Puzzle) -> None:
     fits = {i for i, m in enumerate(ex.table) if check_layoff(m, ex.cards, p.variant).ok}
     solver = {o.index for o in layoff_options(ex.cards, ex.table, p.variant) if o.cards == ex.cards}
     assert fits == solver
-    _exactly_one(p, [*range(len(ex.table)), "none"], fits)
-    assert p.solution in fits
+    numbers = {i + 1 for i in fits}  # people count melds from 1
+    _exactly_one(p, [*range(1, len(ex.table) + 1), "none"], numbers)
+    assert p.solution in numbers
 
 
 def check_go_out(p: Puzzle) -> None:
@@ -125,12 +126,12 @@ def check_opening_puzzle(p: Puzzle) -> None:
 def check_joker(p: Puzzle) -> None:
     ex = p.exercise
     game = ex.game
-    legal = {
-        f"{a.card} from {a.meld}" for a in game.legal_actions() if isinstance(a, ExchangeJoker)
+    legal = {  # meld numbers from 1, as people say them
+        f"{a.card} from {a.meld + 1}" for a in game.legal_actions() if isinstance(a, ExchangeJoker)
     }
     with_joker = [i for i, m in enumerate(ex.table) if any(c.is_joker for c in m.cards)]
     answers: list[object] = [
-        f"{c} from {i}" for c in dict.fromkeys(ex.hand) if not c.is_joker for i in with_joker
+        f"{c} from {i + 1}" for c in dict.fromkeys(ex.hand) if not c.is_joker for i in with_joker
     ]
     _exactly_one(p, [*answers, "none"], legal)
     assert p.solution in legal
@@ -138,7 +139,7 @@ def check_joker(p: Puzzle) -> None:
         card, _, index = str(answer).partition(" from ")
         if answer not in legal:  # the referee's own refusal is in the explanation
             refusal = game.check(
-                ExchangeJoker(ex.hand[[str(c) for c in ex.hand].index(card)], int(index))
+                ExchangeJoker(ex.hand[[str(c) for c in ex.hand].index(card)], int(index) - 1)
             )
             assert str(refusal.failures[0]) in str(p.check(answer))
 
@@ -211,7 +212,7 @@ def test_the_puzzle_widget_checks_counts_and_moves_on():
     assert "is not an answer here" in box._feedback.value
     box.next()
     assert box.puzzle == make_puzzle("layoff", 21, 2)
-    wrong = next(i for i in range(len(box.puzzle.exercise.table)) if i != box.puzzle.solution)
+    wrong = 1 if box.puzzle.solution != 1 else 2  # meld numbers from 1
     feedback = box.answer(wrong)
     assert feedback is not None and not feedback.correct
     assert box.quiz.tally("Ana").right == 1 and box.quiz.tally("Ana").asked == 2

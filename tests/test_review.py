@@ -177,24 +177,31 @@ def test_the_table_offers_the_review_when_the_round_ends():
 
     table = Table("hungarian", players=2, ai="hard", seed=5, ai_delay=0)
     easy = make_agent("easy")
-    assert table.view["review"] is None  # nothing to review while the round goes on
+
+    def tools() -> list[str]:
+        return [t["type"] for t in table.view["tools"]]
+
+    assert tools() == [] and table.view["review"] == ""  # nothing to review yet
     while not table.game.is_over:
         assert table.act(easy.decide(table.game.observation(table.seat)).action)
-    panel = table.view["review"]
-    assert panel == {"button": "Review my round"}
+    assert tools() == ["review"]
+    assert table.view["tools"][0]["label"] == "Review my round"
     table.handle({"type": "review"})
     expected = review(table.game, seat=table.seat)
-    panel = table.view["review"]
-    assert panel["total"] == len(expected) and panel["position"] == 0
-    assert panel["headline"] == expected.headline
+    assert table.view["hint"].startswith(expected.headline)
+    if len(expected):
+        assert str(expected.current) in table.view["hint"]
+        assert table.view["review"] == expected.current._repr_html_()
     if len(expected) > 1:
-        table.handle({"type": "review", "step": 1})
-        assert table.view["review"]["position"] == 1
-        assert table.view["review"]["title"] == f"Mistake 2 of {len(expected)}"
-        table.handle({"type": "review", "step": -1})
-        assert table.view["review"]["position"] == 0
+        assert tools() == ["review_previous", "review_next"]
+        table.handle({"type": "review_next"})
+        expected.next()
+        assert str(expected.current) in table.view["hint"]
+        table.handle({"type": "review_previous"})
+        expected.previous()
+        assert str(expected.current) in table.view["hint"]
     table.handle({"type": "next_round"})
-    assert table.view["review"] is None and table.review is None
+    assert table.review is None and table.view["review"] == ""
 
 
 def test_the_review_widget_steps_through_the_mistakes():

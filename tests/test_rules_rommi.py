@@ -274,7 +274,7 @@ def test_R7_discard_to_win_demands_a_final_discard() -> None:
     rules = variant("rommi", discard_to_win=True)
     game = from_position(rules, hands=["Qs Ks As", "3c 4c 5c"], discard="5s", phase="play")
     verdict = refuse(game, "meld Qs Ks As", "must_keep_discard", "R7", names=["Qs", "Ks", "As"])
-    assert "in Rommi (discard_to_win=True) you go out with a final discard" in str(verdict)
+    assert "in Rommi with the final-discard rule you go out with a final discard" in str(verdict)
     assert not any(a.kind == "meld" for a in game.legal_actions())
     laying = from_position(
         rules, hands=["8d", "2d 3d"], discard="5s", phase="play", table=[(1, "5d 6d 7d")]

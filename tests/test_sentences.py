@@ -14,10 +14,14 @@ under house rules, reads every reason's message as a sceptical teacher would:
 
 from __future__ import annotations
 
+import ast
+import random
 import re
+import string
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +38,9 @@ from rummykit import (
     variant,
 )
 from rummykit.cards import JOKER, RANKS, SUITS, parse_card
-from rummykit.explain import CATALOGUE
+from rummykit.explain import CATALOGUE, cite, example_sentence
+from rummykit.game import Game, parse_action
+from rummykit.messages import TEMPLATES
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 RULE_IDS = frozenset(
@@ -193,3 +199,204 @@ def test_every_layoff_sentence_is_true(
 @given(st.lists(melds, max_size=4), rulesets)
 def test_every_opening_sentence_is_true(opening: list[list[Card]], rules: Variant) -> None:
     assert_sentences_true(check_opening(opening, rules), rules, opening)
+
+
+# --- the reason catalogue covers every code ---------------------------------------------------
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rummykit"
+#: Calls whose first argument after the variant (or self) is a reason code.
+_MAKERS = {"Reason": 0}
+
+
+def _strings(node: ast.AST) -> set[str]:
+    return {
+        n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return (
+        func.id
+        if isinstance(func, ast.Name)
+        else func.attr
+        if isinstance(func, ast.Attribute)
+        else ""
+    )
+
+
+def codes_in_use() -> dict[str, str]:
+    """Every reason code the package gives, found in its source: the code argument of each
+    ``Reason(...)`` and of every function that passes one of its parameters on as a code
+    (``_r``, ``_reason``, ``line``, ``_guide`` …), a name followed to what it is assigned."""
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in PACKAGE.rglob("*.py")}
+    makers = dict(_MAKERS)
+    changed = True
+    while changed:  # wrappers of wrappers: _reason → Reason, self._r → Reason …
+        changed = False
+        for tree in trees.values():
+            for fn in ast.walk(tree):
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name in makers:
+                    continue
+                params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+                offset = 1 if params[:1] == ["self"] else 0
+                for call in ast.walk(fn):
+                    if isinstance(call, ast.Call) and _called(call) in makers:
+                        index = makers[_called(call)]
+                        arg = call.args[index] if len(call.args) > index else None
+                        if isinstance(arg, ast.Name) and arg.id in params:
+                            makers[fn.name] = params.index(arg.id) - offset
+                            changed = True
+                            break
+    found: dict[str, str] = {}
+    for path, tree in trees.items():
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            assigned: dict[str, set[str]] = {}
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        pairs: list[tuple[ast.AST, ast.AST]] = [(target, node.value)]
+                        if (
+                            isinstance(target, ast.Tuple)
+                            and isinstance(node.value, ast.Tuple)
+                            and len(target.elts) == len(node.value.elts)
+                        ):  # a, b = "x", "y": a is "x"
+                            pairs = list(zip(target.elts, node.value.elts, strict=True))
+                        for names, value in pairs:
+                            for name in ast.walk(names):
+                                if isinstance(name, ast.Name):
+                                    assigned.setdefault(name.id, set()).update(_strings(value))
+                elif isinstance(node, ast.For):
+                    for name in ast.walk(node.target):
+                        if isinstance(name, ast.Name):
+                            assigned.setdefault(name.id, set()).update(_strings(node.iter))
+            for call in ast.walk(fn):
+                if not isinstance(call, ast.Call) or _called(call) not in makers:
+                    continue
+                index = makers[_called(call)]
+                if len(call.args) <= index:
+                    continue
+                arg = call.args[index]
+                strings = _strings(arg)
+                if isinstance(arg, ast.Name):
+                    strings |= assigned.get(arg.id, set())
+                for code in strings & set(TEMPLATES):
+                    found.setdefault(code, str(path.relative_to(PACKAGE.parent)))
+    return found
+
+
+def test_the_code_finder_finds_codes_of_every_kind() -> None:
+    found = codes_in_use()
+    # a meld reason, a referee refusal, a code picked by a conditional, a score line,
+    # a card table help, and codes picked from a loop over pairs
+    for code in (
+        "run_wraps",
+        "no_such_meld",
+        "joker_as_impossible",
+        "score_hand",
+        "widget_select_meld",
+        "ace_low_not_allowed",
+        "ace_high_not_allowed",
+    ):
+        assert code in found, code
+
+
+def test_every_code_in_use_is_in_the_catalogue() -> None:
+    missing = {code: where for code, where in codes_in_use().items() if code not in CATALOGUE}
+    assert not missing, f"add these codes to rummykit.explain.CATALOGUE: {missing}"
+
+
+def test_every_catalogue_code_has_a_sentence_and_an_example() -> None:
+    for code, entry in CATALOGUE.items():
+        assert code in TEMPLATES, code
+        sentence = example_sentence(code)
+        assert "{" not in sentence and "(s)" not in sentence, (code, sentence)
+        assert entry.meaning and entry.meaning == entry.meaning.strip(), code
+        needed = {name for _, name, _, _ in string.Formatter().parse(TEMPLATES[code]) if name}
+        assert needed <= set(entry.example), (code, needed - set(entry.example))
+
+
+def test_a_help_cites_no_rule_and_a_rule_cites_one_that_exists() -> None:
+    for code, entry in CATALOGUE.items():
+        for rules in (HUNGARIAN, ROMMI):
+            cited = cite(code, rules)
+            if not entry.is_rule:
+                assert cited is None, code
+            elif cited is not None:
+                assert cited in RULE_IDS and cited[0] == rules.rulebook, (code, cited)
+        if entry.is_rule:
+            assert any(cite(code, rules) for rules in (HUNGARIAN, ROMMI)), code
+    # the issue's helps: the software's own sentences, not rules
+    for code in ("layoff_no_cards", "no_such_meld", "discard_take_again", "nothing_to_undo"):
+        assert not CATALOGUE[code].is_rule, code
+
+
+# --- the referee's refusals read the same way ----------------------------------------------
+
+
+def assert_refusal_is_a_sentence(verdict: Verdict, rules: Variant) -> None:
+    """A refusal's reasons: known codes, a help cites no rule, a rule one that exists, and
+    whole sentences (the cards a refusal names are the player's, so they aren't checked)."""
+    for reason in verdict.reasons:
+        text, where = reason.message, (reason.code, reason.message, str(rules))
+        entry = CATALOGUE.get(reason.code)
+        assert entry is not None, where
+        if not entry.is_rule:
+            assert reason.rule is None, where
+        if reason.rule is not None:
+            assert reason.rule in RULE_IDS and reason.rule[0] == rules.rulebook, where
+        assert text and text == text.strip() and "  " not in text, where
+        assert "{" not in text and "}" not in text and "(s)" not in text, where
+        assert not IDENTIFIER.search(text), where
+        assert not WRONG_PLURAL.search(text), where
+
+
+REFEREE_RULES: tuple[tuple[Variant, int], ...] = (
+    (HUNGARIAN, 2),
+    (HUNGARIAN, 4),
+    (HUNGARIAN.derive(jokers_per_meld=2), 3),
+    (ROMMI, 2),
+    (ROMMI, 3),
+    (ROMMI.derive(discard_to_win=True), 4),
+)
+
+
+def _probes(game: Game, rng: random.Random) -> list[str]:
+    """Moves a hostile learner types at any moment, legal or not."""
+    hand = list(game.hand(game.current))
+    cards = " ".join(str(c) for c in rng.sample(hand, min(3, len(hand))))
+    one = str(rng.choice(hand)) if hand else "9♠"
+    stranger = str(rng.choice([c for c in FULL_DECK if c not in hand] or [JOKER]))
+    melds = len(game.table) if hasattr(game, "table") else 0
+    return [
+        "draw",
+        "take discard",
+        "take cut",
+        "return cut",
+        "undo",
+        f"meld {cards}",
+        f"lay off {one} onto {rng.randint(1, melds + 2)}",
+        f"exchange {one} from {rng.randint(1, melds + 2)}",
+        f"discard {stranger}",
+        f"discard {one}",
+    ]
+
+
+@pytest.mark.parametrize(("rules", "players"), REFEREE_RULES, ids=lambda v: str(v))
+def test_every_referee_refusal_is_a_sentence(rules: Variant, players: int) -> None:
+    rng = random.Random(players * 31 + len(str(rules)))
+    game = Game.new(rules, players=players, seed=rng.randrange(1000))
+    for _ in range(60):
+        if game.phase == "over":
+            break
+        for text in _probes(game, rng):
+            try:
+                action = parse_action(text)
+            except ValueError:
+                continue
+            verdict = game.check(action)
+            if not verdict.ok:
+                assert_refusal_is_a_sentence(verdict, rules)
+        game.play(rng.choice(game.legal_actions()))

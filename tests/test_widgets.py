@@ -24,6 +24,7 @@ from rummykit.ai import make_agent
 from rummykit.cards import Card, as_cards
 from rummykit.game import (
     Action,
+    Cut,
     Discard,
     Draw,
     ExchangeJoker,
@@ -38,6 +39,34 @@ from rummykit.widgets import AIStepper, MeldChecker, Table
 from rummykit.widgets.view import sorted_hand
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def capture(table: Table) -> list[dict[str, Any]]:
+    """Every message the widget sends to the page from now on (state updates and custom)."""
+    sent: list[dict[str, Any]] = []
+    original = table._send
+
+    def record(msg: dict[str, Any], buffers: Any = None) -> None:
+        sent.append(json.loads(json.dumps(msg)))
+        original(msg, buffers)
+
+    table._send = record  # type: ignore[method-assign]
+    return sent
+
+
+def page_log(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The move log as the page assembles it from the custom messages (its last round)."""
+    log: list[dict[str, Any]] = []
+    current = None
+    for msg in sent:
+        content = msg.get("content", {})
+        if msg.get("method") != "custom" or content.get("type") != "log":
+            continue
+        if content["round"] != current:
+            current, log = content["round"], []
+        assert content["start"] <= len(log)  # no gap
+        log = log[: content["start"]] + content["entries"]
+    return log
 
 
 def hand_texts(table: Table) -> list[str]:
@@ -86,24 +115,28 @@ def check_view(table: Table) -> None:
     assert hand_texts(table) == [str(c) for c in sorted_hand(game.hand(seat), table.sort_by)]
     assert Counter(hand_texts(table)) == Counter(str(c) for c in game.hand(seat))
     assert [i for i, c in enumerate(v["hand"]) if c["selected"]] == sorted(table.selected)
-    assert all(c["svg"].startswith("<svg") and c["label"] for c in v["hand"])
+    assert all(picture(table, c).startswith("<svg") and c["label"] for c in v["hand"])
     # piles, table, opponents
     assert v["stock_count"] == game.stock_size
     assert v["discard_count"] == len(game.discard_pile)
     top = game.discard_pile[-1] if game.discard_pile else None
     assert (v["discard_top"] or {}).get("text") == (str(top) if top else None)
     assert (v["cut_card"] or {}).get("text") == (str(game.cut_card) if game.cut_card else None)
-    assert [[c["text"] for c in m["cards"]] for m in v["melds"]] == [
+    assert [m["cards"] for m in v["melds"]] == [
         [str(c) for c in tm.meld.cards] for tm in game.table
     ]
     assert [m["owner"] for m in v["melds"]] == [tm.owner for tm in game.table]
-    assert {o["seat"]: o["count"] for o in v["opponents"]} == {
-        s: len(game.hand(s)) for s in range(game.players) if s != seat
+    assert {p["seat"]: p["count"] for p in v["players"]} == {
+        s: len(game.hand(s)) for s in range(game.players)
     }
+    threshold = game.variant.opening_threshold
+    assert [p["opened"] for p in v["players"]] == [
+        bool(threshold) and game.opened(s) for s in range(game.players)
+    ]
     assert v["phase"] == game.phase
     assert v["current"] == game.current
     assert v["my_turn"] == (game.current == seat and not game.is_over)
-    assert v["scores"] == list(game.match_scores)
+    assert v["scores"] == expected_scores(table)
     # what the learner may do is what the referee allows
     legal = game.legal_actions() if v["my_turn"] else []
     assert v["can"]["draw"] == (Draw("stock") in legal)
@@ -112,7 +145,7 @@ def check_view(table: Table) -> None:
     assert v["can"]["return_cut"] == (ReturnCutCard() in legal)
     # the opening status, always visible in Hungarian until the seat has opened
     threshold = game.variant.opening_threshold
-    if threshold and not game.opened(seat):
+    if threshold and not game.opened(seat) and not game.is_over:
         points = game.turn_info().meld_points if v["my_turn"] else 0
         assert v["opening"] == f"Opening: {points} of {threshold}"
     else:
@@ -122,13 +155,47 @@ def check_view(table: Table) -> None:
         assert v["verdict"] is None
         assert highlighted(table) == []
     else:
-        assert v["verdict"]["text"] == str(table.verdict)
+        reasons = v["verdict"]["reasons"]
+        assert [r["code"] for r in reasons] == [r.code for r in table.verdict.reasons]
+        assert v["verdict"]["text"] == " ".join(
+            r["message"] + (f" ({r['rule']})" if r["rule"] else "") for r in reasons
+        )
         marked = table.verdict.highlighted if not table.verdict.ok else frozenset()
         assert highlighted(table) == [str(c) for c in table.hand_order if c in marked]
         for c in v["hand"]:
-            assert ("(at fault)" in c["svg"]) == c["highlight"]  # not colour alone
+            assert ("(at fault)" in picture(table, c)) == c["highlight"]  # not colour alone
     # every word on the page comes from Python
-    assert all(isinstance(text, str) and text for text in v["labels"].values())
+    assert all(isinstance(text, str) and text for text in table.labels.values())
+    # the learner is "You" everywhere, never "Seat N"
+    said = " ".join([v["status"], v["announcement"], v["alert"], *v["result"]])
+    assert f"Seat {seat} " not in said and f"seat {seat}'s" not in said, said
+    # every control a learner can press answers: a refused one says why (the engine's words)
+    for name, enabled in v["can"].items():
+        assert enabled or v["why"][name], name
+    for m in v["melds"]:
+        assert m["layoff"]["enabled"] or m["layoff"]["why"]
+        assert m["number"] == m["index"] + 1 and m["label"].startswith(f"Meld {m['number']} ")
+    if len(table.selected) == 1 and v["my_turn"]:
+        card = table.hand_order[table.selected[0]]
+        assert v["can"]["discard"] == game.check(Discard(card), seat).ok
+
+
+def picture(table: Table, card: dict[str, Any]) -> str:
+    """A card's SVG as the page draws it: its own when at fault, else the deck sheet's."""
+    return str(card.get("svg") or table.deck[card["text"]])
+
+
+def expected_scores(table: Table) -> list[int]:
+    """The score bar: the match totals, the round just finished included."""
+    game = table.game
+    if table.match is not None:
+        totals = [0] * game.players
+        for g in table.match.rounds:
+            for s, points in enumerate(g.result.points if g.result else ()):
+                totals[s] += points
+        return totals
+    points = game.result.points if game.result else (0,) * game.players
+    return [a + b for a, b in zip(game.match_scores, points)]
 
 
 def assert_refused(table: Table, *expected: str, rule: str | None = None) -> None:
@@ -143,7 +210,9 @@ def assert_refused(table: Table, *expected: str, rule: str | None = None) -> Non
         assert reason["message"]
     if rule is not None:
         assert rule in [r["rule"] for r in failing(table)]
-    assert table.view["announcement"] == " ".join(r["message"] for r in failing(table))
+    assert table.view["alert"] == " ".join(
+        r["message"] + (f" ({r['rule']})" if r["rule"] else "") for r in failing(table)
+    )
     check_view(table)
 
 
@@ -200,8 +269,12 @@ class Learner:
         """Send the messages for one action and check the referee played exactly it."""
         table, game = self.table, self.table.game
         count = len(game.actions)
-        if isinstance(action, Draw):
+        if isinstance(action, Cut):  # the learner cuts (H3): the slider's height
+            self.send({"type": "cut", "height": action.height})
+        elif isinstance(action, Draw):
             kind = {"stock": "draw", "discard": "take_discard", "cut_card": "take_cut"}
+            if action.source == "discard" and self.rng.random() < 0.5:
+                kind["discard"] = "pile"  # a click on the discard pile
             self.send({"type": kind[action.source]})
         elif isinstance(action, Discard):
             if self.rng.random() < 0.5:  # dragged onto the discard pile
@@ -246,6 +319,13 @@ class Learner:
         table, game = self.table, self.table.game
         before = game.snapshot()
         self.send({"type": "clear"})
+        if game.phase == "cut":  # no cards yet: anything but the cut is refused
+            self.send({"type": "draw"})
+            assert_refused(table, "cut_first", rule="H3")
+            assert table.view["alert"].startswith("Cut the deck first")
+            assert game.snapshot() == before
+            self.refusals["cut_first"] += 1
+            return
         self.send({"type": "select", "index": self.rng.randrange(len(table.hand_order))})
         kept = list(table.selected)
         if game.phase == "draw":
@@ -296,6 +376,8 @@ FULL_ROUNDS = [
 @pytest.mark.parametrize(("variant", "players", "ai", "seed"), FULL_ROUNDS)
 def test_full_round_through_messages(variant: str, players: int, ai: Any, seed: int) -> None:
     table = Table(variant, players=players, ai=ai, seed=seed, ai_delay=0)
+    sent = capture(table)
+    table.handle({"type": "log", "since": 0})  # what a page asks for when it first draws
     check_view(table)
     learner = Learner(table, seed)
     learner.play_round()
@@ -308,20 +390,40 @@ def test_full_round_through_messages(variant: str, players: int, ai: Any, seed: 
     # every card is still somewhere
     assert sum(game.all_cards().values()) == len(game.variant.deck())
 
-    # the computer moves are logged with their reasoning, in the order they were played
+    # the whole round's moves are logged (the computer's with their reasoning), in order,
+    # and the page rebuilds the log from the new entries it was sent
     ai_moves = [str(a) for seat, a in game.actions if seat != table.seat]
     assert [entry["action"] for entry in table.ai_log] == ai_moves
-    assert table.view["ai_log"] == table.ai_log[-12:]
-    for entry in table.view["ai_log"]:
+    for entry in table.ai_log:
         assert entry["seat"] != table.seat
-        assert entry["why"] and entry["trace"] and entry["trace_html"].strip().startswith("<")
+        assert entry["why"] and entry["trace_html"].strip().startswith("<")
+    mine = [e for e in table.moves if e["mine"]]
+    assert len(mine) == sum(1 for seat, _ in game.actions if seat == table.seat)
+    assert all(e["text"].startswith("You ") for e in mine)
+    assert page_log(sent) == table.moves
+    assert [e["number"] for e in table.moves] == list(range(1, len(table.moves) + 1))
 
-    # the scoring, line by line, then the match totals
+    # the scoring, line by line ("You" for the learner), then the match totals with names
     assert game.result is not None
-    lines = [str(r) for r in game.result.lines]
-    assert lines and table.view["result"][: len(lines)] == lines
-    totals = ", ".join(map(str, match.totals))
-    assert table.view["result"][len(lines)] == f"Match totals: {totals}"
+    lines = table.view["result"]
+    assert len(lines) >= len(game.result.lines)
+    for line, reason in zip(lines, game.result.lines):
+        if reason.params.get("seat") == table.seat:
+            assert line.startswith("You ") and line.endswith(f"({reason.rule})")
+        else:
+            assert line == str(reason)
+    totals = ", ".join(f"{table.names[s]} {t}" for s, t in enumerate(match.totals))
+    assert lines[len(game.result.lines)] == f"Match totals: {totals}"
+    # the status says who won and what to press next; the score bar is up to date
+    status = table.view["status"]
+    winner = game.result.winner
+    if winner == table.seat:
+        assert status.startswith("You ") and "won the round" in status
+    elif winner is not None:
+        assert status.startswith(table.names[winner])
+    assert status.endswith("Press Next round to deal round 2.")
+    assert table.view["scores"] == list(match.totals)
+    assert table.view["score_sheet"] == [list(game.result.points)]
     assert table.view["phase"] == "over" and not table.view["my_turn"]
     assert table.view["can"]["next_round"]
     assert not any(table.view["can"][k] for k in ("draw", "discard", "meld", "undo"))
@@ -336,6 +438,7 @@ def test_full_round_through_messages(variant: str, players: int, ai: Any, seed: 
     assert table.game.current == table.seat  # computer seats that start have played
     ai_moves = [str(a) for seat, a in table.game.actions if seat != table.seat]
     assert [entry["action"] for entry in table.ai_log] == ai_moves
+    assert page_log(sent) == table.moves  # the page started the new round's log afresh
     if not ai_moves:
         assert table.view["announcement"] == "Round 2 is dealt."
     check_view(table)
@@ -359,13 +462,16 @@ def test_whole_match_to_the_end() -> None:
     assert match.round_number == 7
     view = table.view
     assert view["match_over"] and not view["can"]["next_round"]
-    standings = [str(s) for s in match.standings()]
+    standings = [f"{s.place}. {table.names[s.seat]}: {s.total}" for s in match.standings()]
     assert view["result"][-len(standings) :] == standings
-    assert view["labels"]["match_over_title"] == "Match over"
+    assert table.labels["match_over_title"] == "Match over"
+    assert "The match is over" in view["status"]
+    assert view["score_sheet"] == [list(g.result.points) for g in match.rounds if g.result]
+    assert view["scores"] == list(match.totals)
     table.handle({"type": "next_round"})
     assert table.game is match.rounds[-1]
     assert table.view["verdict"]["reasons"][0]["code"] == "widget_no_next_round"
-    assert table.view["announcement"] == "There is no next round to deal yet."
+    assert table.view["alert"] == "There is no next round to deal yet."
 
 
 # --- every message, one at a time ------------------------------------------------------------
@@ -379,8 +485,18 @@ def test_draw_from_stock_and_take_discard() -> None:
     table.handle({"type": "draw"})
     assert_played(table)
     assert game.stock_size == stock - 1 and len(game.hand(0)) == hand + 1
-    assert table.view["announcement"] == "Seat 0 drew from the stock."
-    assert table.view["can"]["discard"] and not table.view["can"]["draw"]
+    assert table.view["announcement"] == "You drew from the stock."
+    assert not table.view["can"]["draw"]
+    assert (
+        table.view["why"]["draw"]
+        == "You have already drawn this turn: lay down, lay off, or discard."
+    )
+    # nothing selected: the Discard button says what to do rather than staying silent
+    assert not table.view["can"]["discard"]
+    assert table.view["why"]["discard"].startswith("Select exactly one card to discard")
+    table.handle({"type": "select", "index": 2})
+    assert table.view["can"]["discard"]
+    table.handle({"type": "clear"})
     # discard by drop: the page sends the index of the dragged card
     card = table.hand_order[2]
     table.handle({"type": "discard", "index": 2})
@@ -448,7 +564,7 @@ def test_refused_meld_highlights_the_cards_and_keeps_the_selection() -> None:
     table.handle({"type": "meld"})
     assert_played(table)
     assert [str(c) for c in table.game.table[0].meld.cards] == ["2♥", "3♥", "4♥"]
-    assert table.view["announcement"] == "Seat 0 laid down 2♥ 3♥ 4♥ (meld 1)."
+    assert table.view["announcement"] == "You laid down 2♥ 3♥ 4♥ (meld 1)."
     assert table.view["melds"][0]["label"] == "Meld 1 (You): 2♥ 3♥ 4♥"
 
 
@@ -469,7 +585,7 @@ def test_buttons_without_a_selection_guide_the_learner() -> None:
     ]:
         table.handle(message)
         assert [r["code"] for r in table.view["verdict"]["reasons"]] == [code]
-        assert table.view["announcement"] == table.view["verdict"]["reasons"][0]["message"]
+        assert table.view["alert"] == table.view["verdict"]["reasons"][0]["message"]
         check_view(table)
     select(table, "A♥", "9♠")
     table.handle({"type": "discard"})  # two selected: which one?
@@ -524,7 +640,7 @@ def test_H8_opening_status_always_visible_and_undo() -> None:
     assert_played(table)
     assert table.game.table == () and "3♣" in hand_texts(table)
     assert table.view["opening"] == "Opening: 0 of 51"
-    assert table.view["announcement"] == "Seat 0 took back a move."
+    assert table.view["announcement"] == "You took back a move."
     table.handle({"type": "undo"})
     assert_refused(table, "nothing_to_undo")
     # 12 + 27 + 30 = 69: opened; the status goes once the turn can end
@@ -579,7 +695,7 @@ def test_layoff_by_clicking_a_meld_and_by_dropping_on_it() -> None:
     table.handle({"type": "layoff", "meld": 0})
     assert_played(table)
     assert [str(c) for c in table.game.table[0].meld.cards] == ["5♠", "6♠", "7♠", "8♠"]
-    assert table.view["announcement"] == "Seat 0 laid off 8♠ onto meld 1."
+    assert table.view["announcement"] == "You laid off 8♠ onto meld 1."
     # a refused drop: the card is marked and the rule cited; nothing changes
     before = table.game.snapshot()
     table.handle({"type": "layoff", "meld": 0, "index": index_of(table, "K♦")})
@@ -665,7 +781,10 @@ def test_H11_exchange_a_joker_then_play_it_again() -> None:
         ai_delay=0,
     )
     assert table.view["melds"][0]["jokers"] == ["🃏 = 6♥"]
-    assert table.view["can"]["exchange"]
+    assert table.view["melds"][0]["exchange"] == {
+        "enabled": False,
+        "why": "Select the one card the joker stands for, then click Exchange on that meld.",
+    }
     select(table, "K♠")
     table.handle({"type": "exchange", "meld": 0})
     assert_refused(table, "joker_wrong_card", rule="H11")
@@ -675,7 +794,7 @@ def test_H11_exchange_a_joker_then_play_it_again() -> None:
     assert_played(table)
     assert [str(c) for c in table.game.table[0].meld.cards] == ["5♥", "6♥", "7♥"]
     assert "🃏" in hand_texts(table)
-    assert table.view["announcement"] == "Seat 0 exchanged 6♥ for the joker in meld 1."
+    assert table.view["announcement"] == "You exchanged 6♥ for the joker in meld 1."
     # the joker must go back on the table before the turn ends
     table.handle({"type": "discard", "index": index_of(table, "9♠")})
     assert_refused(table, "joker_replay", rule="H11")
@@ -721,7 +840,7 @@ def test_H10_cut_card_returned_when_not_going_out() -> None:
     assert_played(table)
     assert table.game.table == () and table.game.phase == "draw"
     assert table.view["cut_card"]["text"] == "5♣" and "5♣" not in hand_texts(table)
-    assert table.view["announcement"] == "Seat 0 gave back the cut card 5♣."
+    assert table.view["announcement"] == "You gave back the cut card 5♣."
     table.handle({"type": "take_cut"})
     assert_refused(table, "cut_card_second_attempt", rule="H10")
     table.handle({"type": "return_cut"})
@@ -743,8 +862,10 @@ def test_H10_going_out_with_the_cut_card_ends_the_round() -> None:
     game = table.game
     assert game.is_over and game.result is not None and game.result.winner == 0
     lines = table.view["result"]
-    assert lines == [str(r) for r in game.result.lines]  # no match: no totals line
-    assert lines[0] == "Seat 0 went out: -10. (H12)"
+    assert len(lines) == len(game.result.lines)  # no match: no totals line
+    assert lines[0] == "You went out: -10. (H12)"
+    assert table.view["status"].startswith("You went out and won the round!")
+    assert table.view["scores"] == list(game.result.points)
     assert any("(H13)" in line for line in lines[1:])
     assert not table.view["can"]["next_round"]
     table.handle({"type": "next_round"})
@@ -756,8 +877,8 @@ def test_H10_going_out_with_the_cut_card_ends_the_round() -> None:
 def test_hint_on_my_turn_only_and_ai_steps_one_at_a_time() -> None:
     table = Table("hungarian", players=3, ai=["easy", "normal"], seed=8, ai_delay=0.5)
     game = table.game
-    assert game.current == 1  # the seat left of the dealer starts; nothing played yet
-    assert table.ai_log == [] and not table.view["my_turn"]
+    assert game.phase == "cut" and game.current == 2  # the dealer's right cuts (H3)
+    assert table.ai_log == [] and not table.view["my_turn"] and table.view["cut"] is None
     table.handle({"type": "hint"})
     assert table.view["hint"] == "Hints are for your own turn."
     # the page asks for one AI move at a time (after ai_delay seconds)
@@ -766,7 +887,7 @@ def test_hint_on_my_turn_only_and_ai_steps_one_at_a_time() -> None:
         logged = len(table.ai_log)
         table.handle({"type": "ai_step"})
         assert len(table.ai_log) == logged + 1
-        entry = table.view["ai_log"][-1]
+        entry = table.ai_log[-1]
         assert entry["action"] == str(game.actions[-1][1])
         assert entry["name"] == table.names[entry["seat"]]
         check_view(table)
@@ -838,10 +959,8 @@ def test_four_colour_deck() -> None:
     position = {"hands": ["5♦ 6♣ 7♥ K♠", "2♣ 3♣ 9♦"], "discard": "8♥"}
     four = Table(position=position, variant="rommi", ai="easy", four_colour=True)
     two = Table(position=position, variant="rommi", ai="easy")
-    assert four.view["four_colour"] and not two.view["four_colour"]
-    diamonds = next(c["svg"] for c in four.view["hand"] if c["text"] == "5♦")
-    assert "#1f5fbf" in diamonds  # blue diamonds
-    assert "#1f5fbf" not in json.dumps(two.view["hand"])
+    assert "#1f5fbf" in four.deck["5♦"]  # blue diamonds
+    assert "#1f5fbf" not in json.dumps(two.deck)
     assert display.options.four_colour is False  # the global setting is left alone
 
 
@@ -880,13 +999,14 @@ def test_ai_stepper_steps_forward_and_back() -> None:
         assert f"<title>{card}</title>" in first
     assert step.decision.trace._repr_html_() in first  # its reasoning
     assert step.played == game.actions[step.number][1] or step.number == 0
+    assert stepper._slider.value == 1  # counted from 1, as "Decision 1" is
     stepper._next.click()
-    assert stepper.position == 1 and stepper._slider.value == 1
+    assert stepper.position == 1 and stepper._slider.value == 2
     assert "Decision 2 of 10" in stepper._html.value
     stepper._prev.click()
     stepper._prev.click()  # clamped at the start
     assert stepper.position == 0 and stepper._html.value == first
-    stepper._slider.value = 9  # the scrubber
+    stepper._slider.value = 10  # the scrubber
     assert stepper.position == 9 and "Decision 10 of 10" in stepper._html.value
     stepper._next.click()
     assert stepper.position == 9
@@ -954,13 +1074,13 @@ def test_meld_checker_palette_add_undo_clear() -> None:
     assert checker.cards == "K♠ A♠ 2♠"
     assert checker.verdict.codes == ("run_wraps",)
     assert checker._out.value.count("(at fault)") == 3
-    palette["⌫ last"].click()
+    palette["⌫ Undo"].click()
     assert checker.cards == "K♠ A♠"
     assert "too_few_cards" in checker.verdict.codes
     palette["Q♠"].click()
     palette["🃏"].click()
     assert checker.cards == "K♠ A♠ Q♠ 🃏"
-    palette["clear"].click()
+    palette["Clear"].click()
     assert checker.cards == "" and checker.verdict is None
 
 
@@ -975,3 +1095,154 @@ def test_import_rummykit_does_not_import_widget_libraries() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --- what a click sends, the cut, and the answers of every control ---------------------------
+
+
+@pytest.mark.parametrize(("variant", "players"), [("hungarian", 4), ("rommi", 3)])
+def test_a_learners_click_sends_at_most_10_kb(variant: str, players: int) -> None:
+    """Pictures go once; a click sends the changed view (and its own log line), not the log."""
+    table = Table(variant, players=players, ai="hard", seed=5, ai_delay=0.8)
+    while table.game.current != table.seat:  # the page's timer asks for each computer move
+        table.handle({"type": "ai_step"})
+    table.handle({"type": "draw"})
+    for _ in range(8):  # a long log to not resend: play on until the hand is large
+        table.handle({"type": "discard", "index": 0})
+        while table.game.current != table.seat and not table.game.is_over:
+            table.handle({"type": "ai_step"})
+        table.handle({"type": "draw"})
+    assert len(table.ai_log) >= 8 and len(table.hand_order) >= 8
+    log_bytes = len(json.dumps(table.ai_log))
+    assert log_bytes > 10_000  # what used to be resent with every click
+    sent = capture(table)
+    for message in (
+        {"type": "select", "index": 0},
+        {"type": "select", "index": 1},
+        {"type": "meld"},
+        {"type": "clear"},
+        {"type": "sort", "by": "rank"},
+        {"type": "select", "index": 2},
+        {"type": "discard"},
+    ):
+        before = len(sent)
+        table.handle(message)
+        size = sum(len(json.dumps(m)) for m in sent[before:])
+        assert 0 < size <= 10_000, (message, size)
+    assert all("svg" not in json.dumps(m) or "(at fault)" in json.dumps(m) for m in sent)
+
+
+def test_you_templates_keep_the_engines_fields() -> None:
+    """Each "You" sentence words the same facts as the engine's: no field lost or invented."""
+    from string import Formatter
+
+    from rummykit.messages import TEMPLATES
+
+    def fields(code: str) -> set[str]:
+        return {name for _, name, _, _ in Formatter().parse(TEMPLATES[code]) if name}
+
+    mine = [code for code in TEMPLATES if code.startswith("widget_you_")]
+    assert len(mine) >= 20
+    for code in mine:
+        engine = code.removeprefix("widget_you_")
+        assert engine in TEMPLATES, code
+        assert fields(code) <= fields(engine) | {"current_name"}, code
+        assert fields(engine) - {"seat", "current"} <= fields(code), code
+
+
+def test_H3_the_learner_cuts_with_the_slider() -> None:
+    # two players, dealer 1 in round 2: the learner (seat 0) is to the dealer's right
+    table = Table("hungarian", players=2, ai="easy", seed=3, ai_delay=0)
+    assert table.game.phase != "cut"  # round 1: the computer cut (logged), then dealt
+    assert table.ai_log[0]["action"].startswith("cut the deck at")
+    agent = make_agent("easy")
+    while not table.game.is_over:
+        table.act(agent.decide(table.game.observation(0)).action)
+    table.handle({"type": "next_round"})
+    game = table.game
+    assert game.phase == "cut" and game.current == 0 and table.view["my_turn"]
+    cut = table.view["cut"]
+    assert cut == {"min": 1, "max": 107, "value": 54}
+    assert table.view["status"] == "Your cut: choose where to cut the deck."
+    assert table.view["hand"] == []
+    table.handle({"type": "draw"})
+    assert_refused(table, "cut_first", rule="H3")
+    table.handle({"type": "cut", "height": 200})
+    assert_refused(table, "cut_bad_height")
+    table.handle({"type": "cut", "height": 20})
+    assert_played(table)
+    assert table.view["cut"] is None and table.view["cut_card"] is not None
+    assert table.view["announcement"].startswith("You cut the deck at 20; the cut card is ")
+    assert game.actions[0] == (0, Cut(20))
+
+
+def test_pile_click_double_draw_and_clear() -> None:
+    table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0.5)
+    while table.game.current != table.seat:
+        table.handle({"type": "ai_step"})
+    seen = table.view["seq"]
+    table.handle({"type": "draw", "seen": seen})
+    drawn = [c["text"] for c in table.view["hand"] if c.get("drawn")]
+    assert len(drawn) == 1 and table.drawn is not None and drawn == [str(table.drawn)]
+    count = len(table.game.actions)
+    # the second click of a double click, sent before the page saw the first: dropped
+    table.handle({"type": "draw", "seen": seen})
+    assert len(table.game.actions) == count and table.verdict is None
+    # the discard pile clicked with nothing selected: the engine's answer, not silence
+    table.handle({"type": "pile", "seen": table.view["seq"]})
+    assert_refused(table, "already_drew")
+    assert table.view["alert"].startswith("You have already drawn this turn")
+    # Clear selection takes the refusal (and its marks) away
+    table.handle({"type": "clear"})
+    assert table.view["verdict"] is None and table.view["alert"] == ""
+    # a card selected, then the pile: that card is discarded
+    card = table.hand_order[1]
+    table.handle({"type": "select", "index": 1})
+    table.handle({"type": "pile"})
+    assert table.game.actions[-1] == (0, Discard(card))
+    assert table.view["announcement"] == f"You discarded {card}."
+
+
+def test_hungarian_opening_refusals_on_hover() -> None:
+    """Discard is refused below 51 and says so before it is pressed (H8)."""
+    table = Table(position=HUNGARIAN_OPENING, variant="hungarian", ai="normal", ai_delay=0)
+    select(table, "3♣", "4♣", "5♣")
+    table.handle({"type": "meld"})
+    assert not table.view["can"]["discard"]
+    assert table.view["why"]["discard"].startswith("Your melds total 12; opening needs 51")
+    select(table, "9♠", "9♦", "9♣")
+    assert table.view["can"]["meld"]  # the engine would allow this meld
+    select(table, "9♠", "2♦")
+    assert not table.view["can"]["meld"] and "at least three cards" in table.view["why"]["meld"]
+    assert [p["opened"] for p in table.view["players"]] == [False, False]
+
+
+def test_tools_add_buttons_that_run_python() -> None:
+    from rummykit.widgets.table import Tool
+
+    table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
+    table.tools["mine"] = Tool("widget_round_over", lambda: "reviewed")
+    table.handle({"type": "clear"})
+    # the built-in review buttons wait for the end of the round
+    assert table.view["tools"] == [{"type": "mine", "label": "Round over"}]
+    table.handle({"type": "mine"})
+    assert table.view["hint"] == "reviewed"
+
+
+def test_meld_checker_names_its_buttons_in_its_help() -> None:
+    checker = MeldChecker("hungarian")
+    palette = _palette(checker)
+    assert "⌫ Undo" in checker._out.value and "Clear" in checker._out.value
+    assert palette["⌫ Undo"].description in checker.help
+    assert palette["10♥"].layout.width == "54px"  # wide enough for "10♥"
+
+
+def test_ai_stepper_names_what_it_remembers() -> None:
+    game = Game.new("rommi", players=2, seed=2)
+    easy = make_agent("easy")
+    for _ in range(4):
+        game.play(easy.decide(game.observation(game.current)).action)
+    stepper = AIStepper(game, agents="easy")
+    assert "has taken nothing from the discard pile" in stepper._html.value
+    assert "—" not in stepper._html.value.split("What it remembers")[1][:80]
+    assert stepper._slider.description and stepper._slider.tooltip

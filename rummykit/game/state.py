@@ -47,6 +47,7 @@ from rummykit.melds import (
     check_meld,
     layoff_readings,
     meld_readings,
+    variant_words,
 )
 from rummykit.messages import join, render
 from rummykit.variants import Variant
@@ -100,10 +101,15 @@ class Event:
     params: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
     def __str__(self) -> str:
+        return self.words()
+
+    def words(self, template: str | None = None) -> str:
+        """The event as a sentence: its own template, or ``template`` filled with the same
+        parameters (a view's "You laid down …"). Melds get ``number``, counted from 1."""
         params = {"seat": self.seat, **self.params}
         if isinstance(params.get("index"), int):  # people count melds from 1
             params["number"] = params["index"] + 1
-        return render(f"event_{self.code}", params)
+        return render(template or f"event_{self.code}", params)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -620,7 +626,9 @@ class Game:
                 return [self._help("discard_take_again")]
         if action.source == "cut_card":
             if not v.cut_card:
-                return [self._r("no_cut_card_rule", "turn", variant=str(v))]
+                return [
+                    self._r("no_cut_card_rule", "turn", variant=variant_words(v, ("cut_card",)))
+                ]
             if s.turn.cut_attempted:
                 return [self._r("cut_card_second_attempt", "cut_card")]
             if s.cut_card is None:
@@ -647,7 +655,13 @@ class Game:
 
     def _keeps_discard(self, s: _State, cards_out: int) -> list[Reason]:
         if self.variant.discard_to_win and len(s.hands[s.current]) - cards_out < 1:
-            return [self._r("must_keep_discard", "going_out", variant=str(self.variant))]
+            return [
+                self._r(
+                    "must_keep_discard",
+                    "going_out",
+                    variant=variant_words(self.variant, ("discard_to_win",)),
+                )
+            ]
         return []
 
     def _table_meld(self, s: _State, index: int) -> list[Reason]:
@@ -726,7 +740,13 @@ class Game:
     def _exchange_failures(self, s: _State, action: ExchangeJoker) -> list[Reason]:
         v = self.variant
         if not v.joker_exchange:
-            return [self._r("exchange_not_allowed", "joker_exchange", variant=str(v))]
+            return [
+                self._r(
+                    "exchange_not_allowed",
+                    "joker_exchange",
+                    variant=variant_words(v, ("joker_exchange",)),
+                )
+            ]
         failures = self._hand_failures(s, (action.card,)) or self._table_meld(s, action.meld)
         if failures:
             return failures

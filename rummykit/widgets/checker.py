@@ -10,6 +10,7 @@ MeldChecker('rommi', cards='A♥ 2♥ 3♥')
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 import ipywidgets as widgets
 
@@ -22,7 +23,7 @@ from rummykit.variants import VARIANTS, VariantError, variant
 __all__ = ["MeldChecker"]
 
 
-class MeldChecker(widgets.VBox):  # type: ignore[misc]
+class MeldChecker(widgets.VBox):
     """A deck palette, the chosen cards, and the live verdict with offending cards marked."""
 
     def __init__(self, variant_name: str = "hungarian", cards: str = "") -> None:
@@ -48,22 +49,23 @@ class MeldChecker(widgets.VBox):  # type: ignore[misc]
         self._variant.observe(lambda _c: self.update(), names="value")
         self._text.observe(lambda _c: self.update(), names="value")
         self.verdict: Verdict | None = None
-        super().__init__([widgets.HBox([self._variant, self._text]), *rows, self._out])
+        # ipywidgets' constructors carry no annotations (see pyproject's mypy section)
+        super().__init__([widgets.HBox([self._variant, self._text]), *rows, self._out])  # type: ignore[no-untyped-call]
         self.update()
 
     def _palette_button(self, card: Card) -> widgets.Button:
         button = widgets.Button(
             description=str(card),
             tooltip=card.label,
-            layout=widgets.Layout(width="46px"),
+            layout=widgets.Layout(width="54px", padding="0px"),  # "10♥" fits, never "1…"
             style={"text_color": "#c8102e" if card.is_red else "#1a1a1a"},
         )
         button.on_click(lambda _b: self.add(card))
         return button
 
-    def _tool(self, code: str, action: object) -> widgets.Button:
+    def _tool(self, code: str, action: Callable[[], None]) -> widgets.Button:
         button = widgets.Button(description=render(code))
-        button.on_click(lambda _b: action())  # type: ignore[operator]
+        button.on_click(lambda _b: action())
         return button
 
     def __repr__(self) -> str:
@@ -72,7 +74,12 @@ class MeldChecker(widgets.VBox):  # type: ignore[misc]
     @property
     def cards(self) -> str:
         """The cards being checked, as text."""
-        return self._text.value.strip()
+        return str(self._text.value).strip()
+
+    @property
+    def help(self) -> str:
+        """What to do, naming the buttons as they are labelled."""
+        return render("checker_empty", undo=render("checker_undo"), clear=render("checker_clear"))
 
     def add(self, card: Card) -> None:
         """Add a card from the palette."""
@@ -90,7 +97,7 @@ class MeldChecker(widgets.VBox):  # type: ignore[misc]
         """Check the cards and show the verdict."""
         if not self.cards:
             self.verdict = None
-            self._out.value = f"<p>{html.escape(render('checker_empty'))}</p>"
+            self._out.value = f"<p>{html.escape(self.help)}</p>"
             return
         try:
             rules = variant(self._variant.value)

@@ -28,7 +28,7 @@ from rummykit.puzzles import KINDS, Puzzle, make_puzzle
 __all__ = ["PuzzleWidget", "QuizWidget"]
 
 
-class QuizWidget(widgets.VBox):  # type: ignore[misc]
+class QuizWidget(widgets.VBox):
     """A quiz, one exercise at a time: answer box, Check, feedback, back and next, and the
     student's tally (kept in the :class:`~rummykit.exercises.Quiz`)."""
 
@@ -47,7 +47,7 @@ class QuizWidget(widgets.VBox):  # type: ignore[misc]
         self._check.on_click(lambda _b: self.answer(self._box.value))
         self._back.on_click(lambda _b: self.go(self.number - 1))
         self._forward.on_click(lambda _b: self.next())
-        super().__init__(
+        super().__init__(  # type: ignore[no-untyped-call]
             [
                 self._question,
                 widgets.HBox([self._box, self._check]),

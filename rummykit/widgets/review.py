@@ -1,14 +1,10 @@
 """The mistake review as a widget: one mistake at a time, the position as the stepper shows it.
 
->>> from rummykit.game import Game
->>> from rummykit.ai import make_agent
+>>> from rummykit.game import Game, parse_action
 >>> game = Game.new("rommi", players=2, seed=3)
->>> easy = make_agent("easy")
->>> while not game.is_over:
-...     game.play(easy.decide(game.observation(game.current)).action)
->>> box = ReviewWidget(game, seat=0)
->>> box  # doctest: +ELLIPSIS
-ReviewWidget(seat=0, mistakes=..., position=0)
+>>> game.play(parse_action("draw"))
+>>> ReviewWidget(game, seat=game.current)  # doctest: +ELLIPSIS
+ReviewWidget(seat=1, mistakes=..., position=0)
 
 Each mistake is shown as :class:`~rummykit.widgets.AIStepper` shows a decision (the hand,
 the discard pile, the table, the AI's trace, what was played instead), under the review's
@@ -24,12 +20,12 @@ import ipywidgets as widgets
 
 from rummykit.messages import render
 from rummykit.review import Review, review
-from rummykit.widgets.stepper import AIStepper, Step
+from rummykit.widgets.stepper import Step, decision_html
 
 __all__ = ["ReviewWidget"]
 
 
-class ReviewWidget(widgets.VBox):  # type: ignore[misc]
+class ReviewWidget(widgets.VBox):
     """Next/previous through a round's mistakes, costliest first."""
 
     def __init__(self, source: Any, seat: int = 0, level: str = "hard") -> None:
@@ -46,7 +42,7 @@ class ReviewWidget(widgets.VBox):  # type: ignore[misc]
         self._prev.on_click(lambda _b: self.go(self.review.position - 1))
         self._next.on_click(lambda _b: self.go(self.review.position + 1))
         head = widgets.HTML(f"<p><b>{html.escape(self.review.headline)}</b></p>")
-        super().__init__([head, widgets.HBox([self._prev, self._title, self._next]), self._html])
+        super().__init__([head, widgets.HBox([self._prev, self._title, self._next]), self._html])  # type: ignore[no-untyped-call]
         self.go(0)
 
     def __repr__(self) -> str:
@@ -69,7 +65,7 @@ class ReviewWidget(widgets.VBox):  # type: ignore[misc]
             render("review_position", number=self.review.position + 1, total=total)
         )
         items = "".join(f"<li>{html.escape(s)}</li>" for s in mistake.sentences)
-        stepper_view = AIStepper.step_html(self, self.steps[self.review.position])  # type: ignore[arg-type]
+        stepper_view = decision_html(self.steps[self.review.position], len(self.steps))
         self._html.value = f"<ul>{items}</ul>{stepper_view}"
         self._prev.disabled = self.review.position == 0
         self._next.disabled = self.review.position == total - 1

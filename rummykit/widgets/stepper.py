@@ -18,6 +18,8 @@ else), so the trace shown is exactly the reasoning behind that move.
 from __future__ import annotations
 
 import html
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +27,7 @@ import ipywidgets as widgets
 
 from rummykit.ai import Agent, Decision, make_agent
 from rummykit.ai.planning import public_takes
+from rummykit.cards import Card
 from rummykit.display import cards_html
 from rummykit.game import Game
 from rummykit.game.actions import Action
@@ -46,7 +49,7 @@ class Step:
     played: Action
 
 
-class AIStepper(widgets.VBox):  # type: ignore[misc]
+class AIStepper(widgets.VBox):
     """A scrubber over every decision the AI seats made in a game."""
 
     def __init__(
@@ -55,7 +58,7 @@ class AIStepper(widgets.VBox):  # type: ignore[misc]
         agents: str | Agent | dict[int, str | Agent] = "hard",
         seats: list[int] | None = None,
     ) -> None:
-        source = load(__import__("json").loads(game)) if isinstance(game, str) else game
+        source = load(json.loads(game)) if isinstance(game, str) else game
         self.variant_name = source.variant.name
         record = record_of(source)
         seats = seats if seats is not None else list(range(source.players))
@@ -63,16 +66,22 @@ class AIStepper(widgets.VBox):  # type: ignore[misc]
         self.steps = self._replay(record, chosen)
         self.seats = sorted(chosen)
         self.position = 0
+        # the slider counts decisions from 1, as the text does ("Decision 3 of 10")
         self._slider = widgets.IntSlider(
-            min=0, max=max(0, len(self.steps) - 1), description=render("stepper_move")
+            min=1,
+            max=max(1, len(self.steps)),
+            description=render("stepper_move"),
+            tooltip=render("stepper_slider_label"),
         )
-        self._prev = widgets.Button(description=render("stepper_prev"), icon="arrow-left")
-        self._next = widgets.Button(description=render("stepper_next"), icon="arrow-right")
+        # plain text arrows: no icon font (Voilà would fetch Font Awesome for it)
+        self._prev = widgets.Button(description=render("stepper_prev"))
+        self._next = widgets.Button(description=render("stepper_next"))
         self._html = widgets.HTML()
-        self._slider.observe(lambda change: self.go(change["new"]), names="value")
+        self._slider.observe(lambda change: self.go(change["new"] - 1), names="value")
         self._prev.on_click(lambda _b: self.go(self.position - 1))
         self._next.on_click(lambda _b: self.go(self.position + 1))
-        super().__init__([widgets.HBox([self._prev, self._slider, self._next]), self._html])
+        # ipywidgets' constructors carry no annotations (see pyproject's mypy section)
+        super().__init__([widgets.HBox([self._prev, self._slider, self._next]), self._html])  # type: ignore[no-untyped-call]
         self.go(0)
 
     @staticmethod
@@ -103,31 +112,43 @@ class AIStepper(widgets.VBox):  # type: ignore[misc]
             self._html.value = html.escape(render("stepper_empty"))
             return
         self.position = max(0, min(position, len(self.steps) - 1))
-        if self._slider.value != self.position:
-            self._slider.value = self.position
+        if self._slider.value != self.position + 1:
+            self._slider.value = self.position + 1
         self._html.value = self.step_html(self.steps[self.position])
 
     def step_html(self, step: Step) -> str:
         """The observation, the trace and the move played, as HTML."""
-        obs = step.observation
-        nxt = (step.seat + 1) % obs.players
-        taken = public_takes(obs, nxt)
-        melds = "".join(
-            f"<div>{html.escape(render('widget_meld_label', index=i + 1, owner=tm.owner, cards=tm.meld.cards))}"
-            f"{cards_html(tm.meld.cards)}</div>"
-            for i, tm in enumerate(obs.table)
+        return decision_html(step, len(self.steps))
+
+
+def _memory(seat: int, taken: Sequence[Card]) -> str:
+    """What the agent remembers of the next seat's takes from the discard pile."""
+    if not taken:
+        return render("stepper_memory_none", seat=seat)
+    return render("stepper_memory", seat=seat, cards=taken)
+
+
+def decision_html(step: Step, total: int) -> str:
+    """One decision as HTML: the observation, the trace and the move played (of ``total``)."""
+    obs = step.observation
+    nxt = (step.seat + 1) % obs.players
+    taken = public_takes(obs, nxt)
+    melds = "".join(
+        f"<div>{html.escape(render('widget_meld_label', number=i + 1, owner=tm.owner, cards=tm.meld.cards))}"
+        f"{cards_html(tm.meld.cards)}</div>"
+        for i, tm in enumerate(obs.table)
+    )
+    top = obs.discard_top
+    parts = [
+        f"<h4>{html.escape(render('stepper_title', number=step.number + 1, total=total, seat=step.seat))}</h4>",
+        f"<div>{html.escape(render('stepper_hand'))}</div>{cards_html(obs.hand)}",
+        f"<div>{html.escape(render('stepper_discard', card=top or '—', stock=obs.stock_size))}</div>",
+        melds or f"<div>{html.escape(render('widget_no_melds'))}</div>",
+        f"<div>{html.escape(_memory(nxt, taken))}</div>",
+        step.decision.trace._repr_html_(),
+    ]
+    if step.played != step.decision.action:
+        parts.append(
+            f"<p><b>{html.escape(render('stepper_played_other', action=str(step.played)))}</b></p>"
         )
-        top = obs.discard_top
-        parts = [
-            f"<h4>{html.escape(render('stepper_title', number=step.number + 1, total=len(self.steps), seat=step.seat))}</h4>",
-            f"<div>{html.escape(render('stepper_hand'))}</div>{cards_html(obs.hand)}",
-            f"<div>{html.escape(render('stepper_discard', card=top or '—', stock=obs.stock_size))}</div>",
-            melds or f"<div>{html.escape(render('widget_no_melds'))}</div>",
-            f"<div>{html.escape(render('stepper_memory', seat=nxt, cards=' '.join(map(str, taken)) or '—'))}</div>",
-            step.decision.trace._repr_html_(),
-        ]
-        if step.played != step.decision.action:
-            parts.append(
-                f"<p><b>{html.escape(render('stepper_played_other', action=str(step.played)))}</b></p>"
-            )
-        return "".join(parts)
+    return "".join(parts)

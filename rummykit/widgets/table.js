@@ -1,5 +1,10 @@
 // rummykit card table — a thin view. Every click becomes a message to Python; the referee
-// decides and the new `view` comes back. No rule logic lives here.
+// decides and the new `view` comes back. No rule logic lives here: whether a control is
+// allowed, and why not, is the engine's answer (`view.can`, `view.why`).
+//
+// What lives for the table's whole life (never redrawn): the live region that announces
+// moves, the alert region for refusals, and the move log (new entries are appended).
+// Everything else is redrawn from the view; focus is put back on a sensible element.
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -16,11 +21,35 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-function render({ model, el }) {
-  el.classList.add("rk-table");
-  let timer = null;
+let tables = 0;
 
-  const send = (message) => model.send(message);
+function render({ model, el }) {
+  const uid = `rk${++tables}`;
+  el.classList.add("rk-table");
+  el.setAttribute("tabindex", "-1");
+  let timer = null;
+  let seq = 0; // the view last drawn
+  let shownDrawn = null; // the card marked "just drawn" in the last drawing
+  let asked = null; // the log request in flight
+  const log = { round: null, entries: [] };
+
+  const body = h("div", { class: "rk-body" });
+  const live = h("div", { class: "rk-live", "aria-live": "polite", "data-testid": "announcement" });
+  const alert = h("div", { class: "rk-sr-only", role: "alert", "data-testid": "alert" });
+  const mine = h("div", { class: "rk-log-list", "data-testid": "my-log" });
+  const theirs = h("div", { class: "rk-log-list", "data-testid": "ai-log" });
+  const logs = h(
+    "div",
+    { class: "rk-logs" },
+    h("div", { class: "rk-log" }, h("div", { class: "rk-owner-name", "data-label": "your_moves" }), mine),
+    h("div", { class: "rk-log" }, h("div", { class: "rk-owner-name", "data-label": "ai_moves" }), theirs),
+  );
+  el.replaceChildren(body, live, alert, logs);
+
+  const view = () => model.get("view") || {};
+  const L = () => model.get("labels") || {};
+  const svg = (card) => card.svg || (model.get("deck") || {})[card.text] || "";
+  const send = (message) => model.send({ ...message, seen: view().seq });
 
   function dropZone(node, onDrop) {
     node.addEventListener("dragover", (event) => {
@@ -36,38 +65,167 @@ function render({ model, el }) {
     });
   }
 
-  function button(label, message, enabled, extra = {}) {
-    return h(
+  // A control is never greyed into silence: a refused one stays focusable and pressable
+  // (the engine answers with its Verdict) and says why on hover (title) and on focus (tip).
+  function control(tag, attrs, enabled, why, ...children) {
+    const id = `${uid}-why-${attrs["data-testid"]}`;
+    const node = h(
+      tag,
+      {
+        ...attrs,
+        class: `${attrs.class || "rk-btn"}${enabled ? "" : " rk-disabled"}`,
+        "aria-disabled": enabled ? null : "true",
+        "aria-describedby": enabled || !why ? null : id,
+        title: enabled ? attrs.title : why,
+      },
+      ...children,
+    );
+    if (enabled || !why) return node;
+    return h("span", { class: "rk-ctl" }, node, h("span", { class: "rk-tip", role: "tooltip", id }, why));
+  }
+
+  function button(name, label, message, extra = {}) {
+    const v = view();
+    return control(
       "button",
-      { class: "rk-btn", disabled: !enabled, onclick: () => send(message), ...extra },
+      { "data-testid": name.replaceAll("_", "-"), onclick: () => send(message), ...extra },
+      v.can[name] !== false,
+      (v.why || {})[name],
       label,
     );
   }
 
-  function draw() {
-    const v = model.get("view");
-    if (!v || !v.labels) return;
-    const L = v.labels;
-    // a redraw must not lose the learner's place: keep the focused control and open traces
-    const focused = el.contains(document.activeElement)
-      ? document.activeElement.getAttribute("data-testid")
-      : null;
-    const open = new Set(
-      [...el.querySelectorAll("details[open]")].map((d) => d.getAttribute("data-testid")),
-    );
-    el.replaceChildren();
-    el.classList.toggle("rk-four-colour", !!v.four_colour);
+  function cardFace(card, extra = {}) {
+    return h("span", { class: "rk-card", html: svg(card), ...extra });
+  }
 
-    // opponents and scores
-    const opponents = h(
+  // --- the move log: the learner's moves beside the computer's, the whole round ---------------
+
+  function logEntry(entry) {
+    if (entry.mine) {
+      return h("div", { class: "rk-my-move", "data-testid": `my-move-${entry.number}` }, entry.text);
+    }
+    return h(
+      "details",
+      { class: "rk-ai-move", "data-testid": `ai-move-${entry.number}` },
+      h("summary", {}, `${entry.name}: ${entry.action}`),
+      h("div", { class: "rk-ai-said" }, entry.text),
+      h("div", { html: entry.trace_html }),
+    );
+  }
+
+  function receiveLog(message) {
+    if (message.type !== "log") return;
+    asked = null;
+    if (message.round !== log.round) {
+      log.round = message.round;
+      log.entries = [];
+      mine.replaceChildren();
+      theirs.replaceChildren();
+    }
+    if (message.start > log.entries.length) return; // a gap: asked for again on the next view
+    const fresh = message.entries.slice(log.entries.length - message.start);
+    for (const entry of fresh) {
+      log.entries.push(entry);
+      const list = entry.mine ? mine : theirs;
+      list.prepend(logEntry(entry)); // newest first
+    }
+    for (const list of [mine, theirs]) list.classList.toggle("rk-empty-log", !list.children.length);
+  }
+
+  function syncLog(v) {
+    const round = v.round;
+    const have = round === log.round ? log.entries.length : 0;
+    if (round !== log.round && v.log_count === 0) {
+      receiveLog({ type: "log", round, start: 0, entries: [] });
+      return;
+    }
+    const key = `${round}:${have}`;
+    if (v.log_count > have && asked !== key) {
+      asked = key;
+      model.send({ type: "log", since: have });
+    }
+  }
+
+  // --- focus: after every redraw it stays in the table, on a sensible element ---------------
+
+  function restoreFocus(key, v) {
+    const find = (testid) => body.querySelector(`[data-testid="${testid}"]`);
+    let target = key ? find(key) : null;
+    const drewNow = v.hand.some((c) => c.drawn) && shownDrawn === null;
+    if (drewNow && ["stock", "draw", "discard-pile", "take-discard", "take-cut", null].includes(key)) {
+      target = body.querySelector(".rk-drawn") || target;
+    }
+    if (!target && key && key.startsWith("hand-") && v.hand.length) {
+      target = find(`hand-${Math.min(Number(key.slice(5)), v.hand.length - 1)}`);
+    }
+    if (!target && key === "cut-slider") target = find("stock");
+    target = target || body.querySelector(".rk-drawn") || find("hand-0") || find("stock") || el;
+    target.focus({ preventScroll: true });
+  }
+
+  // --- drawing the view ----------------------------------------------------------------------
+
+  function draw() {
+    const v = view();
+    const labels = L();
+    if (!v.hand || !labels.stock) return;
+    const active = document.activeElement;
+    const hadFocus = el.contains(active);
+    const key = hadFocus && body.contains(active) ? active.getAttribute("data-testid") : null;
+    const keepOpen = new Set([...body.querySelectorAll("details[open]")].map((d) => d.getAttribute("data-testid")));
+
+    for (const node of logs.querySelectorAll("[data-label]")) node.textContent = labels[node.dataset.label];
+    body.replaceChildren(...parts(v, labels, keepOpen));
+    el.dataset.seq = v.seq;
+    el.classList.toggle("rk-my-turn", !!v.my_turn);
+
+    // the live region keeps its node; only its words change (a new move, a new refusal)
+    if (v.announcement && live.textContent !== v.announcement) live.textContent = v.announcement;
+    if (alert.textContent !== v.alert) alert.textContent = v.alert;
+
+    if (hadFocus) restoreFocus(key, v);
+    shownDrawn = v.hand.find((c) => c.drawn)?.text ?? null;
+    seq = v.seq;
+    el.dataset.drawnAt = String(performance.now());
+    syncLog(v);
+
+    // computer seats play at a watchable pace, asked for by the view
+    clearTimeout(timer);
+    const delay = model.get("ai_delay");
+    if (!v.my_turn && v.phase !== "over" && delay > 0) {
+      timer = setTimeout(() => send({ type: "ai_step" }), delay * 1000);
+    }
+  }
+
+  function parts(v, L, keepOpen) {
+    const can = v.can;
+    const you = v.players[v.seat];
+
+    // the status line: whose turn, what to do (or who won and what to press next)
+    const status = h(
+      "div",
+      { class: "rk-status", "data-testid": "status" },
+      h("span", {}, `${v.variant} — ${v.status}`),
+      v.opening ? h("span", { class: "rk-opening", "data-testid": "opening" }, v.opening) : null,
+    );
+
+    // every seat, the learner's first; who has opened; the score bar with names
+    const seats = [you, ...v.players.filter((p) => p.seat !== v.seat)];
+    const players = h(
       "div",
       { class: "rk-opponents" },
-      v.opponents.map((o) =>
+      seats.map((p) =>
         h(
           "div",
-          { class: "rk-opponent" + (o.to_act ? " rk-to-act" : ""), "aria-label": o.label },
-          h("span", { class: "rk-back", html: o.back }),
-          h("span", {}, `${o.name}: ${o.count}`),
+          {
+            class: "rk-opponent" + (p.to_act ? " rk-to-act" : "") + (p.seat === v.seat ? " rk-you" : ""),
+            "aria-label": p.label,
+            "data-testid": `seat-${p.seat}`,
+          },
+          p.seat === v.seat ? null : h("span", { class: "rk-back", html: svg({ text: "back" }) }),
+          h("span", {}, `${p.name}: ${p.count}`),
+          p.opened ? h("span", { class: "rk-opened", "data-testid": `opened-${p.seat}` }, `✔ ${L.opened}`) : null,
         ),
       ),
       h(
@@ -78,154 +236,209 @@ function render({ model, el }) {
     );
 
     // piles
-    const stock = h(
+    const stock = control(
       "button",
       {
         class: "rk-pile rk-stock",
         "aria-label": `${L.stock}: ${v.stock_count}`,
         "data-testid": "stock",
-        disabled: !v.can.draw,
-        onclick: () => send({ type: "draw" }),
+        onclick: (event) => {
+          if (event.detail > 1) return; // the second click of a double click: the first drew
+          send({ type: "draw" });
+        },
       },
-      h("span", { html: v.stock_back }),
+      can.draw,
+      v.why.draw,
+      h("span", { html: svg({ text: "back" }) }),
       h("span", { class: "rk-count" }, `${L.stock} · ${v.stock_count}`),
     );
-    const discard = h(
+    const pileOk = can.take_discard || can.discard;
+    const discard = control(
       "button",
       {
         class: "rk-pile rk-discard",
         "aria-label": `${L.discard_pile}: ${v.discard_top ? v.discard_top.label : "—"}`,
         "data-testid": "discard-pile",
-        onclick: () => {
-          if (v.can.take_discard) send({ type: "take_discard" });
-          else if (v.can.discard) send({ type: "discard" });
+        onclick: (event) => {
+          if (event.detail > 1) return;
+          send({ type: "pile" });
         },
       },
-      v.discard_top ? h("span", { html: v.discard_top.svg }) : h("span", { class: "rk-empty" }, "—"),
+      pileOk,
+      v.phase === "play" ? v.why.discard : v.why.take_discard,
+      v.discard_top ? cardFace(v.discard_top) : h("span", { class: "rk-empty" }, "—"),
       h("span", { class: "rk-count" }, `${L.discard_pile} · ${v.discard_count}`),
     );
-    dropZone(discard, (index) => send({ type: "discard", index }));
+    dropZone(discard.querySelector?.(".rk-pile") || discard, (index) => send({ type: "discard", index }));
     const piles = [stock, discard];
     if (v.cut_card) {
       piles.push(
-        h(
+        control(
           "button",
           {
             class: "rk-pile rk-cut",
             "aria-label": `${L.cut_card}: ${v.cut_card.label}`,
             "data-testid": "cut-card",
-            disabled: !v.can.take_cut,
             onclick: () => send({ type: "take_cut" }),
           },
-          h("span", { html: v.cut_card.svg }),
+          can.take_cut,
+          v.why.take_cut,
+          cardFace(v.cut_card),
           h("span", { class: "rk-count" }, L.cut_card),
         ),
       );
     }
 
-    // melds on the table, grouped by owner
+    // the cut (H3): the learner chooses how many cards to lift
+    let cut = null;
+    if (v.cut) {
+      const out = h("output", { "data-testid": "cut-height" }, String(v.cut.value));
+      const slider = h("input", {
+        type: "range",
+        min: v.cut.min,
+        max: v.cut.max,
+        value: v.cut.value,
+        "aria-label": L.cut_slider,
+        "data-testid": "cut-slider",
+        oninput: (event) => {
+          out.textContent = event.target.value;
+        },
+        onkeydown: (event) => {
+          if (event.key === "Enter") send({ type: "cut", height: Number(event.target.value) });
+        },
+      });
+      cut = h(
+        "div",
+        { class: "rk-cut-choice", "data-testid": "cut" },
+        h("div", {}, L.cut_title),
+        h("label", {}, `${L.cut_slider} `, slider, " ", out),
+        h(
+          "button",
+          { class: "rk-btn", "data-testid": "cut-button", onclick: () => send({ type: "cut", height: Number(slider.value) }) },
+          L.cut_button,
+        ),
+      );
+    }
+
+    // melds on the table, grouped by owner, numbered from 1
     const melds = h("div", { class: "rk-melds", "aria-label": L.table });
     if (!v.melds.length) melds.append(h("div", { class: "rk-muted" }, L.no_melds));
-    else if (v.can.layoff) melds.append(h("div", { class: "rk-muted rk-caption" }, L.layoff_hint));
+    else if (v.my_turn) melds.append(h("div", { class: "rk-muted rk-caption" }, L.layoff_hint));
     const owners = [...new Set(v.melds.map((m) => m.owner))];
     for (const owner of owners) {
       const group = h("div", { class: "rk-owner" }, h("div", { class: "rk-owner-name" }, v.names[owner]));
       for (const m of v.melds.filter((x) => x.owner === owner)) {
+        const layoff = () => send({ type: "layoff", meld: m.index });
         const meld = h(
           "div",
           {
-            class: "rk-meld",
+            class: "rk-meld" + (m.layoff.enabled ? "" : " rk-disabled"),
             role: "button",
             tabindex: "0",
             "aria-label": m.label,
+            "aria-disabled": m.layoff.enabled ? null : "true",
+            title: m.layoff.enabled ? null : m.layoff.why,
             "data-testid": `meld-${m.index}`,
-            onclick: () => send({ type: "layoff", meld: m.index }),
+            onclick: layoff,
             onkeydown: (event) => {
-              if (event.key === "Enter" || event.key === " ") {
+              if (event.target === event.currentTarget && (event.key === "Enter" || event.key === " ")) {
                 event.preventDefault();
-                send({ type: "layoff", meld: m.index });
+                event.stopPropagation();
+                layoff();
               }
             },
           },
-          m.cards.map((c) => h("span", { class: "rk-card", html: c.svg })),
-          m.jokers.length ? h("div", { class: "rk-joker-note" }, m.jokers.join(" ")) : null,
-          v.can.exchange
-            ? h(
-                "button",
-                {
-                  class: "rk-btn rk-small",
-                  "data-testid": `exchange-${m.index}`,
-                  onclick: (event) => {
-                    event.stopPropagation();
-                    send({ type: "exchange", meld: m.index });
-                  },
-                },
-                L.exchange_button,
-              )
-            : null,
+          h("span", { class: "rk-meld-number", "aria-hidden": "true" }, String(m.number)),
+          h("span", { class: "rk-fan" }, m.cards.map((text) => cardFace({ text }))),
         );
+        const extras = [];
+        if (m.jokers.length) extras.push(h("div", { class: "rk-joker-note" }, m.jokers.join(" ")));
+        if (m.exchange) {
+          extras.push(
+            control(
+              "button",
+              {
+                class: "rk-btn rk-small",
+                "data-testid": `exchange-${m.index}`,
+                onclick: (event) => {
+                  event.stopPropagation();
+                  send({ type: "exchange", meld: m.index });
+                },
+              },
+              m.exchange.enabled,
+              m.exchange.why,
+              L.exchange_button,
+            ),
+          );
+        }
         dropZone(meld, (index) => send({ type: "layoff", meld: m.index, index }));
-        group.append(meld);
+        group.append(h("div", { class: "rk-meld-box" }, meld, ...extras));
       }
       melds.append(group);
     }
 
-    // the learner's hand: focusable, selectable, draggable cards
-    const hand = h("div", { class: "rk-hand", role: "group", "aria-label": L.your_hand });
+    // the learner's hand: focusable, selectable, draggable cards in a fan
+    const hand = h("div", { class: "rk-hand", role: "group", "aria-label": L.your_hand, "data-testid": "hand" });
     v.hand.forEach((c, index) => {
-      const card = h(
-        "button",
-        {
-          class: "rk-card rk-hand-card" + (c.selected ? " rk-selected" : "") + (c.highlight ? " rk-fault" : ""),
+      const notes = [c.selected ? L.selected : null, c.drawn ? L.drawn : null].filter(Boolean);
+      hand.append(
+        h("button", {
+          class:
+            "rk-card rk-hand-card" +
+            (c.selected ? " rk-selected" : "") +
+            (c.highlight ? " rk-fault" : "") +
+            (c.drawn ? " rk-drawn" : ""),
           draggable: "true",
           "aria-pressed": c.selected ? "true" : "false",
-          "aria-label": c.label + (c.selected ? ` (${L.selected})` : ""),
+          "aria-label": c.label + (notes.length ? ` (${notes.join(", ")})` : ""),
           "data-testid": `hand-${index}`,
           "data-card": c.text,
           onclick: () => send({ type: "select", index }),
           ondragstart: (event) => event.dataTransfer.setData("text/plain", String(index)),
-          html: c.svg,
-        },
+          html: svg(c),
+        }),
       );
-      hand.append(card);
     });
+    const handBar = h(
+      "div",
+      { class: "rk-caption rk-hand-caption" },
+      L.your_hand,
+      v.my_turn ? h("span", { class: "rk-turn-cue", "data-testid": "your-turn" }, L.your_turn) : null,
+    );
 
-    const can = v.can;
     const controls = h(
       "div",
       { class: "rk-controls" },
-      button(L.draw_button, { type: "draw" }, can.draw, { "data-testid": "draw" }),
-      button(L.take_discard_button, { type: "take_discard" }, can.take_discard, {
-        "data-testid": "take-discard",
-      }),
-      v.cut_card || can.take_cut
-        ? button(L.take_cut_button, { type: "take_cut" }, can.take_cut, { "data-testid": "take-cut" })
-        : null,
-      button(L.meld_button, { type: "meld" }, can.meld, { "data-testid": "meld" }),
-      button(L.discard_button, { type: "discard" }, can.discard, { "data-testid": "discard" }),
-      button(L.undo_button, { type: "undo" }, can.undo, { "data-testid": "undo" }),
-      can.return_cut
-        ? button(L.return_cut_button, { type: "return_cut" }, true, { "data-testid": "return-cut" })
-        : null,
-      button(L.hint_button, { type: "hint" }, v.my_turn, { "data-testid": "hint" }),
-      button(L.clear_button, { type: "clear" }, v.hand.some((c) => c.selected), { "data-testid": "clear" }),
-      button(L.sort_suit, { type: "sort", by: "suit" }, true, { "data-testid": "sort-suit" }),
-      button(L.sort_rank, { type: "sort", by: "rank" }, true, { "data-testid": "sort-rank" }),
+      button("draw", L.draw_button, { type: "draw" }),
+      button("take_discard", L.take_discard_button, { type: "take_discard" }),
+      v.cut_card || can.take_cut ? button("take_cut", L.take_cut_button, { type: "take_cut" }) : null,
+      button("meld", L.meld_button, { type: "meld" }),
+      button("discard", L.discard_button, { type: "discard" }),
+      button("undo", L.undo_button, { type: "undo" }),
+      can.return_cut ? button("return_cut", L.return_cut_button, { type: "return_cut" }) : null,
+      button("hint", L.hint_button, { type: "hint" }),
+      button("clear", L.clear_button, { type: "clear" }),
+      h("button", { class: "rk-btn", "data-testid": "sort-suit", onclick: () => send({ type: "sort", by: "suit" }) }, L.sort_suit),
+      h("button", { class: "rk-btn", "data-testid": "sort-rank", onclick: () => send({ type: "sort", by: "rank" }) }, L.sort_rank),
     );
+    // buttons that run Python rather than a move (v.tools), in a place of their own
+    const tools = v.tools && v.tools.length
+      ? h(
+          "div",
+          { class: "rk-controls rk-tools" },
+          v.tools.map((t) =>
+            h("button", { class: "rk-btn", "data-testid": `tool-${t.type}`, onclick: () => send({ type: t.type }) }, t.label),
+          ),
+        )
+      : null;
 
-    // status, refusals, hints, announcements
-    const status = h(
-      "div",
-      { class: "rk-status", "data-testid": "status" },
-      h("span", {}, `${v.variant} — ${v.status}`),
-      v.opening ? h("span", { class: "rk-opening", "data-testid": "opening" }, v.opening) : null,
-    );
+    // refusals, hints, the round's result
     const panel = h("div", { class: "rk-panel" });
     if (v.verdict) {
       const verdict = h(
         "div",
         { class: "rk-verdict " + (v.verdict.ok ? "rk-ok" : "rk-refused"), "data-testid": "verdict" },
-        h("div", { class: "rk-cards" }, v.verdict.cards.map((c) => h("span", { class: "rk-card", html: c.svg }))),
+        h("div", { class: "rk-cards" }, v.verdict.cards.map((c) => cardFace(c))),
         h(
           "ul",
           {},
@@ -240,9 +453,11 @@ function render({ model, el }) {
             "div",
             { class: "rk-choices" },
             v.joker_choices.map((card) =>
-              button(`🃏 = ${card}`, { ...v.pending, joker_as: card }, true, {
-                "data-testid": `joker-as-${card}`,
-              }),
+              h(
+                "button",
+                { class: "rk-btn", "data-testid": `joker-as-${card}`, onclick: () => send({ ...v.pending, joker_as: card }) },
+                `🃏 = ${card}`,
+              ),
             ),
           ),
         );
@@ -250,6 +465,7 @@ function render({ model, el }) {
       panel.append(verdict);
     }
     if (v.hint) panel.append(h("div", { class: "rk-hint", "data-testid": "hint-text" }, v.hint));
+    if (v.review) panel.append(h("div", { class: "rk-review", "data-testid": "review-position", html: v.review }));
     if (v.result.length) {
       panel.append(
         h(
@@ -257,84 +473,65 @@ function render({ model, el }) {
           { class: "rk-result", "data-testid": "result" },
           h("b", {}, v.match_over ? L.match_over_title : L.round_over),
           h("ul", {}, v.result.map((line) => h("li", {}, line))),
-          can.next_round
-            ? button(L.next_round_button, { type: "next_round" }, true, { "data-testid": "next-round" })
-            : null,
-          reviewPanel(v.review),
+          can.next_round ? button("next_round", L.next_round_button, { type: "next_round" }) : null,
         ),
       );
     }
-    const live = h("div", { class: "rk-live", "aria-live": "polite", "data-testid": "announcement" }, v.announcement);
-
-    // the AI's moves, each expandable to its reasoning
-    const log = h(
-      "div",
-      { class: "rk-ai-log", "data-testid": "ai-log" },
-      h("div", { class: "rk-owner-name" }, L.ai_moves),
-      [...v.ai_log].reverse().map((entry) =>
+    let sheet = null;
+    if (v.score_sheet.length) {
+      sheet = h(
+        "details",
+        { class: "rk-sheet", "data-testid": "score-sheet", open: keepOpen.has("score-sheet") || v.phase === "over" },
+        h("summary", {}, L.score_sheet),
         h(
-          "details",
-          {
-            class: "rk-ai-move",
-            "data-testid": `ai-move-${entry.number}`,
-            open: open.has(`ai-move-${entry.number}`),
-          },
-          h("summary", {}, `${entry.name}: ${entry.action}`),
-          h("div", { html: entry.trace_html }),
+          "table",
+          {},
+          h("tr", {}, h("th", {}, L.round_column), v.names.map((n) => h("th", {}, n))),
+          v.score_sheet.map((row, i) => h("tr", {}, h("td", {}, String(i + 1)), row.map((p) => h("td", {}, String(p))))),
+          h("tr", { class: "rk-total" }, h("th", {}, L.total_row), v.scores.map((s) => h("th", {}, String(s)))),
         ),
-      ),
-    );
+      );
+    }
 
-    el.append(
+    return [
       status,
-      opponents,
+      players,
+      cut,
       h("div", { class: "rk-middle" }, h("div", { class: "rk-piles" }, piles), melds),
-      h("div", { class: "rk-caption" }, L.your_hand),
+      handBar,
       hand,
       controls,
-      live,
+      tools,
       panel,
-      log,
-    );
-
-    if (focused) {
-      const again = el.querySelector(`[data-testid="${focused}"]`);
-      if (again) again.focus({ preventScroll: true });
-    }
-
-    // computer seats play at a watchable pace, asked for by the view
-    clearTimeout(timer);
-    const delay = model.get("ai_delay");
-    if (!v.my_turn && v.phase !== "over" && delay > 0) {
-      timer = setTimeout(() => send({ type: "ai_step" }), delay * 1000);
-    }
+      sheet,
+    ].filter(Boolean);
   }
 
-  // the mistake review (rummykit.review): a button when the round ends, then one mistake at a time
-  function reviewPanel(r) {
-    if (!r) return null;
-    if (r.total === undefined) return button(r.button, { type: "review" }, true, { "data-testid": "review" });
-    return h(
-      "div",
-      { class: "rk-review", "data-testid": "review-panel" },
-      h("p", {}, h("b", {}, r.headline)),
-      r.total
-        ? h(
-            "div",
-            {},
-            button(r.previous, { type: "review", step: -1 }, r.position > 0, { "data-testid": "review-previous" }),
-            h("span", { "aria-live": "polite" }, ` ${r.title} `),
-            button(r.next, { type: "review", step: 1 }, r.position < r.total - 1, { "data-testid": "review-next" }),
-            h("div", { html: r.html }),
-          )
-        : null,
-    );
-  }
+  // --- the keyboard ------------------------------------------------------------------------
 
   function keys(event) {
-    const v = model.get("view");
-    if (!v || event.target.tagName === "INPUT") return;
-    const map = { s: { type: "draw" }, p: { type: "take_discard" }, m: { type: "meld" }, x: { type: "discard" }, u: { type: "undo" } };
+    const v = view();
+    if (!v.hand || event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const card = event.target.closest?.(".rk-hand-card");
+    if (card && (event.key === "ArrowLeft" || event.key === "ArrowRight" || event.key === "Home" || event.key === "End")) {
+      const cards = [...body.querySelectorAll(".rk-hand-card")];
+      const at = cards.indexOf(card);
+      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: cards.length - 1 }[event.key];
+      if (cards[to]) {
+        event.preventDefault();
+        cards[to].focus();
+      }
+      return;
+    }
+    const map = {
+      s: { type: "draw" },
+      p: { type: "take_discard" },
+      m: { type: "meld" },
+      x: { type: "discard" },
+      u: { type: "undo" },
+      c: { type: "clear" },
+      h: { type: "hint" },
+    };
     const message = map[event.key];
     if (message) {
       event.preventDefault();
@@ -342,13 +539,17 @@ function render({ model, el }) {
     }
   }
 
-  el.setAttribute("tabindex", "-1");
   el.addEventListener("keydown", keys);
   model.on("change:view", draw);
+  model.on("change:labels", draw);
+  model.on("msg:custom", receiveLog);
   draw();
   return () => {
     clearTimeout(timer);
     el.removeEventListener("keydown", keys);
+    model.off("change:view", draw);
+    model.off("change:labels", draw);
+    model.off("msg:custom", receiveLog);
   };
 }
 

@@ -4,16 +4,27 @@
 >>> table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
 >>> table
 Table('rommi', players=2, seat=0, ai=['easy'], seed=3)
+>>> table.handle({"type": "take_cut"}); table.view["alert"]
+'Rommi has no cut card. (R4)'
 
 Everything the table decides, the referee decides: a click becomes an action, the engine
-plays it or refuses it with a Verdict, and the view shows that Verdict. The front end sends
-small messages (``{"type": "draw"}``, ``{"type": "discard", "index": 3}``, …); tests and
-scripts can send the same messages with :meth:`Table.handle`.
+plays it or refuses it with a Verdict, and the view shows that Verdict. Every control says
+what pressing it would do now, in the engine's words (``view["why"]``), so a learner can
+always ask "why not?". The front end sends small messages (``{"type": "draw"}``,
+``{"type": "discard", "index": 3}``, …); tests and scripts can send the same messages with
+:meth:`Table.handle`.
+
+What goes to the browser is split so that a click sends little: the card pictures once
+(``deck``), the words of the page once (``labels``), the view on every change (no pictures,
+no log), and the move log as new entries only (custom ``{"type": "log"}`` messages).
 """
 
 from __future__ import annotations
 
 import pathlib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import anywidget
@@ -27,6 +38,7 @@ from rummykit.explain import Reason, Verdict
 from rummykit.game import Game, IllegalAction, Match
 from rummykit.game.actions import (
     Action,
+    Cut,
     Discard,
     Draw,
     ExchangeJoker,
@@ -37,20 +49,51 @@ from rummykit.game.actions import (
 )
 from rummykit.game.record import from_position, loads
 from rummykit.messages import render
-from rummykit.widgets.view import sorted_hand, table_view
+from rummykit.review import Review, review
+from rummykit.widgets.view import (
+    Control,
+    Scores,
+    deck_view,
+    event_text,
+    in_second_person,
+    labels,
+    sorted_hand,
+    status_text,
+    table_view,
+)
 
-__all__ = ["Table"]
+__all__ = ["Table", "Tool"]
 
 _HERE = pathlib.Path(__file__).parent
 
+_TURN_CODES = frozenset({"round_over", "not_your_turn", "cut_first", "draw_first"})
+"""Refusals about the moment, not the cards: shown before asking the learner to select."""
 
-class Table(anywidget.AnyWidget):  # type: ignore[misc]
+_DRAWS = frozenset({"draw", "take_discard", "take_cut", "pile"})
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A button beside the controls that runs Python rather than a move (e.g. a review).
+
+    ``label`` is a message code; ``run`` returns a text to show in the panel (or None);
+    ``shown`` says when the button is on the page.
+    """
+
+    label: str
+    run: Callable[[], str | None]
+    shown: Callable[[], bool] = lambda: True
+
+
+class Table(anywidget.AnyWidget):
     """A playable card table: one human seat, the others played by the AI."""
 
     _esm = _HERE / "table.js"
     _css = _HERE / "table.css"
 
     view = traitlets.Dict().tag(sync=True)
+    deck = traitlets.Dict().tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
     ai_delay = traitlets.Float(0.8).tag(sync=True)
 
     def __init__(
@@ -79,7 +122,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             self.game = from_position(variant, **position)
         else:
             self.match = Match(variant, players, seed, **options)
-            self.game = self.match.new_round()
+            self.game = self._deal()
         self.players = self.game.players
         if not 0 <= seat < self.players:
             raise ValueError(render("widget_bad_seat", seat=seat, last=self.players - 1))
@@ -87,28 +130,42 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         self.seed = seed if self.match is not None else self.game.seed
         self.variant_name = self.game.variant.name
         self.agents = self._agents(ai)
-        self.names = names or [
-            render("widget_you")
-            if s == seat
-            else render("widget_ai_name", seat=s, level=self.agents[s].name)  # type: ignore[union-attr]
-            for s in range(self.players)
-        ]
+        self.names = names or [self._name(s) for s in range(self.players)]
         self.four_colour = display.options.four_colour if four_colour is None else four_colour
         self.sort_by = "suit"
         self.selected: list[int] = []
         self.verdict: Verdict | None = None
         self.announcement = ""
+        self.alert = ""
         self.hint_text = ""
-        self.ai_log: list[dict[str, Any]] = []
+        self.moves: list[dict[str, Any]] = []
+        self.drawn: Card | None = None
         self.pending: dict[str, Any] | None = None
-        self.review: Any = None  # the mistake review, once asked for (rummykit.review)
+        self.review: Review | None = None  # the mistake review, once asked for
+        self.tools: dict[str, Tool] = {
+            "review": Tool("review_button", self._review_start, self._review_offered),
+            "review_previous": Tool("review_previous", self._review_previous, self._reviewing),
+            "review_next": Tool("review_next", self._review_next, self._reviewing),
+        }
+        """Buttons that run Python rather than a move, by message type (the mistake review's
+        are built in); add one with ``table.tools["mine"] = Tool(…)``."""
         self.ai_delay = ai_delay
-        self.on_msg(self._on_msg)
+        self._seq = 0
+        self._acted = -1
+        self._log_sent = 0
+        self.deck = deck_view(self.game.variant, self.four_colour)
+        self.labels = labels()
+        self.on_msg(self._on_msg)  # type: ignore[no-untyped-call]  # ipywidgets' is unannotated
         self._refresh()
         if self.ai_delay == 0:
             self.run_ai()
 
     # --- set-up ----------------------------------------------------------------------------
+
+    def _deal(self) -> Game:
+        """The match's next round; when the variant has a cut card, its cutter chooses (H3)."""
+        assert self.match is not None
+        return self.match.new_round(choose_cut=self.match.variant.cut_card)
 
     def _agents(self, ai: str | list[str | Agent | None] | Agent) -> list[Agent | None]:
         """One agent per computer seat: ``ai`` is one level for all, one per seat (the
@@ -135,6 +192,12 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             out[s] = make_agent(choice) if isinstance(choice, str) else choice
         return out
 
+    def _name(self, seat: int) -> str:
+        agent = self.agents[seat]
+        if agent is None:
+            return render("widget_you")
+        return render("widget_ai_name", seat=seat, level=agent.name)
+
     def __repr__(self) -> str:
         levels = [a.name for a in self.agents if a is not None]
         return (
@@ -149,30 +212,237 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         """The learner's hand in the order shown (sorted by suit or by rank)."""
         return sorted_hand(self.game.hand(self.seat), self.sort_by)
 
+    @property
+    def ai_log(self) -> list[dict[str, Any]]:
+        """The computer seats' moves this round, each with its reasoning."""
+        return [entry for entry in self.moves if not entry["mine"]]
+
     def _refresh(self) -> None:
-        obs = self.game.observation(self.seat)
-        result = self.game.result
-        lines = [str(r) for r in result.lines] if result is not None else []
-        if result is not None and self.match is not None:
-            lines.append(render("widget_totals", totals=", ".join(map(str, self.match.totals))))
-            if self.match.is_over:
-                lines.extend(str(s) for s in self.match.standings())
-        view = table_view(
+        game = self.game
+        obs = game.observation(self.seat)
+        order = self.hand_order
+        chosen = [order[i] for i in sorted(self.selected) if 0 <= i < len(order)]
+        if self.drawn is not None and (not obs.my_turn or self.drawn not in order):
+            self.drawn = None
+        self._seq += 1
+        self.view = table_view(
             obs,
-            hand_order=self.hand_order,
+            hand_order=order,
             selected=self.selected,
+            drawn=order.index(self.drawn) if self.drawn is not None else None,
             verdict=self.verdict,
             names=self.names,
+            status=self._status(),
             announcement=self.announcement,
-            ai_log=self.ai_log[-12:],
-            result_lines=lines,
+            alert=self.alert,
+            result_lines=self._result_lines(),
+            scores=self._scores(),
+            controls=self._controls(chosen),
+            melds=[self._meld_controls(chosen, i) for i in range(len(game.table))],
             hint=self.hint_text,
-            match_over=self.match.is_over if self.match is not None else True,
-            four_colour=self.four_colour,
+            match_over=self.match.is_over if self.match is not None else game.is_over,
+            cut=self._cut_range(),
             pending=self.pending,
+            log_count=len(self.moves),
+            seq=self._seq,
+        ) | {"tools": self._tools(), "round": self._round(), "review": self._review_html()}
+        self._send_log(self._log_sent)
+
+    # --- the mistake review (rummykit.review), when the round is over ------------------------
+
+    def _review_offered(self) -> bool:
+        return self.game.is_over and self.review is None
+
+    def _reviewing(self) -> bool:
+        return self.review is not None and len(self.review) > 1
+
+    def _review_start(self) -> str:
+        """Review the learner's round against the hard AI: the headline and the costliest."""
+        self.review = review(self.game, seat=self.seat)
+        return self._review_text()
+
+    def _review_next(self) -> str:
+        assert self.review is not None
+        self.review.next()
+        return self._review_text()
+
+    def _review_previous(self) -> str:
+        assert self.review is not None
+        self.review.previous()
+        return self._review_text()
+
+    def _review_text(self) -> str:
+        assert self.review is not None
+        mistake = self.review.current
+        return self.review.headline if mistake is None else f"{self.review.headline} {mistake}"
+
+    def _review_html(self) -> str:
+        """The position at the current mistake, drawn (empty when no review is open)."""
+        mistake = self.review.current if self.review is not None else None
+        return mistake._repr_html_() if mistake is not None else ""
+
+    def _round(self) -> int:
+        return self.match.round_number if self.match is not None else 1
+
+    def _status(self) -> str:
+        game = self.game
+        if game.is_over:
+            return self._round_over()
+        if game.current == self.seat:
+            return status_text(game.turn_status())
+        return render("widget_waiting", seat=game.current, name=self.names[game.current])
+
+    def _round_over(self) -> str:
+        """Who won the round and how, and what to press next."""
+        result = self.game.result
+        assert result is not None
+        how = "out" if result.how == "went_out" else "lowest"
+        if result.winner is None:
+            parts = [render("widget_round_no_winner")]
+        elif result.winner == self.seat:
+            parts = [render(f"widget_round_you_won_{how}")]
+        else:
+            parts = [render(f"widget_round_won_{how}", name=self.names[result.winner])]
+        if self.match is None:
+            parts.append(render("widget_round_single"))
+        elif not self.match.is_over:
+            parts.append(render("widget_next_round_prompt", number=self.match.round_number + 1))
+        else:
+            first = [s.seat for s in self.match.standings() if s.place == 1]
+            if first == [self.seat]:
+                parts.append(render("widget_match_you_won"))
+            else:
+                names = [self.names[s] for s in first]
+                parts.append(render("widget_match_won", names=", ".join(names)))
+        return " ".join(parts)
+
+    def _scores(self) -> Scores:
+        if self.match is not None:
+            rounds = tuple(g.result.points for g in self.match.rounds if g.result is not None)
+            return Scores(self.match.totals, rounds)
+        base, result = self.game.match_scores, self.game.result
+        if result is None:
+            return Scores(base, ())
+        return Scores(tuple(a + b for a, b in zip(base, result.points)), (result.points,))
+
+    def _result_lines(self) -> list[str]:
+        result = self.game.result
+        if result is None:
+            return []
+        lines = [str(in_second_person(r, self.seat, self.names)) for r in result.lines]
+        if self.match is not None:
+            totals = ", ".join(
+                render("widget_score_entry", name=self.names[s], points=points)
+                for s, points in enumerate(self.match.totals)
+            )
+            lines.append(render("widget_totals", totals=totals))
+            if self.match.is_over:
+                lines.extend(
+                    render("widget_standing", place=s.place, name=self.names[s.seat], total=s.total)
+                    for s in self.match.standings()
+                )
+        return lines
+
+    def _cut_range(self) -> dict[str, int] | None:
+        """Where the learner may cut, when it is theirs to cut (H3): the engine's heights."""
+        game = self.game
+        if game.phase != "cut" or game.current != self.seat:
+            return None
+        heights = [a.height for a in game.legal_actions() if isinstance(a, Cut)]
+        return {"min": min(heights), "max": max(heights), "value": game.default_cut()}
+
+    def _tools(self) -> list[dict[str, str]]:
+        return [
+            {"type": kind, "label": render(tool.label)}
+            for kind, tool in self.tools.items()
+            if tool.shown()
+        ]
+
+    # --- what each control would do now -------------------------------------------------------
+
+    def _why(self, reasons: tuple[Reason, ...] | list[Reason]) -> str:
+        return " ".join(in_second_person(r, self.seat, self.names).message for r in reasons)
+
+    def _answer(self, action: Action) -> Control:
+        """The engine's answer to ``action`` now: allowed (a joker to name counts), or why not."""
+        verdict = self.game.check(action, self.seat)
+        if verdict.ok or verdict.codes == ("joker_ambiguous",):
+            return Control(True)
+        return Control(False, self._why(verdict.failures))
+
+    def _select_first(self, guide: str) -> Control:
+        """A control that needs cards selected: the moment's refusal, or what to select."""
+        moment = [r for r in self.game.check(Undo(), self.seat).failures if r.code in _TURN_CODES]
+        return Control(False, self._why(moment) if moment else render(guide))
+
+    def _controls(self, chosen: list[Card]) -> dict[str, Control]:
+        game, hand = self.game, self.hand_order
+        out = {
+            "draw": self._answer(Draw("stock")),
+            "take_discard": self._answer(Draw("discard")),
+            "take_cut": self._answer(Draw("cut_card")),
+            "undo": self._answer(Undo()),
+            "return_cut": self._answer(ReturnCutCard()),
+        }
+        if len(chosen) == 1:
+            out["discard"] = self._answer(Discard(chosen[0]))
+        elif hand and not chosen:  # what stands in the way of any discard, else "select one"
+            any_card = self._answer(Discard(hand[0]))
+            out["discard"] = (
+                any_card
+                if not any_card.enabled
+                else Control(False, render("widget_select_one_discard"))
+            )
+        else:
+            out["discard"] = self._select_first("widget_select_one_discard")
+        out["meld"] = (
+            self._answer(PlayMeld(tuple(chosen)))
+            if chosen
+            else self._select_first("widget_select_meld")
         )
-        view["review"] = self._review_view() if result is not None else None
-        self.view = view
+        mine = game.current == self.seat and not game.is_over
+        out["hint"] = Control(mine, "" if mine else render("widget_hint_not_your_turn"))
+        out["clear"] = Control(bool(chosen), "" if chosen else render("widget_nothing_selected"))
+        deal = self.match is not None and game.is_over and not self.match.is_over
+        out["next_round"] = Control(deal, "" if deal else render("widget_no_next_round"))
+        return out
+
+    def _meld_controls(self, chosen: list[Card], index: int) -> dict[str, Control]:
+        """Laying off onto meld ``index``, and (when it holds a joker) exchanging it."""
+        game = self.game
+        out = {
+            "layoff": self._answer(LayOff(tuple(chosen), index))
+            if chosen
+            else self._select_first("widget_select_layoff")
+        }
+        if any(c.is_joker for c in game.table[index].meld.cards):
+            if len(chosen) == 1:
+                out["exchange"] = self._answer(ExchangeJoker(chosen[0], index))
+            else:
+                hand = self.hand_order
+                probe = ExchangeJoker(hand[0], index) if hand else Undo()
+                refused = [
+                    r
+                    for r in game.check(probe, self.seat).failures
+                    if r.code not in ("joker_wrong_card", "card_not_in_hand")
+                ]
+                out["exchange"] = Control(
+                    False, self._why(refused) if refused else render("widget_select_exchange")
+                )
+        return out
+
+    # --- the move log, sent as new entries only ------------------------------------------------
+
+    def _send_log(self, start: int, *, new_round: bool = False) -> None:
+        if start < len(self.moves) or new_round:
+            entries = self.moves[start:]
+            message = {"type": "log", "round": self._round(), "start": start, "entries": entries}
+            self.send(message)  # type: ignore[no-untyped-call]  # ipywidgets' is unannotated
+        self._log_sent = len(self.moves)
+
+    def _logged(self, seat: int, text: str, **more: str) -> None:
+        entry = {"number": len(self.moves) + 1, "seat": seat, "name": self.names[seat]}
+        self.moves.append({**entry, "mine": seat == self.seat, "text": text, **more})
 
     # --- messages from the front end ---------------------------------------------------------
 
@@ -189,30 +459,45 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             self._refresh()
 
     def handle(self, message: dict[str, Any]) -> None:
-        """Act on one message from the front end (the same ones a click sends)."""
+        """Act on one message from the front end (the same ones a click sends).
+
+        A draw clicked on a page that had not yet shown the learner's previous move (a
+        double click on the stock) is dropped: the first click drew.
+        """
         kind = message.get("type")
+        seen = message.get("seen")
+        if kind in _DRAWS and isinstance(seen, int) and seen < self._acted:
+            return
+        if kind == "log":  # a page (re)drawn asks for the log from where it is
+            self._send_log(int(message.get("since", 0)))
+            return
         self.hint_text = ""
+        self.alert = ""
         if kind == "select":
             self._toggle(int(message["index"]))
         elif kind == "clear":
             self.selected = []
+            if self.verdict is not None and not self.verdict.ok:
+                self.verdict = None
+                self.pending = None
         elif kind == "sort":
             self._sort("rank" if message.get("by") == "rank" else "suit")
         elif kind == "hint":
             self._hint()
         elif kind == "ai_step":
             self.step_ai()
+            return
         elif kind == "next_round":
             self.next_round()
             return
-        elif kind == "review":
-            self.show_review(int(message.get("step", 0)))
+        elif isinstance(kind, str) and kind in self.tools:
+            self.hint_text = self.tools[kind].run() or ""
         else:
             action = self._action(message)
             if action is not None:
                 pending = None
                 if kind in ("meld", "layoff"):  # repeated with joker_as after joker_ambiguous
-                    pending = {k: v for k, v in message.items() if k != "joker_as"}
+                    pending = {k: v for k, v in message.items() if k not in ("joker_as", "seen")}
                 self.act(action, pending=pending)
                 return
         self._refresh()
@@ -255,7 +540,13 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         }
         if kind in simple:
             return simple[kind]
+        if kind == "cut":
+            return Cut(int(message["height"]))
         cards = self._chosen(message)
+        if kind == "pile":  # a click on the discard pile: discard the card chosen, else take it
+            if not cards or self.game.phase != "play":
+                return Draw("discard")  # the engine answers (e.g. "already drawn", H7)
+            kind = "discard"
         if kind == "discard":
             if len(cards) != 1:
                 self._guide("widget_select_one_discard")
@@ -281,7 +572,8 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
 
     def _guide(self, code: str) -> None:
         self.verdict = Verdict((Reason(code, None, ()),))
-        self.announcement = self.verdict.reasons[0].message
+        self.alert = self.verdict.reasons[0].message
+        self.announcement = ""
 
     # --- acting ----------------------------------------------------------------------------
 
@@ -292,6 +584,7 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         what a joker stands for (default: the selected cards, as from the Meld button).
         """
         before = len(self.game.events)
+        hand_before = Counter(self.game.hand(self.seat))
         self.pending = pending
         if pending is None and isinstance(action, (PlayMeld, LayOff)):
             self.pending = {"type": "meld" if isinstance(action, PlayMeld) else "layoff"}
@@ -301,13 +594,23 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             self.game.play(action, self.seat)
         except IllegalAction as refusal:
             self.verdict = refusal.verdict
-            self.announcement = " ".join(r.message for r in refusal.verdict.failures)
+            self.alert = " ".join(
+                str(in_second_person(r, self.seat, self.names)) for r in refusal.verdict.failures
+            )
+            self.announcement = ""
             self._refresh()
             return False
         self.verdict = None
+        self.pending = None
         self.selected = []
-        self.announcement = " ".join(str(e) for e in self.game.events[before:])
+        if isinstance(action, Draw):
+            new = Counter(self.game.hand(self.seat)) - hand_before
+            self.drawn = next(iter(new), None)
+        said = [event_text(e, self.seat) for e in self.game.events[before:]]
+        self.announcement = " ".join(said)
+        self._logged(self.seat, self.announcement)
         self._refresh()
+        self._acted = self._seq
         if self.ai_delay == 0:
             self.run_ai()
         return True
@@ -324,18 +627,14 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         before = len(game.events)
         decision = agent.decide(game.observation(seat))
         game.play(decision.action, seat)
-        self.ai_log.append(
-            {
-                "number": len(self.ai_log),
-                "seat": seat,
-                "name": self.names[seat],
-                "action": str(decision.action),
-                "why": str(decision.trace.why),
-                "trace": str(decision.trace),
-                "trace_html": decision.trace._repr_html_(),
-            }
+        self.announcement = " ".join(event_text(e, self.seat) for e in game.events[before:])
+        self._logged(
+            seat,
+            self.announcement,
+            action=str(decision.action),
+            why=str(decision.trace.why),
+            trace_html=decision.trace._repr_html_(),
         )
-        self.announcement = " ".join(str(e) for e in game.events[before:])
         self._refresh()
         return True
 
@@ -345,41 +644,6 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
         while moves < limit and self.step_ai():
             moves += 1
         return moves
-
-    # --- the mistake review (rummykit.review), when the round is over ------------------------
-
-    def show_review(self, step: int = 0) -> None:
-        """Review the learner's round against the hard AI; ``step`` moves to the next (+1) or
-        previous (-1) mistake."""
-        if not self.game.is_over:
-            return
-        if self.review is None:
-            from rummykit.review import review
-
-            self.review = review(self.game, seat=self.seat)
-        elif step > 0:
-            self.review.next()
-        elif step < 0:
-            self.review.previous()
-
-    def _review_view(self) -> dict[str, Any]:
-        """The review panel: the button's label, then the current mistake and its place."""
-        out: dict[str, Any] = {"button": render("review_button")}
-        if self.review is not None:
-            mistake = self.review.current
-            total = len(self.review.mistakes)
-            out.update(
-                headline=self.review.headline,
-                html=mistake._repr_html_() if mistake is not None else "",
-                title=render("review_position", number=self.review.position + 1, total=total)
-                if total
-                else "",
-                position=self.review.position,
-                total=total,
-                next=render("review_next"),
-                previous=render("review_previous"),
-            )
-        return out
 
     def _hint(self) -> None:
         if self.game.current != self.seat or self.game.is_over:
@@ -393,11 +657,14 @@ class Table(anywidget.AnyWidget):  # type: ignore[misc]
             self._guide("widget_no_next_round")
             self._refresh()
             return
-        self.game = self.match.new_round()
+        self.game = self._deal()
         self.review = None
         self.selected = []
         self.verdict = None
-        self.ai_log = []
+        self.pending = None
+        self.drawn = None
+        self.moves = []
+        self._send_log(0, new_round=True)  # the page starts the new round's log afresh
         self.announcement = render("widget_new_round", number=self.match.round_number)
         self._refresh()
         if self.ai_delay == 0:

@@ -1,37 +1,113 @@
 """The card table as plain data for the browser: what one seat sees, ready to draw.
 
 The widgets never decide anything: this module turns a seat's :class:`Observation`, the
-last :class:`Verdict` and the AI's traces into a JSON-ready dict that the ES module draws.
-Card pictures are the same SVG that :mod:`rummykit.display` draws in notebooks.
+last :class:`Verdict` and the engine's answers about each control into a JSON-ready dict
+that the ES module draws. Card pictures are the same SVG that :mod:`rummykit.display` draws
+in notebooks; they go to the browser once per table (:func:`deck_view`), so an update names
+cards by their text and stays small.
+
+The learner is "You" everywhere: :func:`in_second_person` words the engine's reasons and
+events about the learner's seat with the ``widget_you_…`` templates.
+
+>>> in_second_person(Reason("score_out", "R7", (), {"seat": 0}), 0).message
+'You went out.'
+>>> in_second_person(Reason("score_out", "R7", (), {"seat": 1}), 0).message
+'Seat 1 went out.'
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rummykit import display
 from rummykit.cards import Card, sort_cards
 from rummykit.display import card_back_svg, card_svg
-from rummykit.explain import Verdict
+from rummykit.explain import Reason, Verdict
 from rummykit.game.observation import Observation
-from rummykit.messages import render
+from rummykit.game.state import Event, TurnStatus
+from rummykit.messages import TEMPLATES, render
+from rummykit.variants import Variant
 
-__all__ = ["card_view", "sorted_hand", "table_view", "verdict_view"]
+__all__ = [
+    "Control",
+    "card_view",
+    "deck_view",
+    "event_text",
+    "in_second_person",
+    "sorted_hand",
+    "status_text",
+    "table_view",
+    "verdict_view",
+]
+
+YOU = "widget_you_"
+"""Templates that word an engine sentence about the learner: ``widget_you_<code>``."""
+
+
+def in_second_person(reason: Reason, seat: int, names: Sequence[str] = ()) -> Reason:
+    """The same reason, worded for the learner when it is about ``seat`` ("You went out").
+
+    A refusal that names the seat to act gets that seat's name (``current_name``).
+    """
+    code = reason.template or reason.code
+    if reason.params.get("seat") != seat or YOU + code not in TEMPLATES:
+        return reason
+    params = dict(reason.params)
+    current = params.get("current")
+    if isinstance(current, int) and 0 <= current < len(names):
+        params["current_name"] = names[current]
+    return replace(reason, template=YOU + code, params=params)
+
+
+def event_text(event: Event, seat: int) -> str:
+    """What happened, in words; the learner's own moves as "You …"."""
+    code = f"event_{event.code}"
+    if event.seat == seat and YOU + code in TEMPLATES:
+        return event.words(YOU + code)
+    return str(event)
+
+
+def status_text(status: TurnStatus) -> str:
+    """Where the learner's turn stands ("You draw: …"), with what is still missing."""
+    code = (
+        "status_draw_cut"
+        if status.phase == "draw" and status.can_take_cut
+        else f"status_{status.phase}"
+    )
+    parts = [render(YOU + code if YOU + code in TEMPLATES else code, seat=status.seat)]
+    short = any(r.code == "turn_opening_short" for r in status.obligations)
+    if status.threshold and not status.opened and status.phase == "play" and not short:
+        parts.append(
+            render("status_opening", points=status.meld_points, threshold=status.threshold)
+        )
+    parts.extend(in_second_person(r, status.seat).message for r in status.obligations)
+    return " ".join(parts)
 
 
 def card_view(card: Card, *, highlight: bool = False, selected: bool = False) -> dict[str, Any]:
-    """One card for the browser: its text, words for screen readers, and its picture."""
-    return {
+    """One card for the browser: its text and words for screen readers. Its picture is in
+    the deck sheet (:func:`deck_view`), except a card at fault, which carries its own."""
+    out: dict[str, Any] = {
         "text": str(card),
         "label": card.label,
-        "svg": card_svg(card, highlight=highlight),
-        "highlight": highlight,
         "selected": selected,
-        "joker": card.is_joker,
+        "highlight": highlight,
     }
+    if highlight:
+        out["svg"] = card_svg(card, highlight=True)
+    return out
+
+
+def deck_view(variant: Variant, four_colour: bool) -> dict[str, str]:
+    """Every card's picture, keyed by its text, and the back (``"back"``): sent once."""
+    with _colours(four_colour):
+        sheet = {str(c): card_svg(c) for c in sort_cards(set(variant.deck()))}
+        sheet["back"] = card_back_svg()
+    return sheet
 
 
 def sorted_hand(hand: tuple[Card, ...], by: str) -> list[Card]:
@@ -41,16 +117,19 @@ def sorted_hand(hand: tuple[Card, ...], by: str) -> list[Card]:
     return list(sort_cards(hand))
 
 
-def verdict_view(verdict: Verdict | None) -> dict[str, Any] | None:
+def verdict_view(
+    verdict: Verdict | None, seat: int = -1, names: Sequence[str] = ()
+) -> dict[str, Any] | None:
     """A refusal or an explanation for the message panel."""
     if verdict is None:
         return None
+    reasons = [in_second_person(r, seat, names) for r in verdict.reasons]
     return {
         "ok": verdict.ok,
-        "text": str(verdict),
+        "text": " ".join(str(r) for r in reasons),
         "reasons": [
             {"code": r.code, "rule": r.rule, "message": r.message, "failing": r.failing}
-            for r in verdict.reasons
+            for r in reasons
         ],
         "cards": [card_view(c, highlight=c in verdict.highlighted) for c in _shown(verdict)],
     }
@@ -80,115 +159,124 @@ def _colours(four_colour: bool) -> Iterator[None]:
         display.options.four_colour = before
 
 
+@dataclass(frozen=True, slots=True)
+class Control:
+    """What pressing a control would do now: allowed, or why not (the engine's words)."""
+
+    enabled: bool
+    why: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"enabled": …, "why": …}``."""
+        return {"enabled": self.enabled, "why": self.why}
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """The score bar and the sheet: totals so far and each finished round's points."""
+
+    totals: tuple[int, ...]
+    rounds: tuple[tuple[int, ...], ...]
+
+
 def table_view(
     obs: Observation,
     *,
     hand_order: list[Card],
     selected: list[int],
+    drawn: int | None,
     verdict: Verdict | None,
     names: list[str],
+    status: str,
     announcement: str,
-    ai_log: list[dict[str, Any]],
+    alert: str,
     result_lines: list[str],
+    scores: Scores,
+    controls: Mapping[str, Control],
+    melds: Sequence[Mapping[str, Control]],
     hint: str,
     match_over: bool,
-    four_colour: bool,
-    pending: dict[str, Any] | None = None,
+    cut: dict[str, int] | None,
+    pending: dict[str, Any] | None,
+    log_count: int,
+    seq: int,
 ) -> dict[str, Any]:
-    """Everything the table widget draws, for seat ``obs.seat``."""
-    with _colours(four_colour):
-        highlighted = verdict.highlighted if verdict is not None and not verdict.ok else frozenset()
-        legal = obs.legal_actions
-        kinds = {a.kind for a in legal}
-        sources = {a.source for a in legal if a.kind == "draw"}  # type: ignore[attr-defined]
-        v = obs.variant
-        status = (
-            str(obs.status)
-            if obs.status is not None
-            else render("widget_waiting", seat=obs.current, name=names[obs.current])
-        )
-        opening = ""
-        if v.opening_threshold and not obs.opened[obs.seat]:
-            points = obs.turn.meld_points if obs.my_turn else 0
-            opening = render("widget_opening", points=points, threshold=v.opening_threshold)
-        return {
-            "seat": obs.seat,
-            "variant": v.title,
-            "phase": obs.phase,
-            "current": obs.current,
-            "my_turn": obs.my_turn,
-            "names": names,
-            "hand": [
-                card_view(c, highlight=c in highlighted, selected=i in selected)
-                for i, c in enumerate(hand_order)
-            ],
-            "opponents": [
-                {
-                    "seat": s,
-                    "name": names[s],
-                    "count": obs.hand_sizes[s],
-                    "opened": obs.opened[s],
-                    "to_act": obs.current == s,
-                    "back": card_back_svg(),
-                    "label": render(
-                        "widget_opponent_label", name=names[s], count=obs.hand_sizes[s]
-                    ),
-                }
-                for s in range(obs.players)
-                if s != obs.seat
-            ],
-            "melds": [
-                {
-                    "index": i,
-                    "owner": tm.owner,
-                    "owner_name": names[tm.owner],
-                    "kind": tm.meld.kind,
-                    "cards": [card_view(c) for c in tm.meld.cards],
-                    "jokers": [
-                        render(
-                            "widget_joker_is",
-                            card=rep if rep else "/".join(map(str, tm.meld.missing_suits())),
-                        )
-                        for c, rep in zip(tm.meld.cards, tm.meld.represents)
-                        if c.is_joker
-                    ],
-                    "label": render(
-                        "widget_meld_label", index=i + 1, owner=names[tm.owner], cards=tm.meld.cards
-                    ),
-                }
-                for i, tm in enumerate(obs.table)
-            ],
-            "discard_top": card_view(obs.discard_top) if obs.discard_top else None,
-            "discard_count": len(obs.discard_pile),
-            "stock_count": obs.stock_size,
-            "stock_back": card_back_svg(),
-            "cut_card": card_view(obs.cut_card) if obs.cut_card else None,
-            "scores": list(obs.scores),
-            "status": status,
-            "opening": opening,
-            "can": {
-                "draw": "stock" in sources,
-                "take_discard": "discard" in sources,
-                "take_cut": "cut_card" in sources,
-                "discard": "discard" in kinds,
-                "meld": obs.my_turn and obs.phase == "play",
-                "layoff": "layoff" in kinds or (obs.my_turn and obs.phase == "play"),
-                "exchange": "exchange" in kinds,
-                "undo": "undo" in kinds,
-                "return_cut": "return_cut" in kinds,
-                "next_round": obs.phase == "over" and not match_over,
-            },
-            "verdict": verdict_view(verdict),
-            "joker_choices": _joker_choices(verdict),
-            "pending": pending,
-            "announcement": announcement,
-            "ai_log": ai_log,
-            "result": result_lines,
-            "hint": hint,
-            "match_over": match_over,
-            "four_colour": four_colour,
-            "labels": {k: render(f"widget_{k}") for k in _LABELS},
-        }
+    """Everything the table widget draws for seat ``obs.seat``, pictures aside."""
+    highlighted = verdict.highlighted if verdict is not None and not verdict.ok else frozenset()
+    v = obs.variant
+    opening = ""
+    if v.opening_threshold and not obs.opened[obs.seat] and obs.phase != "over":
+        points = obs.turn.meld_points if obs.my_turn else 0
+        opening = render("widget_opening", points=points, threshold=v.opening_threshold)
+    hand = []
+    for i, c in enumerate(hand_order):
+        card = card_view(c, highlight=c in highlighted, selected=i in selected)
+        if i == drawn:
+            card["drawn"] = True
+        hand.append(card)
+    return {
+        "seq": seq,
+        "seat": obs.seat,
+        "variant": v.title,
+        "phase": obs.phase,
+        "current": obs.current,
+        "my_turn": obs.my_turn,
+        "names": names,
+        "hand": hand,
+        "players": [
+            {
+                "seat": s,
+                "name": names[s],
+                "count": obs.hand_sizes[s],
+                "opened": bool(v.opening_threshold) and obs.opened[s],
+                "to_act": obs.current == s and obs.phase != "over",
+                "label": render("widget_opponent_label", name=names[s], count=obs.hand_sizes[s]),
+            }
+            for s in range(obs.players)
+        ],
+        "melds": [
+            {
+                "index": i,
+                "number": i + 1,
+                "owner": tm.owner,
+                "kind": tm.meld.kind,
+                "cards": [str(c) for c in tm.meld.cards],
+                "jokers": [
+                    render(
+                        "widget_joker_is",
+                        card=rep if rep else "/".join(map(str, tm.meld.missing_suits())),
+                    )
+                    for c, rep in zip(tm.meld.cards, tm.meld.represents)
+                    if c.is_joker
+                ],
+                "label": render(
+                    "widget_meld_label", number=i + 1, owner=names[tm.owner], cards=tm.meld.cards
+                ),
+                **{k: c.to_dict() for k, c in melds[i].items()},
+            }
+            for i, tm in enumerate(obs.table)
+        ],
+        "discard_top": card_view(obs.discard_top) if obs.discard_top else None,
+        "discard_count": len(obs.discard_pile),
+        "stock_count": obs.stock_size,
+        "cut_card": card_view(obs.cut_card) if obs.cut_card else None,
+        "scores": list(scores.totals),
+        "score_sheet": [list(r) for r in scores.rounds],
+        "status": status,
+        "opening": opening,
+        "can": {k: c.enabled for k, c in controls.items()},
+        "why": {k: c.why for k, c in controls.items() if not c.enabled},
+        "verdict": verdict_view(verdict, obs.seat, names),
+        "joker_choices": _joker_choices(verdict),
+        "pending": pending,
+        "announcement": announcement,
+        "alert": alert,
+        "result": result_lines,
+        "hint": hint,
+        "match_over": match_over,
+        "cut": cut,
+        "log_count": log_count,
+    }
 
 
 def _joker_choices(verdict: Verdict | None) -> list[str]:
@@ -197,11 +285,13 @@ def _joker_choices(verdict: Verdict | None) -> list[str]:
         return []
     for r in verdict.failures:
         if r.code == "joker_ambiguous":
-            return [str(c) for c in r.params.get("choices", ())]  # type: ignore[attr-defined]
+            choices = r.params.get("choices", ())
+            return [str(c) for c in choices] if isinstance(choices, (tuple, list)) else []
     return []
 
 
-_LABELS = (
+LABELS = (
+    "you",
     "selected",
     "stock",
     "discard_pile",
@@ -223,8 +313,24 @@ _LABELS = (
     "sort_rank",
     "next_round_button",
     "ai_moves",
+    "your_moves",
     "scores",
     "round_over",
     "match_over_title",
     "no_melds",
+    "your_turn",
+    "opened",
+    "score_sheet",
+    "round_column",
+    "total_row",
+    "cut_title",
+    "cut_slider",
+    "cut_button",
+    "drawn",
+    "no_moves",
 )
+
+
+def labels() -> dict[str, str]:
+    """Every word the page shows that is not in a view: sent once per table."""
+    return {k: render(f"widget_{k}") for k in LABELS}

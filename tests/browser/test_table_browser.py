@@ -4,8 +4,12 @@ Debian's ``/usr/bin/chromium`` is launched through ``executable_path`` (never
 ``playwright install``). Without it the test is skipped with a message saying how to get it;
 with ``RUMMYKIT_REQUIRE_BROWSER=1`` (set by ``.ci/run``) a missing browser is a failure.
 
-Screenshots go to ``test-output/browser/``; ``docs/_static/table.png`` (for the README) is
-written when it is missing or when ``RUMMYKIT_UPDATE_SCREENSHOT=1``.
+Voilà serves this folder's notebooks (one kernel per page): ``table_demo`` (a seeded Rommi
+round), ``table_win`` and ``table_loss`` (hand-made positions a move from the end), and
+``table_narrow`` (a crowded Hungarian table for the 800 px layout). Screenshots of each step
+go to ``test-output/browser/``; ``docs/_static/table.png`` (for the README) is written when
+it is missing or when ``RUMMYKIT_UPDATE_SCREENSHOT=1``. Click-to-redraw times are printed
+(p50/p90/max), not asserted: the machine is shared.
 """
 
 from __future__ import annotations
@@ -33,7 +37,6 @@ from rummykit.variants import variant
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-NOTEBOOK = HERE / "table_demo.ipynb"
 OUTPUT = ROOT / "test-output" / "browser"
 README_SHOT = ROOT / "docs" / "_static" / "table.png"
 RULES = variant("rommi")
@@ -113,7 +116,7 @@ def voila_url(playwright_api: Any, tmp_path_factory: pytest.TempPathFactory) -> 
                 sys.executable,
                 "-m",
                 "voila",
-                str(NOTEBOOK),
+                str(HERE),
                 "--no-browser",
                 f"--port={port}",
                 "--Voila.ip=127.0.0.1",
@@ -147,23 +150,51 @@ def voila_url(playwright_api: Any, tmp_path_factory: pytest.TempPathFactory) -> 
         _stop(process)
 
 
-@pytest.fixture
-def table_page(playwright_api: Any, voila_url: str) -> Iterator[Any]:
-    """A fresh Chromium page (Debian's binary, closed network flags) on the served notebook."""
+@pytest.fixture(scope="module")
+def browser(playwright_api: Any) -> Iterator[Any]:
+    """Debian's Chromium, started once for the module, with the network flags closed."""
     with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=STEP)
+        chromium = p.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=STEP
+        )
         try:
-            context = browser.new_context(viewport={"width": 1200, "height": 1000})
-            page = context.new_page()
-            page.set_default_timeout(STEP)
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(voila_url, wait_until="domcontentloaded", timeout=PAGE_READY)
-            page.wait_for_selector(".rk-table [data-testid=stock]", timeout=PAGE_READY)
-            yield page
-            assert not [e for e in errors if "rummykit" in e or "table.js" in e], errors
+            yield chromium
         finally:
-            browser.close()
+            chromium.close()
+
+
+@pytest.fixture
+def open_table(browser: Any, voila_url: str) -> Iterator[Any]:
+    """Open a served notebook in a fresh page: ``open_table("table_win", width=800)``."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def opener(name: str, width: int = 1200, height: int = 1000) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(STEP)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(
+            f"{voila_url}voila/render/{name}.ipynb",
+            wait_until="domcontentloaded",
+            timeout=PAGE_READY,
+        )
+        page.wait_for_selector(".rk-table [data-testid=stock]", timeout=PAGE_READY)
+        return page
+
+    try:
+        yield opener
+        assert not [e for e in errors if "rummykit" in e or "table.js" in e], errors
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture
+def table_page(open_table: Any) -> Any:
+    """The seeded Rommi round at 1200 × 1000."""
+    return open_table("table_demo")
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -183,7 +214,42 @@ def ai_moves(page: Any) -> int:
 
 def wait_for_my_turn(page: Any, expect: Any) -> None:
     """The computer's turn is played by the page's timer; then the stock is ours to click."""
-    expect(page.get_by_test_id("stock")).to_be_enabled(timeout=STEP)
+    expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=STEP)
+
+
+def enabled(locator: Any) -> bool:
+    """A control the engine allows now (refused ones stay pressable, marked aria-disabled)."""
+    return locator.get_attribute("aria-disabled") != "true"
+
+
+def focus_in_table(page: Any) -> str:
+    """Where the keyboard focus is: it must be on an element inside the table's drawing."""
+    where: str | None = page.evaluate(
+        """() => { const a = document.activeElement; const body = document.querySelector('.rk-body');
+                   return body && body.contains(a) ? (a.dataset.testid || a.className) : null; }"""
+    )
+    assert where, "keyboard focus left the table"
+    return where
+
+
+REDRAW = """async (testid) => {
+  const root = document.querySelector('.rk-table');
+  const before = Number(root.dataset.seq);
+  const t0 = performance.now();
+  root.querySelector(`[data-testid="${testid}"]`).click();
+  await new Promise((done) => {
+    const watch = new MutationObserver(() => {
+      if (Number(root.dataset.seq) > before) { watch.disconnect(); done(); }
+    });
+    watch.observe(root, { attributes: true, attributeFilter: ['data-seq'] });
+  });
+  return Number(root.dataset.drawnAt) - t0;
+}"""
+
+
+def timed_click(page: Any, testid: str) -> float:
+    """Click in the page and wait for the redraw: milliseconds from click to drawn view."""
+    return float(page.evaluate(REDRAW, testid))
 
 
 def click_cards(page: Any, expect: Any, cards: list[str]) -> None:
@@ -206,7 +272,7 @@ def no_meld(cards: list[Card]) -> list[Card]:
 
 def shot(page: Any, name: str) -> Path:
     path = OUTPUT / name
-    page.locator(".rk-table").screenshot(path=str(path))
+    page.locator(".rk-table").screenshot(path=str(path), animations="disabled")
     return path
 
 
@@ -228,9 +294,11 @@ def test_play_a_turn_in_the_browser(table_page: Any, playwright_api: Any) -> Non
     stock_before = page.get_by_test_id("stock").get_attribute("aria-label")
     page.get_by_test_id("stock").click()
     expect(page.locator("[data-testid^='hand-']")).to_have_count(8)
-    expect(page.get_by_test_id("stock")).to_be_disabled()
+    expect(page.get_by_test_id("stock")).to_have_attribute("aria-disabled", "true")
     assert page.get_by_test_id("stock").get_attribute("aria-label") != stock_before
-    expect(page.get_by_test_id("announcement")).to_contain_text("drew from the stock")
+    expect(page.get_by_test_id("announcement")).to_have_text("You drew from the stock.")
+    expect(page.locator(".rk-hand .rk-drawn")).to_have_count(1)  # the card just drawn
+    shot(page, "01-drew.png")
 
     # a refusal, explained: three cards that are no meld; the rule is cited, the cards marked
     cards = as_cards(" ".join(hand(page)))
@@ -243,7 +311,8 @@ def test_play_a_turn_in_the_browser(table_page: Any, playwright_api: Any) -> Non
     expect(verdict).to_contain_text("Not allowed: meld")
     assert page.locator(".rk-hand .rk-fault").count() >= 1  # offending cards marked
     assert page.locator("[data-testid^='hand-'][aria-pressed=true]").count() == 3  # kept
-    shot(page, "refusal.png")
+    shot(page, "02-refusal.png")
+    expect(page.get_by_test_id("alert")).to_contain_text("(R3)")  # announced as an alert
 
     # a meld: clear the selection, pick a real meld, press Meld
     page.get_by_test_id("clear").click()
@@ -282,8 +351,9 @@ def test_play_a_turn_in_the_browser(table_page: Any, playwright_api: Any) -> Non
     expect(latest.locator(".rk-trace")).to_contain_text("easy")
     # ... and it stays open while the table redraws
     page.get_by_test_id("stock").click()
-    expect(page.get_by_test_id("stock")).to_be_disabled()
+    expect(page.get_by_test_id("stock")).to_have_attribute("aria-disabled", "true")
     expect(page.locator("[data-testid=ai-log] details").first).to_have_attribute("open", "")
+    expect(page.get_by_test_id("my-log")).to_contain_text("You drew from the stock.")
 
     # one more refusal to show beside the open trace, for the picture
     cards = as_cards(" ".join(hand(page)))
@@ -291,9 +361,158 @@ def test_play_a_turn_in_the_browser(table_page: Any, playwright_api: Any) -> Non
     click_cards(page, expect, [str(c) for c in wrong])
     page.get_by_test_id("meld").click()
     expect(page.get_by_test_id("verdict")).to_contain_text("(R3)")
-    picture = shot(page, "table.png")
+    picture = shot(page, "03-table.png")
     page.screenshot(path=str(OUTPUT / "page.png"), full_page=True)
     if not README_SHOT.exists() or os.environ.get("RUMMYKIT_UPDATE_SCREENSHOT") == "1":
         README_SHOT.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(picture, README_SHOT)
     print(f"browser test played in {time.monotonic() - started:.1f} s; pictures in {OUTPUT}")
+
+
+def test_keyboard_alone_plays_a_whole_round(table_page: Any, playwright_api: Any) -> None:
+    """Shortcuts, Enter and the arrow keys only; after every action the focus is in the table."""
+    page, expect = table_page, playwright_api.expect
+    started = time.monotonic()
+    live = page.get_by_test_id("announcement").element_handle()
+    page.locator(".rk-table").focus()
+    turns = 0
+    while True:
+        expect(page.locator("[data-testid=your-turn], [data-testid=result]").first).to_be_visible(
+            timeout=STEP
+        )
+        if page.get_by_test_id("result").count():
+            break
+        turns += 1
+        assert turns <= 40
+        page.get_by_test_id("hand-0").focus()
+        page.keyboard.press("s")  # draw from the stock
+        expect(page.locator(".rk-hand .rk-drawn")).to_have_count(1)
+        assert focus_in_table(page).startswith("hand-")  # on the card just drawn
+        # every meld the hand holds: walk to its cards with the arrows, Enter, then "m"
+        while True:
+            cards = as_cards(" ".join(hand(page)))
+            found = next(iter(candidate_melds(cards, RULES)), None)
+            if found is None:
+                break
+            before = len(cards)
+            taken: list[int] = []
+            for card in found.cards:
+                shown = hand(page)
+                i = next(i for i, c in enumerate(shown) if c == str(card) and i not in taken)
+                taken.append(i)
+                page.get_by_test_id("hand-0").focus()
+                page.keyboard.press("Home")
+                for _ in range(i):
+                    page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")
+                expect(page.get_by_test_id(f"hand-{i}")).to_have_attribute("aria-pressed", "true")
+                assert focus_in_table(page) == f"hand-{i}"
+            page.keyboard.press("m")
+            expect(page.locator("[data-testid^='hand-']")).not_to_have_count(before)
+            if not hand(page):
+                break
+            focus_in_table(page)
+        if page.get_by_test_id("result").count():
+            break
+        # discard the last card (the highest after sorting by rank) with "x"
+        page.keyboard.press("End")
+        page.get_by_test_id(f"hand-{len(hand(page)) - 1}").focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("x")
+        expect(page.get_by_test_id("your-turn").or_(page.get_by_test_id("result"))).to_have_count(
+            1, timeout=STEP
+        )
+        focus_in_table(page)
+    expect(page.get_by_test_id("status")).to_contain_text("won the round")
+    assert page.get_by_test_id("announcement").element_handle() == live  # never replaced
+    shot(page, "04-keyboard-round-over.png")
+    print(f"keyboard round: {turns} turns in {time.monotonic() - started:.1f} s")
+
+
+def test_round_over_after_a_win(open_table: Any, playwright_api: Any) -> None:
+    page, expect = open_table("table_win"), playwright_api.expect
+    click_cards(page, expect, ["5♥", "6♥", "7♥"])
+    page.get_by_test_id("meld").click()
+    expect(page.get_by_test_id("meld-0")).to_contain_text("1")  # numbered from 1
+    page.get_by_test_id("hand-0").drag_to(page.get_by_test_id("discard-pile"))
+    expect(page.get_by_test_id("status")).to_contain_text("You went out and won the round!")
+    expect(page.get_by_test_id("status")).not_to_contain_text("Seat 0")
+    expect(page.get_by_test_id("result")).to_contain_text("You went out.")
+    # the score bar is up to date, with names, the round it ended in
+    scores = page.get_by_test_id("scores").inner_text()
+    assert scores.startswith("Scores: You ") and "Seat 1 (easy AI) 0" in scores
+    assert "You 0" not in scores  # the winner took the points of the hand left
+    expect(page.get_by_test_id("score-sheet")).to_be_visible()
+    shot(page, "05-won.png")
+
+
+def test_round_over_after_a_loss(open_table: Any, playwright_api: Any) -> None:
+    page, expect = open_table("table_loss"), playwright_api.expect
+    page.get_by_test_id("hand-0").drag_to(page.get_by_test_id("discard-pile"))
+    expect(page.get_by_test_id("status")).to_contain_text(
+        "Seat 1 (easy AI) went out and won the round.", timeout=STEP
+    )
+    expect(page.get_by_test_id("result")).to_be_visible()
+    scores = page.get_by_test_id("scores").inner_text()
+    assert "You 0" in scores and "Seat 1 (easy AI) 0" not in scores
+    shot(page, "06-lost.png")
+
+
+def test_refused_click_on_the_discard_pile_says_why(table_page: Any, playwright_api: Any) -> None:
+    """After drawing, a click on the pile is refused by the engine, and the page says why;
+    Clear selection takes the refusal away. Also: a double click on the stock draws once."""
+    page, expect = table_page, playwright_api.expect
+    wait_for_my_turn(page, expect)
+    live = page.get_by_test_id("announcement").element_handle()
+    page.get_by_test_id("stock").dblclick()
+    expect(page.locator("[data-testid^='hand-']")).to_have_count(8)
+    page.wait_for_timeout(300)
+    expect(page.get_by_test_id("verdict")).to_have_count(0)  # no "already drawn" on top
+    expect(page.locator(".rk-hand .rk-drawn")).to_have_count(1)
+    page.get_by_test_id("discard-pile").click()
+    verdict = page.get_by_test_id("verdict")
+    expect(verdict).to_contain_text("You have already drawn this turn")
+    expect(page.get_by_test_id("alert")).to_contain_text("You have already drawn this turn")
+    assert page.get_by_test_id("announcement").element_handle() == live
+    # a refused control says why on hover and on focus
+    page.get_by_test_id("draw").focus()
+    expect(page.locator(".rk-ctl:focus-within .rk-tip")).to_contain_text("already drawn")
+    shot(page, "07-pile-refused.png")
+    page.get_by_test_id("clear").click()
+    expect(page.get_by_test_id("verdict")).to_have_count(0)
+    expect(page.get_by_test_id("alert")).to_have_text("")
+
+
+def test_layout_at_800_px_keeps_melds_on_one_line(open_table: Any, playwright_api: Any) -> None:
+    page, expect = open_table("table_narrow", width=800, height=900), playwright_api.expect
+    meld = page.get_by_test_id("meld-0")
+    expect(meld).to_be_visible()
+    tops = meld.locator(".rk-card").evaluate_all(
+        "cards => cards.map(c => Math.round(c.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 4 and len(set(tops)) == 1, tops  # one line, no wrap
+    hand_tops = page.locator(".rk-hand-card").evaluate_all(
+        "cards => cards.map(c => Math.round(c.getBoundingClientRect().top))"
+    )
+    assert len(set(hand_tops)) == 1, hand_tops  # the hand fans out, it does not wrap
+    # ranks stay readable: the rank glyph of a meld card is at least 12 px high
+    height = meld.locator(".rk-card svg text").first.evaluate(
+        "t => t.getBoundingClientRect().height"
+    )
+    assert height >= 12, height
+    expect(page.get_by_test_id("opened-0")).to_be_visible()  # Hungarian: who has opened
+    shot(page, "08-800px.png")
+
+
+def test_click_to_redraw_times(table_page: Any, playwright_api: Any) -> None:
+    """Measured on every run and printed (the target is p90 ≤ 100 ms, max ≤ 150 ms)."""
+    page, expect = table_page, playwright_api.expect
+    wait_for_my_turn(page, expect)
+    times = [timed_click(page, "stock")]
+    for i in range(24):
+        times.append(timed_click(page, f"hand-{i % 7}"))
+    times.sort()
+    p50, p90 = times[len(times) // 2], times[int(len(times) * 0.9)]
+    print(
+        f"click to redraw over {len(times)} clicks: p50 {p50:.0f} ms, p90 {p90:.0f} ms, max {times[-1]:.0f} ms"
+    )

@@ -1,0 +1,336 @@
+"""The agent protocol: agents in their own process see only JSON, decide as they do in
+process, and every way of breaking the protocol is a forfeit with a readable reason."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rummykit.agents import Forfeit, ProcessAgent, serve
+from rummykit.agents.protocol import (
+    ProtocolError,
+    decide_message,
+    decode,
+    read_answer,
+    read_hello,
+    read_observation,
+)
+from rummykit.ai import make_agent
+from rummykit.game import Game, IllegalAction
+from rummykit.tournament import run_tournament
+from rummykit.variants import variant
+
+ROOT = Path(__file__).resolve().parent.parent
+AGENTS = Path(__file__).resolve().parent / "agents"
+SH_AGENT = ROOT / "examples" / "agents" / "first_legal.sh"
+PY = sys.executable
+
+
+def misbehaving(mode: str, time_limit: float = 5.0) -> ProcessAgent:
+    return ProcessAgent(
+        [PY, str(AGENTS / "misbehaving.py"), mode], name=mode, time_limit=time_limit
+    )
+
+
+def zombies() -> list[int]:
+    """Children of this process that ended but were never reaped."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if fields[0] == "Z" and int(fields[1]) == os.getpid():
+            found.append(int(stat.parent.name))
+    return found
+
+
+def play(game: Game, agents: list[object]) -> list[str]:
+    """Play a round out; the text of every trace."""
+    traces = []
+    while not game.is_over:
+        seat = game.current
+        decision = agents[seat].decide(game.observation(seat))  # type: ignore[attr-defined]
+        traces.append(str(decision.trace))
+        game.play(decision.action, seat)
+    return traces
+
+
+# --- the messages ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"),
+    [
+        ("rommi", 2, {}),
+        ("rommi", 3, {"ace_high": True, "discard_to_win": False}),
+        ("hungarian", 2, {}),
+        ("hungarian", 4, {"opening_threshold": 40}),
+    ],
+)
+def test_every_observation_survives_its_json_form(
+    name: str, players: int, options: dict[str, object]
+) -> None:
+    rules = variant(name, **options)
+    for seed in range(1 if players > 2 else 2):
+        game = Game.new(rules, players, seed=seed)
+        easy = make_agent("easy")
+        while not game.is_over:
+            for seat in range(players):  # the player to act, and the others watching
+                obs = game.observation(seat)
+                line = json.dumps(decide_message(obs, 7))
+                assert read_observation(json.loads(line)) == obs
+            game.play(easy.decide(game.observation(game.current)).action)
+
+
+def test_answers_in_json_or_text_form_and_bad_ones_are_refused() -> None:
+    game = Game.new("rommi", 2, seed=1)
+    game.play(game.legal_actions()[0])
+    card = game.hand(game.current)[0]
+    by_json = {"type": "action", "id": 3, "action": {"type": "discard", "card": str(card)}}
+    by_text = {"type": "action", "id": 3, "text": f"discard {card}"}
+    assert read_answer(by_json, 3)[0] == read_answer(by_text, 3)[0]
+    for bad, words in [
+        ({"type": "action", "id": 2, "text": "draw"}, "question 2"),
+        ({"type": "action", "id": 3}, "neither"),
+        ({"type": "action", "id": 3, "text": "fold"}, "'fold' is not a move"),
+        ({"type": "action", "id": 3, "action": {"type": "fold"}}, "could not be read"),
+        ({"type": "hello", "id": 3}, "'action' line was due"),
+    ]:
+        with pytest.raises(ProtocolError, match=words):
+            read_answer(bad, 3)
+    for line in (b"not json", b"[1, 2]", b'{"id": 1}'):
+        with pytest.raises(ProtocolError, match="not a JSON object"):
+            decode(line)
+    with pytest.raises(ProtocolError, match="protocol 2"):
+        read_hello({"type": "hello", "protocol": 2, "name": "x", "variants": []})
+    with pytest.raises(ProtocolError, match="variants"):
+        read_hello({"type": "hello", "protocol": 1, "name": "x", "variants": "rommi"})
+
+
+def test_serve_answers_and_survives_garbage() -> None:
+    game = Game.new("hungarian", 2, seed=2)
+    obs = game.observation(game.current)
+    lines = [b"garbage\n", json.dumps(decide_message(obs, 5)).encode() + b"\n", b'{"type":"bye"}\n']
+    out, err = io.BytesIO(), io.StringIO()
+    assert (
+        serve(make_agent("normal"), stdin=io.BytesIO(b"".join(lines)), stdout=out, stderr=err) == 0
+    )
+    hello, error, answer = (json.loads(x) for x in out.getvalue().splitlines())
+    assert hello == {
+        "type": "hello",
+        "protocol": 1,
+        "name": "normal",
+        "variants": ["hungarian", "rommi"],
+    }
+    assert error["type"] == "error" and "garbage" in error["message"]
+    assert answer["id"] == 5 and answer["trace"]["agent"] == "normal"
+    assert answer["action"] == make_agent("normal").decide(obs).action.to_dict()
+
+
+# --- the built-in levels over the protocol --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "level", "seed"),
+    [("rommi", 2, "hard", 3), ("rommi", 3, "normal", 1), ("hungarian", 2, "easy", 5),
+     ("hungarian", 4, "normal", 2)],
+)  # fmt: skip
+def test_levels_over_the_protocol_decide_as_in_process(
+    name: str, players: int, level: str, seed: int
+) -> None:
+    here = Game.new(name, players, seed=seed)
+    there = Game.new(name, players, seed=seed)
+    local = make_agent(level)
+    with ProcessAgent.level(level) as remote:
+        traces_here = play(here, [local] * players)
+        traces_there = play(there, [remote] * players)
+        assert remote.program_name == level
+    assert there.actions == here.actions
+    assert there.result == here.result
+    assert traces_there == traces_here  # the reasons arrive word for word
+    assert not zombies()
+
+
+def test_the_posix_sh_agent_plays_the_first_legal_action() -> None:
+    for name, players in (("hungarian", 3), ("rommi", 4)):
+        game = Game.new(name, players, seed=11)
+        with ProcessAgent(["sh", str(SH_AGENT)]) as agent:
+            assert agent.name == "first_legal" and agent.program_name == "first-legal"
+            while not game.is_over:
+                obs = game.observation(game.current)
+                decision = agent.decide(obs)
+                assert decision.action == obs.legal_actions[0]
+                game.play(decision.action)
+        assert game.result is not None
+
+
+def test_a_cheater_finds_the_game_in_process_and_nothing_in_a_process() -> None:
+    sys.path.insert(0, str(AGENTS))
+    try:
+        from cheater import Cheater  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(AGENTS))
+    game = Game.new("rommi", 2, seed=4)
+    obs = game.observation(game.current)
+    inside = str(Cheater().decide(obs).trace)
+    assert "games found: 0" not in inside and "cards seen: 7" in inside  # trusted code
+    spec = f"{AGENTS / 'cheater.py'}:Cheater"
+    with ProcessAgent([PY, "-m", "rummykit", "agent", "--agent", spec]) as outside:
+        trace = str(outside.decide(obs).trace)
+    assert "games found: 0; other players' cards seen: 0" in trace
+
+
+def test_a_process_agent_copies_and_pickles_without_its_program() -> None:
+    agent = ProcessAgent.level("easy", time_limit=3)
+    game = Game.new("rommi", 2, seed=1)
+    agent.decide(game.observation(game.current))
+    for twin in (copy.deepcopy(agent), pickle.loads(pickle.dumps(agent))):
+        assert twin._program is None and twin.argv == agent.argv and twin.time_limit == 3
+    agent.close()
+
+
+# --- forfeits -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "code", "words"),
+    [
+        ("hang", "timeout", "no answer within 0.5 s"),
+        ("crash", "crash", "exit status 3"),
+        ("garbage", "garbage", "'I think I'll discard the queen' is not a JSON object"),
+        ("error", "error", "I am out of ideas"),
+    ],
+)
+def test_a_broken_program_forfeits_and_is_stopped(mode: str, code: str, words: str) -> None:
+    agent = misbehaving(mode, time_limit=0.5)
+    game = Game.new("rommi", 2, seed=1)
+    with pytest.raises(Forfeit) as caught:
+        agent.decide(game.observation(game.current))
+    assert caught.value.code == code and words in str(caught.value)
+    if mode == "crash":
+        assert "something went badly wrong" in caught.value.stderr
+    assert agent._program is None
+    assert not zombies()
+
+
+def test_only_the_end_of_a_flood_on_stderr_is_kept() -> None:
+    agent = misbehaving("loud")
+    game = Game.new("hungarian", 2, seed=1)
+    with pytest.raises(Forfeit) as caught:
+        agent.decide(game.observation(game.current))
+    assert caught.value.code == "crash" and "exit status 4" in str(caught.value)
+    assert caught.value.stderr.endswith("my last words")
+    assert len(caught.value.stderr) <= 2000
+    assert not zombies()
+
+
+def test_a_forfeit_ends_a_whole_match() -> None:
+    result = run_tournament(
+        "hungarian", 2, [misbehaving("crash"), "easy"], games=2, seed=1, workers=1, unit="match"
+    )
+    for record in result.records:
+        assert record.how == "forfeit" and record.winners == ()
+        assert record.forfeit is not None and record.forfeit.code == "crash"
+        assert record.points[record.forfeit.seat] >= 100
+
+
+def test_an_illegal_action_gets_the_verdict_once_then_a_forfeit() -> None:
+    result = run_tournament(
+        "rommi", 2, [misbehaving("illegal"), "easy"], games=2, seed=1, workers=1
+    )
+    for record in result.records:
+        assert record.how == "forfeit" and record.forfeit is not None
+        assert record.forfeit.code == "illegal"
+        assert record.forfeit.agent == "illegal"
+        assert "Not allowed: discard" in record.forfeit.message
+        assert "verdict: Not allowed" in record.forfeit.stderr  # the program was told why
+        loser = record.forfeit.seat
+        assert record.points[loser] < 0 and record.points[1 - loser] == 0
+    assert result.standing("illegal").forfeits == 2
+    text = str(result)
+    assert "Forfeits (2 games):" in text
+    assert "illegal (seat" in text and "forfeits: an illegal action after" in text
+
+
+def test_a_second_chance_taken_plays_on() -> None:
+    game = Game.new("rommi", 2, seed=1)
+    agent = misbehaving("second_chance")
+    while not game.is_over:
+        seat = game.current
+        decision = agent.decide(game.observation(seat))
+        try:
+            game.play(decision.action, seat)
+        except IllegalAction as refused:
+            game.play(agent.retry(refused.verdict).action, seat)
+    agent.close()
+    assert game.result is not None and game.result.how != "forfeit"
+
+
+def test_programs_that_cannot_start_or_say_hello() -> None:
+    game = Game.new("rommi", 2, seed=1)
+    obs = game.observation(game.current)
+    cases = [
+        (ProcessAgent(["/no/such/program"]), "start", "could not be started"),
+        (ProcessAgent([PY, str(AGENTS / "misbehaving.py"), "mute"], start_limit=0.5), "timeout",
+         "no answer"),
+        (misbehaving("wrong_version"), "garbage", "protocol 99"),
+    ]  # fmt: skip
+    for agent, code, words in cases:
+        with pytest.raises(Forfeit) as caught:
+            agent.decide(obs)
+        assert caught.value.code == code and words in str(caught.value)
+    hungarian = Game.new("hungarian", 2, seed=1)
+    with pytest.raises(Forfeit, match="doesn't play Hungarian Rummy"):
+        misbehaving("rommi_only").decide(hungarian.observation(hungarian.current))
+    assert not zombies()
+
+
+def test_forfeit_scores_follow_the_documented_rule() -> None:
+    for name, players in (("hungarian", 3), ("rommi", 2), ("rommi", 4)):
+        result = run_tournament(
+            name, players, [misbehaving("crash"), "easy"], games=players, seed=2, workers=1
+        )
+        for record in result.records:
+            seat = record.forfeit.seat  # type: ignore[union-attr]
+            assert record.winners == ()
+            others = [p for s, p in enumerate(record.points) if s != seat]
+            assert others == [0] * (players - 1)
+            if name == "hungarian":
+                assert record.points[seat] >= 100  # never better than an unopened hand
+            else:
+                assert record.points[seat] < 0  # minus the hand it held
+
+
+def test_the_agent_command_line(tmp_path: Path) -> None:
+    game = Game.new("rommi", 2, seed=6)
+    question = json.dumps(decide_message(game.observation(game.current), 1))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [PY, "-m", "rummykit", "agent", "--level", "hard", "--name", "my-hard"],
+        input=f"{question}\n" + '{"type":"bye"}\n',
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    hello, answer = (json.loads(line) for line in done.stdout.splitlines())
+    assert hello["name"] == "my-hard" and answer["trace"]["agent"] == "my-hard"
+    bad = subprocess.run(
+        [PY, "-m", "rummykit", "agent", "--agent", "nowhere.py:Nothing"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "rummykit agent: could not load the agent" in bad.stderr
