@@ -559,7 +559,7 @@ class TournamentResult(Ranked):
         block = self.players if self.duplicate else 1
         clusters = [r.index // block for r in records]
         labels = list(dict.fromkeys(self.lineup))
-        standings, comparisons = _standings(records, labels, clusters, self.low_score_wins)
+        standings, comparisons = standings_of(records, labels, clusters, self.low_score_wins)
         return replace(
             self, games=games, records=records, standings=standings, comparisons=comparisons
         )
