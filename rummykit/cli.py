@@ -394,6 +394,59 @@ def add_league(commands: Subcommands) -> None:
     parser.set_defaults(run=run)
 
 
+# --- rummykit notebooks and rummykit lab (w20: the work is in rummykit.tutorials) ----------
+
+
+def add_notebooks(commands: Subcommands) -> None:
+    """Add ``rummykit notebooks DIR [--force]``."""
+    parser = commands.add_parser(
+        "notebooks",
+        help=render("tutorials_cli_notebooks_help"),
+        description=render("tutorials_cli_notebooks_description"),
+    )
+    parser.add_argument("folder", metavar="DIR", help=render("tutorials_cli_folder_help"))
+    parser.add_argument("--force", action="store_true", help=render("tutorials_cli_force_help"))
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit.tutorials import notebooks_command
+
+        return notebooks_command(args.folder, args.force)
+
+    parser.set_defaults(run=run)
+
+
+def add_lab(commands: Subcommands) -> None:
+    """Add ``rummykit lab [DIR] [--force] [--no-browser] [--port N]``."""
+    from rummykit.tutorials import DEFAULT_FOLDER
+
+    parser = commands.add_parser(
+        "lab",
+        help=render("tutorials_cli_lab_help"),
+        description=render("tutorials_cli_lab_description"),
+    )
+    parser.add_argument(
+        "folder",
+        metavar="DIR",
+        nargs="?",
+        default=DEFAULT_FOLDER,
+        help=render("tutorials_cli_lab_folder_help", default=DEFAULT_FOLDER),
+    )
+    parser.add_argument("--force", action="store_true", help=render("tutorials_cli_lab_force_help"))
+    parser.add_argument(
+        "--no-browser", action="store_true", help=render("tutorials_cli_no_browser_help")
+    )
+    parser.add_argument("--port", type=int, help=render("tutorials_cli_port_help"))
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit.tutorials import lab_command
+
+        extra = ["--no-browser"] if args.no_browser else []
+        extra += [f"--port={args.port}"] if args.port is not None else []
+        return lab_command(args.folder, args.force, extra)
+
+    parser.set_defaults(run=run)
+
+
 # --- the program ---------------------------------------------------------------------------
 
 COMMANDS: list[Callable[[Subcommands], None]] = [
@@ -403,6 +456,8 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     add_review,
     add_agent,
     add_league,
+    add_notebooks,
+    add_lab,
 ]
 """The subcommands, each a function that adds its parser."""
 
