@@ -172,7 +172,7 @@ def lab_arguments(folder: str | os.PathLike[str], extra: list[str] | None = None
 
 def lab_command(folder: str, force: bool, extra: list[str] | None = None) -> int:
     """``rummykit lab [DIR]``: copy the notebooks that aren't in ``folder`` yet, then run
-    JupyterLab there until it stops; its exit status, or 2 when it can't start."""
+    JupyterLab there until it stops (its exit status), or 2 when it can't start."""
     if importlib.util.find_spec("jupyterlab") is None:
         return _fail("lab", TutorialsError(render("tutorials_no_jupyterlab")))
     try:
@@ -181,4 +181,14 @@ def lab_command(folder: str, force: bool, extra: list[str] | None = None) -> int
         return _fail("lab", error)
     _report(written, Path(folder))
     print(render("tutorials_opening", folder=folder), flush=True)
-    return subprocess.run(lab_arguments(folder, extra), check=False).returncode
+    return _start(lab_arguments(folder, extra))
+
+
+def _start(command: list[str]) -> int:
+    """Run ``command`` in place of this process where the system allows it (Ctrl-C, signals
+    and the exit status are then JupyterLab's own), else as a child process."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.execv(command[0], command)
+    return subprocess.run(command, check=False).returncode
