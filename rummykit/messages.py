@@ -313,6 +313,8 @@ TEMPLATES: dict[str, str] = {
     ),
     "bad_action_data": "{data!r} is not an action: its type must be one of {choices}",
     "bad_action_field": "a '{kind}' action has a missing or bad field: {field}",
+    "bad_action_unknown": "a '{kind}' action has no field '{field}': its fields are {choices}",
+    "bad_action_card": "a '{kind}' action has a bad field '{field}': {error}",
     "bad_meld_number": (
         "'{text}': there is no meld {number} — melds on the table are numbered from 1"
     ),
@@ -444,15 +446,95 @@ TEMPLATES: dict[str, str] = {
         "this file is version {found} of the game format; rummykit reads version {version}"
     ),
     "record_bad_field": "'{field}' must be {expected}",
+    "record_unknown_field": "'{field}' is not a field rummykit knows there: the fields are {choices}",
+    "record_bad_setup": "'{field}': {error}",
     "record_bad_cards": "'{field}' holds a card that can't be read: {error}",
-    "record_bad_meld": "table meld {index} is not a valid meld: {error}",
-    "record_too_many": "the position holds more than {copies} {card} — {variant} has only {copies}",
-    "record_cards_unaccounted": (
-        "every card must be somewhere exactly once ({count} in all): {card} is {problem}"
+    "record_bad_meld": "'{field}' is not a valid meld: {error}",
+    "record_too_many": (
+        "'{field}': the hands, discard, table and cut_card hold more than {copies} {card} — "
+        "{variant} has only {copies}"
     ),
-    "record_bad_action": "action {number} can't be read: {error}",
+    "record_not_in_deck": (
+        "'{field}': the position holds {card}, but {variant} is played without it"
+    ),
+    "record_cards_unaccounted": (
+        "'{field}': every card must be somewhere exactly once ({count} in all) across "
+        "{where}hands, stock, discard, table and cut_card: {card} is {problem}"
+    ),
+    "record_missing": "missing",
+    "record_too_often": "there too often",
+    "record_bad_action": "'{field}' (action {number}) can't be read: {error}",
     "record_illegal_action": (
-        "action {number} (seat {seat}: {action}) is not legal at that point: {why}"
+        "'{field}' (action {number}, seat {seat}: {action}) is not legal at that point: {why}"
+    ),
+    "record_expect_object": "an object",
+    "record_expect_list": "a list",
+    "record_expect_whole_or_null": "a whole number or null",
+    "record_expect_whole": "a whole number of 0 or more",
+    "record_expect_bool": "true or false",
+    "record_expect_range": "a whole number from {low} to {high}",
+    "record_expect_wholes": "{count} whole numbers",
+    "record_expect_bools": "{count} true/false values",
+    "record_expect_cards": "a list of cards",
+    "record_expect_card": "one card or null",
+    "record_expect_variant": "a variant name: hungarian or rommi",
+    "record_expect_no_result": "null: a finished round can't be resumed",
+    "record_expect_unfinished": "draw or play (a finished round can't be resumed)",
+    "record_expect_represents": "{count} cards or nulls: what each card of the meld stands for",
+    "record_expect_kind": "run or set",
+    "record_expect_kind_is": "{kind}: these cards make a {kind}",
+    "record_expect_start": "a place where this run can start, such as {start}",
+    "record_expect_hands": "{count} hands",
+    "record_expect_melds": "a list of melds",
+    "record_expect_no_cut_card": "null: {variant} has no cut card",
+    "record_expect_phase": "draw, play or over",
+    "record_expect_all_opened": "all true: {variant} has no opening, so everyone has opened",
+    "record_expect_no_draw": "null: in the draw phase nothing has been drawn yet",
+    "record_expect_drew": (
+        "stock, discard or cut_card — or start, on the first turn of a starter who is dealt "
+        "more cards"
+    ),
+    "record_expect_cards_to_act": (
+        "a hand with cards: it is this seat's turn and the round isn't over"
+    ),
+    "record_expect_turn": "a turn object saying what was taken this turn",
+    "record_expect_same_drew": "{drew}, the same as the position's drew",
+    "record_expect_meld_indices": "indices of melds on the table (there are {count})",
+    "record_expect_joker_moves": "freed or placed: one per exchange and per joker laid down",
+    "record_expect_phase_play": "play: the turn records moves, so the seat to act has drawn",
+    "record_expect_own_melds": "indices of different melds laid down by seat {seat} this turn",
+    "record_expect_meld_points": (
+        "the points this turn's new melds were laid down with: 0 up to what they are worth now"
+    ),
+    "record_expect_placed": (
+        "the cards put on the table this turn (those of new melds included), still there but "
+        "for jokers taken back by an exchange"
+    ),
+    "record_expect_taken": (
+        "a card taken from the discard pile this turn (drew is discard), now in the hand or "
+        "on the table"
+    ),
+    "record_expect_cut_taken": (
+        "the cut card taken this turn (drew is cut_card), now in the hand or on the table"
+    ),
+    "record_expect_step": "a saved move: its kind and the state before it",
+    "record_expect_step_kind": "one of {choices}",
+    "record_expect_step_phase": "draw before a discard or cut_card step, play before a {kind} step",
+    "record_expect_taken_step": "a card whose take (a discard step) is saved in turn.steps",
+    "record_expect_cut_step": "the cut card whose take (a cut_card step) is saved in turn.steps",
+    "record_expect_steps_drew": "moves of a turn that drew from the {drew}",
+    "record_expect_rng": "a saved random state",
+    "deal_too_large": (
+        "{variant} can't deal {players} players {size:cards} each: the deck has {deck} cards, "
+        "which must also give the face-up card and at least one card for the stock, and no "
+        "hand is dealt more than {limit} cards (larger hands make hints and computer opponents "
+        "slow); the largest hand for {players} players is {largest}"
+    ),
+    "deal_too_large_extra": (
+        "{variant} can't deal {players} players {size:cards} each: the deck has {deck} cards, "
+        "which must also give {extra} more to the starter, the face-up card and at least one "
+        "card for the stock, and no hand is dealt more than {limit} cards (larger hands make "
+        "hints and computer opponents slow); the largest hand for {players} players is {largest}"
     ),
     # --- matches --------------------------------------------------------------------------
     "standing": "{place}. seat {seat}: {total}",
@@ -670,7 +752,9 @@ TEMPLATES: dict[str, str] = {
         "have chosen differently, with its reason and the cost in its own expected points, "
         "the costliest first."
     ),
-    "review_cli_file_help": "a saved game (JSON), as written by Game.to_json or rummykit play",
+    "review_cli_file_help": (
+        "a saved game (JSON), as game.to_json() or rummykit.game.record.save(game, path) writes it"
+    ),
     "review_cli_seat_help": "the seat to review (default: 0)",
     "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
     "review_cli_json_help": "print the review as one JSON object",
@@ -704,8 +788,6 @@ TEMPLATES: dict[str, str] = {
         "Even after {games}, the interval still holds zero: play more before you believe either "
         "is stronger."
     ),
-    "count_games_one": "{n} game",
-    "count_games_other": "{n} games",
     "count_rounds_one": "{n} round",
     "count_rounds_other": "{n} rounds",
     "count_matches_one": "{n} match",
@@ -932,7 +1014,10 @@ TEMPLATES: dict[str, str] = {
         "standard input and answer each with an action and its reasoning on standard output "
         "(the agent protocol, docs/agents.md). Stops at bye or at the end of the input."
     ),
-    "cli_agent_level_help": "the built-in level to serve: easy, normal or hard (default: normal)",
+    "cli_agent_level_help": (
+        "the built-in level to serve: easy, normal, hard, or any other rummykit.ai offers "
+        "(default: normal)"
+    ),
     "cli_agent_spec_help": (
         "serve your own agent instead: a class (or function making one) as FILE.py:Name or "
         "package.module:Name"
@@ -975,7 +1060,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "league_col_place": "#",
     "league_col_agent": "agent",
-    "league_col_games": "seat-rounds",
+    "league_col_samples": "seat-rounds",
     "league_col_mean": "mean",
     "league_col_ci": "95% CI",
     "league_col_win": "wins",
@@ -1176,7 +1261,6 @@ TEMPLATES: dict[str, str] = {
         "{cards} holds no joker that could stand for the {card}: lay the cards down without "
         "saying what a joker stands for."
     ),
-    "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",

@@ -9,13 +9,11 @@ import pytest
 
 from rummykit import Card
 from rummykit.cards import as_cards
-from rummykit.explain import Verdict
+from rummykit.explain import CATALOGUE, Verdict
 from rummykit.game import Action, Game, IllegalAction, parse_action
 
-#: Refusals that are the software's own helps: they cite no rule (issue 11).
-REFEREE_HELPS = frozenset(
-    {"nothing_to_undo", "discard_take_again", "no_such_meld", "layoff_no_cards"}
-)
+#: Refusals that are the software's own helps: they cite no rule (the reason catalogue).
+REFEREE_HELPS = frozenset(code for code, entry in CATALOGUE.items() if not entry.is_rule)
 
 
 def act(text: str) -> Action:

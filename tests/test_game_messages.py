@@ -73,6 +73,8 @@ def test_every_referee_help_cites_no_rule_and_every_rule_refusal_cites_one() -> 
 
 
 def test_a_lay_off_that_would_rearrange_a_meld_cites_R6_in_rommi_and_not_H8() -> None:
+    """Only Rommi's rulebook says melds are never rearranged (R6); in Hungarian it cites
+    no rule, and never H8 (the opening)."""
     hungarian = variant("hungarian", jokers_per_meld=2)
     game = from_position(
         hungarian,

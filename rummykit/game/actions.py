@@ -77,21 +77,26 @@ class Action:
                 render("bad_action_data", data=data, choices=", ".join(sorted(_KINDS)))
             )
         cls = _KINDS[data["type"]]
-        values: dict[str, Any] = {}
-        try:
-            for spec in fields(cls):
-                name = spec.name
-                if name not in data:
-                    if spec.default is not MISSING:
-                        continue
-                    raise ActionParseError(render("bad_action_field", kind=cls.kind, field=name))
-                value = data[name]
-                values[name] = _field_value(cls.kind, name, value)
-            return cls(**values)
-        except (CardParseError, TypeError) as exc:
+        names = [spec.name for spec in fields(cls)]
+        unknown = sorted(str(k) for k in data if k != "type" and k not in names)
+        if unknown:
             raise ActionParseError(
-                render("bad_action_field", kind=cls.kind, field=str(exc))
-            ) from exc
+                render("bad_action_unknown", kind=cls.kind, field=unknown[0], choices=names)
+            )
+        values: dict[str, Any] = {}
+        for spec in fields(cls):
+            name = spec.name
+            if name not in data:
+                if spec.default is not MISSING:
+                    continue
+                raise ActionParseError(render("bad_action_field", kind=cls.kind, field=name))
+            try:
+                values[name] = _field_value(cls.kind, name, data[name])
+            except CardParseError as exc:
+                raise ActionParseError(
+                    render("bad_action_card", kind=cls.kind, field=name, error=str(exc))
+                ) from exc
+        return cls(**values)
 
     def __str__(self) -> str:
         return render(f"action_{self.kind}", self._params())

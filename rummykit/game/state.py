@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from types import MappingProxyType
 from typing import Any
 
 from rummykit.cards import JOKER, SUITS, Card
@@ -94,11 +95,34 @@ class TableMeld:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, as every seat saw it (hidden cards left out)."""
+    """Something that happened, as every seat saw it (hidden cards left out).
+
+    An event is read-only all the way down — its ``params`` are a read-only mapping of
+    plain values and tuples — so a seat's observation that holds it can't rewrite the public
+    history another seat sees.
+
+    >>> event = Event(0, "meld", {"cards": ["5♥", "6♥", "7♥"], "index": 0})
+    >>> event.params["cards"]
+    ('5♥', '6♥', '7♥')
+    >>> event.params["index"] = 3
+    Traceback (most recent call last):
+    ...
+    TypeError: 'mappingproxy' object does not support item assignment
+    """
 
     seat: int
     code: str
-    params: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
+    params: Mapping[str, Any] = field(default_factory=dict, compare=True, hash=False)
+
+    def __post_init__(self) -> None:
+        frozen = {k: tuple(v) if isinstance(v, list) else v for k, v in self.params.items()}
+        object.__setattr__(self, "params", MappingProxyType(frozen))
+
+    def __deepcopy__(self, memo: object) -> Event:
+        return self  # read-only all the way down: a copy would be the same
+
+    def __reduce__(self) -> tuple[type[Event], tuple[int, str, dict[str, Any]]]:
+        return (Event, (self.seat, self.code, dict(self.params)))
 
     def __str__(self) -> str:
         return self.words()
@@ -113,7 +137,8 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"seat": self.seat, "code": self.code, "params": dict(self.params)}
+        params = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
+        return {"seat": self.seat, "code": self.code, "params": params}
 
 
 @dataclass(frozen=True, slots=True)
