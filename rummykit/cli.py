@@ -394,54 +394,44 @@ def add_league(commands: Subcommands) -> None:
 # --- rummykit notebooks and rummykit lab (w20: the work is in rummykit.tutorials) ----------
 
 
-def add_notebooks(commands: Subcommands) -> None:
-    """Add ``rummykit notebooks DIR [--force]``."""
-    parser = commands.add_parser(
-        "notebooks",
-        help=render("tutorials_cli_notebooks_help"),
-        description=render("tutorials_cli_notebooks_description"),
-    )
-    parser.add_argument("folder", metavar="DIR", help=render("tutorials_cli_folder_help"))
-    parser.add_argument("--force", action="store_true", help=render("tutorials_cli_force_help"))
-
-    def run(args: argparse.Namespace) -> int:
-        from rummykit.tutorials import notebooks_command
-
-        return notebooks_command(args.folder, args.force)
-
-    parser.set_defaults(run=run)
-
-
-def add_lab(commands: Subcommands) -> None:
-    """Add ``rummykit lab [DIR] [--force] [--no-browser] [--port N]``."""
+def add_tutorials(commands: Subcommands) -> None:
+    """Add ``rummykit notebooks DIR [--force]`` and
+    ``rummykit lab [DIR] [--force] [--no-browser] [--port N]``."""
     from rummykit.tutorials import DEFAULT_FOLDER
 
-    parser = commands.add_parser(
-        "lab",
-        help=render("tutorials_cli_lab_help"),
-        description=render("tutorials_cli_lab_description"),
+    def run(args: argparse.Namespace) -> int:
+        from rummykit import tutorials
+
+        if args.command == "notebooks":
+            return tutorials.notebooks_command(args.folder, args.force)
+        extra = ["--no-browser"] if args.no_browser else []
+        extra += [f"--port={args.port}"] if args.port is not None else []
+        return tutorials.lab_command(args.folder, args.force, extra)
+
+    notebooks, lab = (
+        commands.add_parser(
+            name,
+            help=render(f"tutorials_cli_{name}_help"),
+            description=render(f"tutorials_cli_{name}_description"),
+        )
+        for name in ("notebooks", "lab")
     )
-    parser.add_argument(
+    notebooks.add_argument("folder", metavar="DIR", help=render("tutorials_cli_folder_help"))
+    notebooks.add_argument("--force", action="store_true", help=render("tutorials_cli_force_help"))
+    lab.add_argument(
         "folder",
         metavar="DIR",
         nargs="?",
         default=DEFAULT_FOLDER,
         help=render("tutorials_cli_lab_folder_help", default=DEFAULT_FOLDER),
     )
-    parser.add_argument("--force", action="store_true", help=render("tutorials_cli_lab_force_help"))
-    parser.add_argument(
+    lab.add_argument("--force", action="store_true", help=render("tutorials_cli_lab_force_help"))
+    lab.add_argument(
         "--no-browser", action="store_true", help=render("tutorials_cli_no_browser_help")
     )
-    parser.add_argument("--port", type=int, help=render("tutorials_cli_port_help"))
-
-    def run(args: argparse.Namespace) -> int:
-        from rummykit.tutorials import lab_command
-
-        extra = ["--no-browser"] if args.no_browser else []
-        extra += [f"--port={args.port}"] if args.port is not None else []
-        return lab_command(args.folder, args.force, extra)
-
-    parser.set_defaults(run=run)
+    lab.add_argument("--port", type=int, help=render("tutorials_cli_port_help"))
+    notebooks.set_defaults(run=run)
+    lab.set_defaults(run=run)
 
 
 # --- the program ---------------------------------------------------------------------------
@@ -453,8 +443,7 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     add_review,
     add_agent,
     add_league,
-    add_notebooks,
-    add_lab,
+    add_tutorials,
 ]
 """The subcommands, each a function that adds its parser."""
 
