@@ -159,6 +159,7 @@ def test_the_sdist_holds_what_a_build_needs(dists: dict[str, Path]) -> None:
         if not name.startswith("rummykit-")
     }
     assert needed <= names, sorted(needed - names)
+    assert not [n for n in names if "__pycache__" in n or n.startswith((".venv", "docs/_build"))]
 
 
 # --- the installed wheel, in a venv of its own ------------------------------------------------
@@ -181,6 +182,9 @@ def test_the_installed_command_copies_every_notebook(venv: Path, tmp_path: Path)
     for name in NOTEBOOKS:
         assert (folder / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
         assert render("tutorials_written_file", name=name) in copied.stdout.splitlines()
+        if name.endswith(".ipynb"):
+            notebook = json.loads((folder / name).read_text(encoding="utf-8"))
+            assert notebook["nbformat"] == 4 and notebook["cells"], name
     assert render("tutorials_written", count=len(NOTEBOOKS), folder=str(folder)) in copied.stdout
 
     # a learner's edits survive a second run, which copies nothing and says why
@@ -255,7 +259,25 @@ def test_a_file_where_the_folder_should_be(
     assert main(["notebooks", str(target)]) == 2
     assert render("tutorials_not_a_folder", folder=str(target)) in capsys.readouterr().err
     assert main(["notebooks", str(target / "inside")]) == 2
-    assert "Traceback" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"rummykit notebooks: can't write the notebooks into {target / 'inside'}: "
+    )
+    assert "Traceback" not in err
+
+
+def test_lab_refuses_a_file_for_a_folder_and_starts_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started: list[list[str]] = []
+    monkeypatch.setattr(tutorials, "_start", lambda command: started.append(command) or 0)
+    target = tmp_path / "notes.txt"
+    target.write_text("x", encoding="utf-8")
+    assert main(["lab", str(target)]) == 2
+    assert capsys.readouterr().err.strip() == render(
+        "cli_error", command="lab", message=render("tutorials_not_a_folder", folder=str(target))
+    )
+    assert started == []
 
 
 def test_no_notebooks_anywhere_is_a_sentence(
