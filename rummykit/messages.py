@@ -78,7 +78,7 @@ TEMPLATES: dict[str, str] = {
     "tutorials_cli_port_help": "the port JupyterLab listens on, on this computer (default: its own)",
     "tutorials_written": "Copied {count:files} into {folder}:",
     "tutorials_written_file": "  {name}",
-    "tutorials_next": "Start with 01_melds.ipynb: rummykit lab {folder} opens them in JupyterLab.",
+    "tutorials_next": "Start with {first}: rummykit lab {folder} opens them in JupyterLab.",
     "tutorials_opening": "Opening JupyterLab in {folder}; Ctrl-C stops it.",
     "tutorials_would_overwrite": (
         "{folder} already holds {names}, so nothing was copied: choose another folder, or add "

@@ -154,7 +154,8 @@ def notebooks_command(folder: str, force: bool) -> int:
     except TutorialsError as error:
         return _fail("notebooks", error)
     _report(written, Path(folder))
-    print(render("tutorials_next", folder=folder))
+    first = min(path.name for path in written if path.suffix == ".ipynb")
+    print(render("tutorials_next", folder=folder, first=first))
     return 0
 
 
