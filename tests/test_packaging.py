@@ -228,6 +228,14 @@ def test_the_widgets_import_where_the_notebook_extra_is_installed() -> None:
 # --- rummykit notebooks and rummykit lab in a source checkout (in this process) --------------
 
 
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The commands ``rummykit lab`` would start, recorded instead of run."""
+    commands: list[list[str]] = []
+    monkeypatch.setattr(tutorials, "_start", lambda command: commands.append(command) or 0)
+    return commands
+
+
 def test_a_source_checkout_copies_the_repository_notebooks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -268,10 +276,8 @@ def test_a_file_where_the_folder_should_be(
 
 
 def test_lab_refuses_a_file_for_a_folder_and_starts_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, started: list[list[str]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    started: list[list[str]] = []
-    monkeypatch.setattr(tutorials, "_start", lambda command: started.append(command) or 0)
     target = tmp_path / "notes.txt"
     target.write_text("x", encoding="utf-8")
     assert main(["lab", str(target)]) == 2
@@ -291,10 +297,8 @@ def test_no_notebooks_anywhere_is_a_sentence(
 
 
 def test_lab_copies_only_what_is_missing_and_opens_the_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, started: list[list[str]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    started: list[list[str]] = []
-    monkeypatch.setattr(tutorials, "_start", lambda command: started.append(command) or 0)
     folder = tmp_path / "lessons"
     folder.mkdir()
     (folder / NOTEBOOKS[0]).write_text("my answers", encoding="utf-8")
@@ -317,10 +321,8 @@ def test_lab_copies_only_what_is_missing_and_opens_the_folder(
 
 
 def test_lab_defaults_to_a_folder_in_the_current_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, started: list[list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    started: list[list[str]] = []
-    monkeypatch.setattr(tutorials, "_start", lambda command: started.append(command) or 0)
     monkeypatch.chdir(tmp_path)
     assert main(["lab"]) == 0
     assert started[0][-1] == tutorials.DEFAULT_FOLDER
