@@ -36,6 +36,7 @@ from rummykit.game.actions import (
     Discard,
     Draw,
     ExchangeJoker,
+    JokerMeaning,
     LayOff,
     PlayMeld,
     ReturnCutCard,
@@ -48,6 +49,8 @@ from rummykit.melds import (
     check_meld,
     layoff_readings,
     meld_readings,
+    reading_phrase,
+    readings_with,
     variant_words,
 )
 from rummykit.messages import join, render
@@ -534,7 +537,32 @@ class Game:
         else:
             candidates = list(self._play_candidates())
         seat = s.current
-        return [a for a in candidates if not self._failures(a, seat)]
+        legal: list[Action] = []
+        for action in candidates:
+            failures = self._failures(action, seat)
+            if not failures:
+                legal.append(action)
+            elif (  # several jokers whose meaning is open: one action per whole reading
+                isinstance(action, (PlayMeld, LayOff))
+                and len(failures) == 1
+                and failures[0].template == "jokers_ambiguous"
+            ):
+                for meaning in failures[0].params["choices"]:  # type: ignore[attr-defined]
+                    named = replace(action, joker_as=meaning)
+                    if not self._failures(named, seat):
+                        legal.append(named)
+        unique: dict[tuple[object, ...], Action] = {}
+        for action in legal:  # one action per move, whatever order its cards are in
+            cards = getattr(action, "cards", ())
+            key: tuple[object, ...] = (
+                type(action),
+                tuple(sorted(cards, key=Card.sort_key)),
+                action,
+            )
+            if isinstance(action, (PlayMeld, LayOff)):
+                key = (type(action), key[1], getattr(action, "meld", None), action.joker_as)
+            unique.setdefault(key, action)
+        return list(unique.values())
 
     def turn_info(self) -> TurnInfo:
         """The public facts of the turn in progress."""
@@ -697,43 +725,59 @@ class Game:
         return []
 
     def _joker_choice(
-        self, readings: tuple[Meld, ...], joker_as: Card | None, cards: tuple[Card, ...]
+        self, readings: tuple[Meld, ...], joker_as: JokerMeaning, cards: tuple[Card, ...]
     ) -> tuple[Meld | None, list[Reason]]:
-        """Pick the reading the player meant; refuse when a joker's meaning is open."""
-        if joker_as is not None:
-            chosen = [m for m in readings if joker_as in _joker_cards(m)]
-            if not chosen:
-                options = sorted(
-                    {c for m in readings for c in _joker_cards(m)},
-                    key=lambda c: (c.rank, c.sort_key()),
-                )
-                code = "joker_as_impossible" if options else "joker_as_no_joker"
-                return None, [
-                    self._r(
-                        code,
-                        "joker",
-                        cards,
-                        cards=cards,
-                        card=joker_as,
-                        choices=join([f"the {c}" for c in options]),
-                    )
-                ]
-            return chosen[0], []
-        meanings = {_joker_meanings(m) for m in readings}
-        if len(meanings) > 1:
+        """Pick the reading the player meant; refuse when a joker's meaning is open.
+
+        ``joker_as`` names one card, or one card per joker (house rule ``jokers_per_meld``);
+        naming fewer cards than there are jokers leaves the others open.
+        """
+        chosen = readings_with(readings, joker_as) if joker_as is not None else readings
+        if not chosen:
             options = sorted(
-                {c for m in readings for c in _joker_cards(m)}, key=lambda c: (c.rank, c.sort_key())
+                {c for m in readings for c in _joker_cards(m)},
+                key=lambda c: (c.rank, c.sort_key()),
             )
+            code = "joker_as_impossible" if options else "joker_as_no_joker"
             return None, [
                 self._r(
-                    "joker_ambiguous",
+                    code,
                     "joker",
                     cards,
-                    choices=tuple(options),
-                    choices_text=join([f"the {c}" for c in options]),
+                    cards=cards,
+                    card=joker_as,
+                    choices=join([f"the {c}" for c in options]),
                 )
             ]
-        return readings[0], []
+        distinct = list({_joker_meanings(m): m for m in chosen}.values())
+        if len(distinct) == 1:
+            return chosen[0], []
+        if max(len(m.joker_choices) for m in distinct) > 1:  # several jokers: whole readings
+            return None, [
+                Reason(
+                    "joker_ambiguous",
+                    self.variant.rule("joker"),
+                    cards,
+                    {
+                        "choices": tuple(_named_meaning(m) for m in distinct),
+                        "choices_text": join([reading_phrase(m) for m in distinct]),
+                    },
+                    True,
+                    "jokers_ambiguous",
+                )
+            ]
+        options = sorted(
+            {c for m in distinct for c in _joker_cards(m)}, key=lambda c: (c.rank, c.sort_key())
+        )
+        return None, [
+            self._r(
+                "joker_ambiguous",
+                "joker",
+                cards,
+                choices=tuple(options),
+                choices_text=join([f"the {c}" for c in options]),
+            )
+        ]
 
     def _meld_failures(self, s: _State, action: PlayMeld) -> list[Reason]:
         failures = self._hand_failures(s, action.cards)
@@ -1121,6 +1165,27 @@ def _joker_meanings(meld: Meld) -> tuple[object, ...]:
     return (meld.kind, *reps)
 
 
+def _named_meaning(meld: Meld) -> JokerMeaning:
+    """The ``joker_as`` that names this reading: a card per joker (a set's open joker named
+    by one of its missing suits).
+
+    >>> from rummykit import HUNGARIAN
+    >>> from rummykit.melds import make_meld
+    >>> _named_meaning(make_meld("K♥ 🃏 🃏", HUNGARIAN.derive(jokers_per_meld=2), ("J♥", "Q♥")))
+    (Card('J♥'), Card('Q♥'))
+    """
+    named: list[Card] = []
+    for options in meld.joker_choices:
+        free = [c for c in options if c not in named]
+        if free:
+            named.append(free[0])
+    if not named:
+        return None
+    if len(named) == 1:
+        return named[0]
+    return tuple(sorted(named, key=Card.sort_key))
+
+
 def _jokers_replayed(moves: list[str]) -> bool:
     """Whether every joker freed by an exchange reached the table after it was freed (H11).
 
@@ -1177,15 +1242,15 @@ def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld
         for size in (3, 4):
             for combo in combinations(group, size):
                 yield PlayMeld(combo)
-        if use_jokers:
-            for size in (2, 3):
+        for jokers_used in range(1, use_jokers + 1):  # a set's jokers: at most four cards
+            for size in range(max(1, 3 - jokers_used), 5 - jokers_used):
                 for combo in combinations(group, size):
-                    yield PlayMeld((*combo, JOKER))
+                    yield PlayMeld((*combo, *[JOKER] * jokers_used))
     low = 1 if variant.ace_low else 2
     high = HIGH_ACE if variant.ace_above_king else 13
     for suit in SUITS:
         ranks = by_suit.get(suit, set())
-        if len(ranks) + use_jokers < 3 or len(ranks) < 2:
+        if len(ranks) + use_jokers < 3 or len(ranks) < max(1, 3 - use_jokers):
             continue
         present = {r for r in ranks if r != 1} | ({1, HIGH_ACE} if 1 in ranks else set())
         for start in range(low, high - 1):
