@@ -346,10 +346,7 @@ def add_agent(commands: Subcommands) -> None:
         "agent", help=render("cli_agent_help"), description=render("cli_agent_description")
     )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument(
-        "--level", "-l", default="normal", choices=("easy", "normal", "hard"),
-        help=render("cli_agent_level_help"),
-    )  # fmt: skip
+    which.add_argument("--level", "-l", default="normal", help=render("cli_agent_level_help"))
     which.add_argument("--agent", "-a", metavar="FILE.py:Name", help=render("cli_agent_spec_help"))
     parser.add_argument("--name", help=render("cli_agent_name_help"))
 

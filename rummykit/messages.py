@@ -711,7 +711,9 @@ TEMPLATES: dict[str, str] = {
         "have chosen differently, with its reason and the cost in its own expected points, "
         "the costliest first."
     ),
-    "review_cli_file_help": "a saved game (JSON), as written by Game.to_json or rummykit play",
+    "review_cli_file_help": (
+        "a saved game (JSON), as game.to_json() or rummykit.game.record.save(game, path) writes it"
+    ),
     "review_cli_seat_help": "the seat to review (default: 0)",
     "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
     "review_cli_json_help": "print the review as one JSON object",
@@ -745,8 +747,6 @@ TEMPLATES: dict[str, str] = {
         "Even after {games}, the interval still holds zero: play more before you believe either "
         "is stronger."
     ),
-    "count_games_one": "{n} game",
-    "count_games_other": "{n} games",
     "count_rounds_one": "{n} round",
     "count_rounds_other": "{n} rounds",
     "count_matches_one": "{n} match",
@@ -973,7 +973,10 @@ TEMPLATES: dict[str, str] = {
         "standard input and answer each with an action and its reasoning on standard output "
         "(the agent protocol, docs/agents.md). Stops at bye or at the end of the input."
     ),
-    "cli_agent_level_help": "the built-in level to serve: easy, normal or hard (default: normal)",
+    "cli_agent_level_help": (
+        "the built-in level to serve: easy, normal, hard, or any other rummykit.ai offers "
+        "(default: normal)"
+    ),
     "cli_agent_spec_help": (
         "serve your own agent instead: a class (or function making one) as FILE.py:Name or "
         "package.module:Name"
@@ -1016,7 +1019,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "league_col_place": "#",
     "league_col_agent": "agent",
-    "league_col_games": "seat-rounds",
+    "league_col_samples": "seat-rounds",
     "league_col_mean": "mean",
     "league_col_ci": "95% CI",
     "league_col_win": "wins",
