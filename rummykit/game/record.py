@@ -761,3 +761,12 @@ def position_data_clean(data: dict[str, Any], rules: Variant, stock: list[Card])
     clean["variant"] = rules.base or rules.name
     clean["options"] = rules.changes()
     return clean
+
+
+def _register() -> None:
+    from rummykit.game.state import provide
+
+    provide(dumps=dumps, loads=loads, from_position=from_position, position_of=position_of)
+
+
+_register()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from types import MappingProxyType
@@ -42,6 +42,7 @@ from rummykit.game.actions import (
     ReturnCutCard,
     Undo,
 )
+from rummykit.game.scoring import RoundResult, score_round
 from rummykit.melds import (
     HIGH_ACE,
     Meld,
@@ -142,28 +143,6 @@ class Event:
         """JSON-ready form."""
         params = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
         return {"seat": self.seat, "code": self.code, "params": params}
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """How a round ended: the winner (or None), the points each seat scores, and why."""
-
-    winner: int | None
-    how: str  # went_out | stock_exhausted | empty_stock | no_progress
-    points: tuple[int, ...]
-    lines: tuple[Reason, ...]
-
-    def __str__(self) -> str:
-        return " ".join(str(r) for r in self.lines)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "winner": self.winner,
-            "how": self.how,
-            "points": list(self.points),
-            "lines": [r.to_dict() for r in self.lines],
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +276,19 @@ def _holds(hand: list[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
     need = Counter(cards)
     have = Counter(hand)
     return tuple(c for c, n in need.items() for _ in range(max(0, n - have[c])))
+
+
+_PROVIDED: dict[str, Callable[..., Any]] = {}
+
+
+def provide(**functions: Callable[..., Any]) -> None:
+    """Register the functions :class:`Game` saves, loads and observes with.
+
+    rummykit.game.record and rummykit.game.observation call this when they are imported (the
+    package ``rummykit.game`` imports both), so they build on this module and not the other
+    way round.
+    """
+    _PROVIDED.update(functions)
 
 
 class Game:
@@ -1068,9 +1060,9 @@ class Game:
         self.events.append(Event(seat, code, params))
 
     def _finish(self, s: _State, winner: int | None, how: str) -> None:
-        from rummykit.game.scoring import score_round
-
-        s.result = score_round(self.variant, s, winner, how)
+        t = s.turn  # H12's −20: opened and went out in this turn with only new melds
+        own = t.opened_now and not t.laid_off and not t.exchanged
+        s.result = score_round(self.variant, s.hands, s.opened, winner, how, own)
         s.phase = "over"
 
     # --- candidates for legal_actions ----------------------------------------------------
@@ -1104,37 +1096,35 @@ class Game:
 
     # --- information -------------------------------------------------------------------
 
+    # Saving, loading and observing are built on this module by rummykit.game.record and
+    # rummykit.game.observation, which register themselves (see :func:`provide`): the
+    # methods below reach them without an import back, so imports point one way.
+
     def observation(self, seat: int) -> Any:
         """Everything ``seat`` may know, and nothing more (see :class:`Observation`)."""
-        from rummykit.game.observation import observe
-
-        return observe(self, seat)
+        return _PROVIDED["observe"](self, seat)
 
     def to_json(self, indent: int | None = None) -> str:
         """The game record as JSON text (setup and actions); :meth:`load` reads it back."""
-        from rummykit.game.record import dumps
-
-        return dumps(self, indent)
+        text: str = _PROVIDED["dumps"](self, indent)
+        return text
 
     @staticmethod
     def load(text: str) -> Game:
         """Read a saved game (JSON text), validating it and replaying its actions."""
-        from rummykit.game.record import loads
-
-        return loads(text)
+        game: Game = _PROVIDED["loads"](text)
+        return game
 
     @staticmethod
     def from_position(variant: str | Variant = "hungarian", **position: Any) -> Game:
         """A game set up by hand for a lesson (see :func:`rummykit.game.record.from_position`)."""
-        from rummykit.game.record import from_position
-
-        return from_position(variant, **position)
+        game: Game = _PROVIDED["from_position"](variant, **position)
+        return game
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state as JSON-ready data (the position form of a saved game)."""
-        from rummykit.game.record import position_of
-
-        return position_of(self)
+        data: dict[str, Any] = _PROVIDED["position_of"](self)
+        return data
 
     def __repr__(self) -> str:
         return (
