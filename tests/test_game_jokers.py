@@ -8,7 +8,7 @@ import json
 from collections import Counter
 
 import pytest
-from referee_helpers import allowed, everything_accounted_for, refuse
+from referee_helpers import allowed, everything_accounted_for, opened_table, refuse
 
 from rummykit import Card, variant
 from rummykit.cards import as_cards
@@ -19,14 +19,7 @@ TWO = variant("hungarian", jokers_per_meld=2)
 
 
 def _game(hand: str = "Kh Jk Jk 2d 5c", table: tuple[tuple[int, str], ...] = ()) -> Game:
-    return from_position(
-        TWO,
-        hands=[hand, "3c 4c 5c 8h"],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=list(table),
-    )
+    return opened_table(hand, table, TWO)
 
 
 def _named(text: str) -> tuple[Card, ...]:
