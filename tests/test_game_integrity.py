@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from referee_helpers import play
+from referee_helpers import opened_table, play
 
-from rummykit.game import Event, Game, Observation, from_position
+from rummykit.game import Event, Game, Observation
 
 
 def _vandalise(value: Any, depth: int = 0) -> int:
@@ -68,14 +68,7 @@ def _games() -> list[Game]:
             if game.is_over:
                 break
         out.append(game)
-    exchange = from_position(
-        "hungarian",
-        hands=["6h 9s 2d", "3c 4c 5c 8h"],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=[(1, "Js Qs Ks"), (1, "5h Jk 7h")],
-    )
+    exchange = opened_table("6h 9s 2d", [(1, "Js Qs Ks"), (1, "5h Jk 7h")])
     play(exchange, "exchange 6h from 2", "lay off Jk onto 1 as 10s")
     out.append(exchange)
     return out

@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from referee_helpers import play
+from referee_helpers import opened_table, play
 
 from rummykit.game import Game, RecordError, from_position
 from rummykit.game.record import dumps, load
@@ -35,13 +35,8 @@ def _bases() -> list[tuple[str, dict[str, Any]]]:
     """Valid records in many states: mid-turn with provisional moves, after an exchange, with
     the cut card or the discard taken, seeded records with actions, both variants."""
     out: list[tuple[str, dict[str, Any]]] = []
-    exchange = from_position(
-        "hungarian",
-        hands=["Jk Qc Kc 10s 10d 10h 6h 2d", "3c 4c 5c 8h"],
-        discard="5s",
-        phase="play",
-        opened=[False, True],
-        table=[(1, "5h Jk 7h"), (1, "4s 4h 4d Jk")],
+    exchange = opened_table(
+        "Jk Qc Kc 10s 10d 10h 6h 2d", [(1, "5h Jk 7h"), (1, "4s 4h 4d Jk")], opened=[False, True]
     )
     play(exchange, "meld Jk Qc Kc as Jc", "meld 10s 10d 10h", "exchange 6h from 1")
     out.append(("exchange", _position(exchange)))

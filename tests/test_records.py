@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from referee_helpers import opened_table
 
 from rummykit.cards import Card, as_cards
 from rummykit.game import (
@@ -500,14 +501,7 @@ def test_the_seat_to_act_must_hold_cards() -> None:
 
 
 def test_reloading_after_an_exchange_gives_the_same_snapshot() -> None:
-    game = from_position(
-        "hungarian",
-        hands=["4h 7h 2d 9s", "3c 4c 5c 8h"],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=[(1, "4s 4d 4c Jk"), (1, "9c 10c Jc")],
-    )
+    game = opened_table("4h 7h 2d 9s", [(1, "4s 4d 4c Jk"), (1, "9c 10c Jc")])
     for move in ("exchange 4h from 1", "lay off Jk onto 2 as Qc"):
         game.play(parse_action(move))
     assert game.table[0].meld.cards == as_cards("4s 4d 4c 4h")  # in the joker's place

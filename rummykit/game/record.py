@@ -483,10 +483,13 @@ def _table_meld(item: object, field: str, rules: Variant, players: int) -> Table
         raise _bad(f"{field}.represents", "record_expect_represents", count=len(cards))
     reps = [_card(r, f"{field}.represents") for r in represents] if represents else None
     joker_as = item.get("joker_as")
-    if joker_as is None and reps:
-        jokers = [r for c, r in zip(cards, reps) if c.is_joker and r]
-        joker_as = str(jokers[0]) if jokers else None
-    joker = _card(joker_as, f"{field}.joker_as")
+    joker: Card | tuple[Card, ...] | None
+    if joker_as is None and reps:  # every joker's saved meaning (a set's open joker: none)
+        joker = tuple(r for c, r in zip(cards, reps) if c.is_joker and r is not None) or None
+    elif isinstance(joker_as, list):
+        joker = tuple(c for c in (_card(j, f"{field}.joker_as") for j in joker_as) if c)
+    else:
+        joker = _card(joker_as, f"{field}.joker_as")
     try:
         meld = make_meld(cards, rules, joker)
     except IllegalMeld as exc:
@@ -758,3 +761,12 @@ def position_data_clean(data: dict[str, Any], rules: Variant, stock: list[Card])
     clean["variant"] = rules.base or rules.name
     clean["options"] = rules.changes()
     return clean
+
+
+def _register() -> None:
+    from rummykit.game.state import provide
+
+    provide(dumps=dumps, loads=loads, from_position=from_position, position_of=position_of)
+
+
+_register()
