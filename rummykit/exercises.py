@@ -721,9 +721,9 @@ class RoundScore(Exercise):
         object.__setattr__(self, "hands", cards)
         object.__setattr__(self, "winner", winner)
         object.__setattr__(self, "seat", seat)
-        everyone = (True,) * len(cards)  # a variant with no opening: everyone has "opened"
-        has_opening = bool(rules.opening_threshold)
-        object.__setattr__(self, "opened", tuple(opened) if opened and has_opening else everyone)
+        if opened is None or not rules.opening_threshold:  # no opening rule: all have opened
+            opened = (True,) * len(cards)
+        object.__setattr__(self, "opened", tuple(opened))
         object.__setattr__(self, "lays_down", tuple(as_cards(m) for m in lays_down))
         object.__setattr__(self, "variant", rules)
         self.result  # noqa: B018 — play it out now: a position the referee refuses fails here

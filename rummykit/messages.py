@@ -731,12 +731,15 @@ TEMPLATES: dict[str, str] = {
     "review_ai_view": "How the AI sees {action}: {notes}.",
     "review_your_view": "How it sees your move, {action}: {notes}.",
     "review_none": (
-        "Seat {seat}: all {decisions} of your decisions are the ones the hard AI would make."
+        "Seat {seat}: {decisions:decisions} reviewed, and the hard AI would have chosen as you "
+        "did every time."
     ),
     "review_headline": (
-        "Seat {seat}: the hard AI would have chosen differently in {count} of your "
-        "{decisions} decisions, the costliest first."
+        "Seat {seat}: {decisions:decisions} reviewed; the hard AI would have chosen "
+        "differently in {count}, the costliest first."
     ),
+    "count_decisions_one": "{n} decision",
+    "count_decisions_other": "{n} decisions",
     "review_no_decisions": "Seat {seat} made no decisions in this record: nothing to review.",
     "review_unreadable": "can't read {path}: {error}",
     "review_bad_source": "a {source} is not a game: give a Game, a saved game's JSON, or its path",
