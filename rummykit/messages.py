@@ -745,6 +745,8 @@ TEMPLATES: dict[str, str] = {
         "Even after {games}, the interval still holds zero: play more before you believe either "
         "is stronger."
     ),
+    "count_games_one": "{n} game",
+    "count_games_other": "{n} games",
     "count_rounds_one": "{n} round",
     "count_rounds_other": "{n} rounds",
     "count_matches_one": "{n} match",
