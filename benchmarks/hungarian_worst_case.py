@@ -14,7 +14,15 @@ then timed ``--recheck`` more times each, keeping the fastest of all their runs:
 load from elsewhere can outlast three runs in a row, but not a dozen spread over a minute.
 ``--repeat 1 --recheck 0`` gives raw single runs.
 
+A third set is made to be hard: a hill-climbing generator starts from random hands and
+keeps swapping one natural card for another from the two decks whenever the swap makes the
+solver slower (time measured cold, the fastest of 3 runs), for ``--climb-steps`` steps per
+hand; the hardest hands it finds are then timed like the others. The 15-card hand of the
+issue (``8♦ 7♥ 7♠ 7♣ 8♠ 6♣ 7♦ 8♥ 6♦ 6♥ 6♠ 5♥ 8♣ 🃏 🃏``) and the hill-climbed hands are also
+timed with ``min_deadwood(..., discard=True)``, the least deadwood after the best discard.
+
 Run:  .venv/bin/python benchmarks/hungarian_worst_case.py [--hands 5000] [--repeat 3]
+      .venv/bin/python benchmarks/hungarian_worst_case.py --hands 500 --climbs 20  (quicker)
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ import time
 from collections.abc import Callable
 
 from rummykit import HUNGARIAN
-from rummykit.cards import JOKER, Card, make_deck
+from rummykit.cards import JOKER, Card, make_deck, parse_cards
 from rummykit.solver import _rules, best_arrangement, min_deadwood
 
 
@@ -43,6 +51,30 @@ def hands(seed: int, count: int, dense: bool) -> list[tuple[Card, ...]]:
             pool = list(deck)
         out.append((*rng.sample(pool, 13), JOKER, JOKER))
     return out
+
+
+ISSUE_HAND = parse_cards("8♦ 7♥ 7♠ 7♣ 8♠ 6♣ 7♦ 8♥ 6♦ 6♥ 6♠ 5♥ 8♣ 🃏 🃏")
+
+
+def climb(
+    rng: random.Random, fn: Callable[[tuple[Card, ...]], object], steps: int
+) -> tuple[Card, ...]:
+    """A hard hand: from a random one, swap a natural card for another whenever that makes
+    ``fn`` slower (cold, the fastest of 3 runs), ``steps`` times."""
+    deck = make_deck(2)
+    hand = (*rng.sample(deck, 13), JOKER, JOKER)
+    cost = time_hand(fn, hand, True, 3)
+    for _ in range(steps):
+        i = rng.randrange(13)
+        cards = list(hand)
+        cards[i] = rng.choice(deck)
+        if any(cards.count(c) > 2 for c in cards[:13]):  # two decks: at most two of a card
+            continue
+        trial = tuple(cards)
+        trial_cost = time_hand(fn, trial, True, 3)
+        if trial_cost > cost:
+            hand, cost = trial, trial_cost
+    return hand
 
 
 def clear_cache() -> None:
@@ -107,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--recheck", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--climbs", type=int, default=100, help="hill-climbed hands")
+    parser.add_argument("--climb-steps", type=int, default=60, help="swaps tried per hand")
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}")
     print(
@@ -121,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     def number(hand: tuple[Card, ...]) -> object:
         return min_deadwood(hand, HUNGARIAN)
 
+    def after_discard(hand: tuple[Card, ...]) -> object:
+        return min_deadwood(hand, HUNGARIAN, discard=True)
+
     for label, dense in (("random", False), ("dense (4 ranks, both decks)", True)):
         sample = hands(args.seed, args.hands if not dense else args.hands // 5, dense)
         print(f"\n{label}: {len(sample)} hands")
@@ -128,6 +165,21 @@ def main(argv: list[str] | None = None) -> int:
             for regime, cold in (("cold", True), ("warm", False)):
                 times = measure(fn, sample, cold, args.repeat, args.recheck)
                 print(f"  {name:<17} {regime}: {summary(times)}")
+
+    rng = random.Random(args.seed)
+    print(f"\nhill-climbed: {args.climbs} hands, {args.climb_steps} swaps tried each")
+    for name, fn in (("min_deadwood", number), ("min_deadwood discard", after_discard)):
+        climbed = [climb(rng, fn, args.climb_steps) for _ in range(args.climbs)]
+        hardest = max(climbed, key=lambda h: time_hand(fn, h, True, args.repeat))
+        print(f"  hardest for {name}: {' '.join(map(str, hardest))}")
+        for regime, cold in (("cold", True), ("warm", False)):
+            times = measure(fn, climbed, cold, args.repeat, args.recheck)
+            print(f"  {name:<21} {regime}: {summary(times)}")
+    issue = [time_hand(after_discard, ISSUE_HAND, True, 1) for _ in range(args.repeat * 5)]
+    print(
+        f"\nthe issue's hand, min_deadwood discard=True, cold: fastest {min(issue) * 1e3:.3f} ms,"
+        f" median {sorted(issue)[len(issue) // 2] * 1e3:.3f} ms, slowest {max(issue) * 1e3:.3f} ms"
+    )
     return 0
 
 

@@ -14,10 +14,10 @@ name's module is imported the first time the name is used. The widgets live in
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs milliseconds
 if TYPE_CHECKING:
+    from typing import Any
+
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         can_go_out,
         layoff_options,
         min_deadwood,
+        min_deadwood_many,
     )
     from rummykit.variants import HUNGARIAN, ROMMI, VARIANTS, Variant, VariantError, variant
 
@@ -64,7 +65,14 @@ _HOME = {
     # rummykit.review(record, seat=0) is the review function (the module is callable too)
     "review": "rummykit.review",
     **dict.fromkeys(
-        ("best_arrangement", "best_opening", "can_go_out", "layoff_options", "min_deadwood"),
+        (
+            "best_arrangement",
+            "best_opening",
+            "can_go_out",
+            "layoff_options",
+            "min_deadwood",
+            "min_deadwood_many",
+        ),
         "rummykit.solver",
     ),
     **dict.fromkeys(
@@ -80,7 +88,7 @@ def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module 'rummykit' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    value = getattr(__import__(home, fromlist=(name,)), name)
     globals()[name] = value
     return value
 
@@ -120,6 +128,7 @@ __all__ = [
     "make_meld",
     "meld_readings",
     "min_deadwood",
+    "min_deadwood_many",
     "parse_card",
     "parse_cards",
     "review",

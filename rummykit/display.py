@@ -17,18 +17,14 @@ from __future__ import annotations
 
 from rummykit import drawing
 from rummykit.cards import CardsLike, as_cards
-from rummykit.drawing import DisplayOptions, card_back_svg, options, suit_colour
+from rummykit.drawing import DisplayOptions as DisplayOptions
+from rummykit.drawing import card_back_svg as card_back_svg
+from rummykit.drawing import options as options
+from rummykit.drawing import suit_colour as suit_colour
 from rummykit.explain import Verdict
 
-__all__ = [
-    "DisplayOptions",
-    "card_back_svg",
-    "card_svg",
-    "cards_html",
-    "options",
-    "suit_colour",
-    "verdict_html",
-]
+_FROM_DRAWING = ["DisplayOptions", "card_back_svg", "options", "suit_colour"]
+__all__ = [*_FROM_DRAWING, "card_svg", "cards_html", "verdict_html"]
 
 
 def card_svg(card: CardsLike, *, highlight: bool = False, width: int | None = None) -> str:

@@ -62,7 +62,6 @@ from rummykit.tournament import (
     Comparison,
     GameRecord,
     Ranked,
-    _ci_text,
     _options_text,
     _schedule,
     _Task,
@@ -70,6 +69,7 @@ from rummykit.tournament import (
     forfeit_lines,
     load_agent,
     run_games,
+    standing_cells,
     standings_of,
     text_columns,
 )
@@ -271,19 +271,7 @@ class LeagueResult(Ranked):
 
     def _table(self) -> tuple[list[str], list[list[str]]]:
         head = [render(f"league_col_{k}") for k in _COLUMNS]
-        body = [
-            [
-                str(s.place),
-                s.agent,
-                str(s.samples),
-                f"{s.mean:+.2f}",
-                _ci_text(s.ci, "{:+.2f}"),
-                f"{100 * s.win_rate:.1f}%",
-                _ci_text(s.win_ci, "{:.1f}%", 100),
-                str(s.forfeits),
-            ]
-            for s in self.standings
-        ]
+        body = [standing_cells(s, _COLUMNS) for s in self.standings]
         return head, body
 
     def _pairwise(self) -> list[list[str]]:
@@ -304,22 +292,21 @@ class LeagueResult(Ranked):
 
     def lines(self) -> list[str]:
         """The report, line by line."""
-        title = get_variant(self.variant).title
+        setting = {
+            "variant": get_variant(self.variant).title,
+            "options": _options_text(self.options),
+            "players": self.players,
+            "entrants": len(self.entrants),
+            "count": len(self.records),
+            "seed": self.seed,
+        }
+        better = "tournament_better_low" if self.low_score_wins else "tournament_better_high"
         out = [
-            render(
-                "league_title",
-                variant=title,
-                options=_options_text(self.options),
-                players=self.players,
-                entrants=len(self.entrants),
-                count=len(self.records),
-                seed=self.seed,
-            ),
+            render("league_title", setting),
             render(f"league_schedule_{self.schedule}", rounds=self.rounds, games=self.games),
-            render("tournament_better_low" if self.low_score_wins else "tournament_better_high",
-                   unit=render("tournament_unit_round")),
+            render(better, unit=render("tournament_unit_round")),
             "",
-        ]  # fmt: skip
+        ]
         head, body = self._table()
         out += text_columns([head, *body], left=(1, 4, 6))
         ranked = [s.agent for s in self.standings]
@@ -402,7 +389,7 @@ class LeagueResult(Ranked):
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
 
-_COLUMNS = ("place", "agent", "games", "mean", "ci", "win", "win_ci", "forfeits")
+_COLUMNS = ("place", "agent", "samples", "mean", "ci", "win", "win_ci", "forfeits")
 
 
 # --- running it ------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 from typing import TypeAlias
 
@@ -49,6 +50,7 @@ __all__ = [
     "make_meld",
     "meld_layouts",
     "meld_readings",
+    "reading_phrase",
     "readings_with",
     "variant_words",
 ]
@@ -343,7 +345,7 @@ def make_meld(cards: CardsLike, variant: Variant = HUNGARIAN, joker_as: JokerAs 
             wanted,
             cards=cards,
             wanted=_jokers_phrase(wanted),
-            choices=join([_reading_jokers(m) for m in readings]),
+            choices=join([reading_phrase(m) for m in readings]),
         )
     raise IllegalMeld(Verdict((mismatch,), cards, variant=variant.name))
 
@@ -369,9 +371,15 @@ def _kind_word(kind: str, variant: Variant) -> str:
     return _set_word(variant) if kind == "set" else render("kind_run")
 
 
+@lru_cache(maxsize=64)
+def _house_rules(variant: Variant) -> frozenset[str]:
+    """The options in which a variant differs from its built-in one (asked once per variant)."""
+    return frozenset(variant.changes())
+
+
 def _house(variant: Variant, options: Sequence[str]) -> bool:
     """Whether any of these options is a house rule (differs from the built-in variant)."""
-    changed = variant.changes()
+    changed = _house_rules(variant)
     return any(name in changed for name in options)
 
 
@@ -406,7 +414,7 @@ def variant_words(variant: Variant, options: Sequence[str] = (*_PLACES, *_JOKERS
     >>> variant_words(HUNGARIAN.derive(target=50)), variant_words(HUNGARIAN, ("cut_card",))
     ('Hungarian Rummy', 'Hungarian Rummy')
     """
-    changed = variant.changes()
+    changed = _house_rules(variant)
     phrases = dict.fromkeys(_house_phrase(variant, name) for name in options if name in changed)
     if not phrases:
         return variant.title
@@ -546,17 +554,24 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
 
 def _times(count: int) -> str:
     """``twice``, ``three times`` …"""
-    return "twice" if count == 2 else f"{number_word(count)} times"
+    return (
+        render("times_twice") if count == 2 else render("times_many", count_word=number_word(count))
+    )
+
+
+def _the(cards: Iterable[Card], word: str = "and") -> str:
+    """``the 6♥ and the 7♥`` (``word="or"``: ``the A♥ or the 4♥``)."""
+    return join([render("the_card", card=c) for c in cards], word)
 
 
 def _run_span(variant: Variant) -> str:
     """The longest runs the variant allows, in words."""
     spans = []
     if variant.ace_low:
-        spans.append("from A to K")
+        spans.append(render("span_ace_low"))
     if variant.ace_above_king:
-        spans.append("from 2 to A")
-    return join(spans) or "from 2 to K"
+        spans.append(render("span_ace_high"))
+    return join(spans) or render("span_no_ace")
 
 
 def _rank_phrase(rank: int, plural: bool) -> str:
@@ -639,10 +654,10 @@ def _set_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
 
 
 def _describe_missing(positions: Sequence[int], suit: str) -> str:
-    names = [f"the {_position_card(p, suit)}" for p in positions]
-    if len(names) > 3:
-        return f"{len(names)} cards, {names[0]} to {names[-1]}"
-    return join(names, "and")
+    cards = [_position_card(p, suit) for p in positions]
+    if len(cards) > 3:
+        return render("missing_range", count=len(cards), first=cards[0], last=cards[-1])
+    return _the(cards)
 
 
 def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
@@ -739,9 +754,11 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
         params: dict[str, object] = {
             "cards": part,
             "ace_places": _ace_places(variant),
-            "between": "them"
-            if variant.ace_low and variant.ace_above_king
-            else "the king and the 2",
+            "between": render(
+                "between_them"
+                if variant.ace_low and variant.ace_above_king
+                else "between_king_and_two"
+            ),
         }
         if joker_ace:
             params["stands_for"] = Card(ACE, suit)
@@ -764,10 +781,10 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
 def _ace_places(variant: Variant) -> str:
     places = []
     if variant.ace_low:
-        places.append("below the 2 (A-2-3)")
+        places.append(render("ace_place_low"))
     if variant.ace_above_king:
-        places.append("above the king (Q-K-A)")
-    return join(places) if places else "nowhere in a run"
+        places.append(render("ace_place_high"))
+    return join(places) if places else render("ace_place_none")
 
 
 def _ace_failures(
@@ -828,7 +845,11 @@ def _gap_reason(
     missing_cards = best or []
     params: dict[str, object] = {"cards": cards, "missing": _describe_missing(missing_cards, suit)}
     if jokers:
-        params["jokers_phrase"] = "one joker" if jokers == 1 else f"{number_word(jokers)} jokers"
+        params["jokers_phrase"] = (
+            render("jokers_one")
+            if jokers == 1
+            else render("jokers_many", count_word=number_word(jokers))
+        )
         params["gaps_word"] = number_word(len(missing_cards))
     return _reason(variant, "run_gap", cards, params, template="run_gap_joker" if jokers else None)
 
@@ -893,11 +914,17 @@ def _jokers_phrase(cards: Sequence[Card]) -> str:
     """``the joker is the 6♥`` / ``the jokers are the 6♥ and the 7♥``."""
     if len(cards) == 1:
         return render("jokers_phrase_one", card=cards[0])
-    return render("jokers_phrase_many", cards=join([f"the {c}" for c in cards], "and"))
+    return render("jokers_phrase_many", cards=_the(cards))
 
 
-def _reading_jokers(meld: Meld) -> str:
-    """What the jokers of one reading stand for, as a phrase."""
+def reading_phrase(meld: Meld) -> str:
+    """What the jokers of one reading stand for, as a phrase (to list readings as wholes).
+
+    >>> reading_phrase(make_meld("🃏 2♥ 3♥", joker_as="4♥"))
+    'the joker is the 4♥'
+    >>> reading_phrase(make_meld("K♥ 🃏 🃏", HUNGARIAN.derive(jokers_per_meld=2), joker_as="K♠"))
+    'the jokers are two of the missing K♠, K♦ and K♣'
+    """
     reps = _joker_reps(meld)
     fixed = [rep for rep in reps if rep is not None]
     if len(fixed) == len(reps):
@@ -954,12 +981,12 @@ def _joker_reasons(meld: Meld, variant: Variant) -> list[Reason]:
     fixed = [rep for rep in reps if rep is not None]
     if len(fixed) == len(reps):
         if len(reps) > 1:
-            names = join([f"the {c}" for c in fixed], "and")
+            names = _the(fixed)
             return [_info(variant, "jokers_are", house=house, stands_for=names)]
         code = "joker_in_set" if not meld.is_run else "joker_is"
         key = "choices" if code == "joker_in_set" else "stands_for"
         return [_info(variant, code, {key: fixed[0]}, house=house)]
-    options = join([f"the {c}" for c in meld.missing_suits()], "or")
+    options = _the(meld.missing_suits(), "or")
     if len(reps) == 1:
         return [_info(variant, "joker_in_set_one_of", choices=options)]
     return [
@@ -969,7 +996,7 @@ def _joker_reasons(meld: Meld, variant: Variant) -> list[Reason]:
             template="jokers_in_set_some_of",
             house=house,
             count_word=number_word(len(reps)),
-            choices=join([f"the {c}" for c in meld.missing_suits()], "and"),
+            choices=_the(meld.missing_suits()),
         )
     ]
 
@@ -1008,8 +1035,8 @@ def _valid_verdict(
             )
         )
         worth = [
-            f"the {m.joker_choices[0][0]} (worth {variant.card_value(m.joker_choices[0][0])})"
-            for m in readings
+            render("card_worth", card=c, points=variant.card_value(c))
+            for c in (m.joker_choices[0][0] for m in readings)
         ]
         reasons.append(_info(variant, "joker_is_one_of", choices=join(worth)))
         if counts:
@@ -1046,7 +1073,7 @@ def _valid_verdict(
 
 def _reading_reason(meld: Meld, variant: Variant, counts: bool) -> Reason:
     """One reading as a whole: its kind, what each joker stands for, its value."""
-    params: dict[str, object] = {"jokers": _reading_jokers(meld)}
+    params: dict[str, object] = {"jokers": reading_phrase(meld)}
     if counts:
         params["points"] = meld.points(variant)
     suffix = "" if counts else "_free"
@@ -1068,6 +1095,16 @@ def _reading_reason(meld: Meld, variant: Variant, counts: bool) -> Reason:
 # --- lay-offs --------------------------------------------------------------------------
 
 MeldLike: TypeAlias = "Meld | CardsLike"
+
+
+def _meld_readings_of(
+    meld: MeldLike, variant: Variant
+) -> tuple[tuple[Card, ...], tuple[Meld, ...]]:
+    """The cards as given, and the readings they may be: a :class:`Meld` is its one reading."""
+    if isinstance(meld, Meld):
+        return meld.cards, (meld,)
+    cards = as_cards(meld)
+    return cards, meld_readings(cards, variant)
 
 
 def layoff_readings(meld: Meld, cards: CardsLike, variant: Variant = HUNGARIAN) -> tuple[Meld, ...]:
@@ -1119,17 +1156,13 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
     >>> print(check_layoff("🃏 2♥ 3♥", "4♥"))
     4♥ fits onto 🃏 2♥ 3♥ if the joker is the A♥, making 🃏 2♥ 3♥ 4♥. (H5) If the joker is the 4♥, 4♥ can't go onto 🃏 2♥ 3♥. (H5)
     """
-    if isinstance(meld, Meld):
-        shown, bases = meld.cards, (meld,)  # type: tuple[tuple[Card, ...], tuple[Meld, ...]]
-    else:
-        shown = as_cards(meld)
-        bases = meld_readings(shown, variant)
-        if not bases:
-            bad = check_meld(shown, variant)
-            head = _info(variant, "layoff_not_a_meld", meld=shown)
-            return Verdict((head, *bad.failures), shown, variant=variant.name)
-        if len(bases) == 1:
-            shown = bases[0].cards
+    shown, bases = _meld_readings_of(meld, variant)
+    if not bases:
+        bad = check_meld(shown, variant)
+        head = _info(variant, "layoff_not_a_meld", meld=shown)
+        return Verdict((head, *bad.failures), shown, variant=variant.name)
+    if len(bases) == 1:
+        shown = bases[0].cards
     added = as_cards(cards)
     if not added:
         none = _reason(variant, "layoff_no_cards", (), meld=shown)
@@ -1146,7 +1179,7 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
         else:  # the meld's jokers are open: say in which reading the cards fit
             reasons = []
             for base, found in sorted(grown, key=lambda pair: not pair[1]):
-                jokers = _reading_jokers(base)
+                jokers = reading_phrase(base)
                 if found:
                     reasons.append(
                         _info(
@@ -1197,7 +1230,10 @@ def _layoff_refused(
             ]
         else:
             stands = dict.fromkeys(
-                f"the {rep}" for b in same_kind for rep in _joker_reps(b) if rep is not None
+                render("the_card", card=rep)
+                for b in same_kind
+                for rep in _joker_reps(b)
+                if rep is not None
             )
             failures = [
                 _reason(
@@ -1228,7 +1264,7 @@ def _reading_condition(
     after the first reading, ``if it is the 4♥``."""
     reps = _joker_reps(meld)
     fixed = [rep for rep in reps if rep is not None]
-    names = join([f"the {c}" for c in fixed], "and")
+    names = _the(fixed)
     set_word = _set_word(variant)
     if not first:
         if len(fixed) < len(reps) or not meld.is_run:
@@ -1238,7 +1274,7 @@ def _reading_condition(
         else:
             jokers = render("jokers_they_are", cards=names)
     elif shown is None:
-        jokers = _reading_jokers(meld)
+        jokers = reading_phrase(meld)
     elif len(fixed) < len(reps) or not meld.is_run:
         jokers = render("jokers_in_set", meld=shown, set_word=set_word)
     elif len(fixed) == 1:
@@ -1266,17 +1302,13 @@ def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Ve
     # each meld's values, one per reading: (value, condition) — one entry when fixed
     values: list[list[tuple[int, str]]] = []
     for item in melds:
-        if isinstance(item, Meld):
-            shown, options = item.cards, (item,)  # type: tuple[tuple[Card, ...], tuple[Meld, ...]]
-        else:
-            shown = as_cards(item)
-            options = meld_readings(shown, variant)
-            if not options:
-                if shown:
-                    code = "opening_bad_meld" if threshold else "opening_bad_meld_free"
-                    reasons.append(_reason(variant, code, shown, meld=shown))
-                reasons.extend(check_meld(shown, variant).failures)
-                continue
+        shown, options = _meld_readings_of(item, variant)
+        if not options:
+            if shown:
+                code = "opening_bad_meld" if threshold else "opening_bad_meld_free"
+                reasons.append(_reason(variant, code, shown, meld=shown))
+            reasons.extend(check_meld(shown, variant).failures)
+            continue
         meld = options[0]
         built.append(meld)
         used.update(meld.cards)

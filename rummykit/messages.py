@@ -53,6 +53,49 @@ TEMPLATES: dict[str, str] = {
     "cli_hand_sizes_expected": "cards per player by number of players, e.g. 2:7,3:10",
     "cli_no_cards": "no cards to check: write them like 'K♠ A♠ 2♠' or Ks As 2s",
     "cli_error": "rummykit {command}: {message}",
+    # --- the notebooks folder ---------------------------------------------------------------
+    "tutorials_cli_notebooks_help": "copy the tutorial notebooks into a folder",
+    "tutorials_cli_notebooks_description": (
+        "Copy the tutorial notebooks that come with rummykit, and their README, into a folder "
+        "(created if needed). Files already there are left alone unless you add --force. "
+        "Exit status: 0 copied, 2 nothing copied."
+    ),
+    "tutorials_cli_folder_help": "the folder to copy the notebooks into",
+    "tutorials_cli_force_help": (
+        "overwrite notebooks already in the folder (changes made in them are lost)"
+    ),
+    "tutorials_cli_lab_help": "open the tutorial notebooks in JupyterLab",
+    "tutorials_cli_lab_description": (
+        "Copy the tutorial notebooks into a folder if they aren't there yet (notebooks already "
+        "there are kept as they are) and open JupyterLab on it. Needs JupyterLab: "
+        'pip install "rummykit[notebook]".'
+    ),
+    "tutorials_cli_lab_folder_help": "the folder for the notebooks (default: {default})",
+    "tutorials_cli_lab_force_help": (
+        "copy fresh notebooks over the ones already in the folder (changes made in them are lost)"
+    ),
+    "tutorials_cli_no_browser_help": "start JupyterLab without opening a browser",
+    "tutorials_cli_port_help": "the port JupyterLab listens on, on this computer (default: its own)",
+    "tutorials_written": "Copied {count:files} into {folder}:",
+    "tutorials_written_file": "  {name}",
+    "tutorials_next": "Start with {first}: rummykit lab {folder} opens them in JupyterLab.",
+    "tutorials_opening": "Opening JupyterLab in {folder}; Ctrl-C stops it.",
+    "tutorials_would_overwrite": (
+        "{folder} already holds {names}, so nothing was copied: choose another folder, or add "
+        "--force to overwrite {count:files} (changes made in them are lost)"
+    ),
+    "tutorials_not_a_folder": "{folder} is a file, not a folder: give a folder for the notebooks",
+    "tutorials_cannot_write": "can't write the notebooks into {folder}: {error}",
+    "tutorials_missing": (
+        "this installation of rummykit has no tutorial notebooks: reinstall it with "
+        'pip install --force-reinstall "rummykit[notebook]"'
+    ),
+    "tutorials_no_jupyterlab": (
+        "JupyterLab is not installed here. Install rummykit with its notebook extra, "
+        'pip install "rummykit[notebook]", then run rummykit lab again.'
+    ),
+    "count_files_one": "{n} file",
+    "count_files_other": "{n} files",
     # --- meld checks: failures -----------------------------------------------------------
     "or_join": "{head} or {last}",
     "and_join": "{head} and {last}",
@@ -137,6 +180,21 @@ TEMPLATES: dict[str, str] = {
         "{variant} has only {copies_word} jokers — this meld holds {count_word} {card}."
     ),
     "card_times": "{count_word} {card}",
+    "the_card": "the {card}",
+    "card_worth": "the {card} (worth {points})",
+    "times_twice": "twice",
+    "times_many": "{count_word} times",
+    "missing_range": "{count:cards}, the {first} to the {last}",
+    "jokers_one": "one joker",
+    "jokers_many": "{count_word} jokers",
+    "span_ace_low": "from A to K",
+    "span_ace_high": "from 2 to A",
+    "span_no_ace": "from 2 to K",
+    "ace_place_low": "below the 2 (A-2-3)",
+    "ace_place_high": "above the king (Q-K-A)",
+    "ace_place_none": "nowhere in a run",
+    "between_them": "them",
+    "between_king_and_two": "the king and the 2",
     # --- meld checks: explanations of valid melds ----------------------------------------
     "meld_invalid": "{cards} is not a valid meld in {variant}.",
     "valid_run": "{cards} is a run of {suit_name} from {low} to {high}.",
@@ -243,6 +301,7 @@ TEMPLATES: dict[str, str] = {
     "action_draw_cut_card": "take the cut card",
     "action_meld": "meld {cards}",
     "action_joker_as": " (joker as {card})",
+    "action_jokers_as": " (jokers as {cards})",
     "action_layoff": "lay off {cards} onto meld {meld}",
     "action_exchange": "exchange {card} for the joker in meld {meld}",
     "action_undo": "undo the last move",
@@ -255,6 +314,8 @@ TEMPLATES: dict[str, str] = {
     ),
     "bad_action_data": "{data!r} is not an action: its type must be one of {choices}",
     "bad_action_field": "a '{kind}' action has a missing or bad field: {field}",
+    "bad_action_unknown": "a '{kind}' action has no field '{field}': its fields are {choices}",
+    "bad_action_card": "a '{kind}' action has a bad field '{field}': {error}",
     "bad_meld_number": (
         "'{text}': there is no meld {number} — melds on the table are numbered from 1"
     ),
@@ -298,6 +359,7 @@ TEMPLATES: dict[str, str] = {
     "no_such_meld_one": "There is no meld {number} on the table: the only meld is meld 1.",
     "no_such_meld_none": "There is no meld {number}: no melds are on the table yet.",
     "joker_ambiguous": "Say what the joker stands for: {choices_text}.",
+    "jokers_ambiguous": "Say what the jokers stand for: {choices_text}.",
     "joker_as_impossible": "The joker can't be the {card} here; it can be {choices}.",
     "must_keep_discard": ("Keep a card to discard: in {variant} you go out with a final discard."),
     "exchange_not_allowed": "{variant} has no joker exchange.",
@@ -386,15 +448,95 @@ TEMPLATES: dict[str, str] = {
         "this file is version {found} of the game format; rummykit reads version {version}"
     ),
     "record_bad_field": "'{field}' must be {expected}",
+    "record_unknown_field": "'{field}' is not a field rummykit knows there: the fields are {choices}",
+    "record_bad_setup": "'{field}': {error}",
     "record_bad_cards": "'{field}' holds a card that can't be read: {error}",
-    "record_bad_meld": "table meld {index} is not a valid meld: {error}",
-    "record_too_many": "the position holds more than {copies} {card} — {variant} has only {copies}",
-    "record_cards_unaccounted": (
-        "every card must be somewhere exactly once ({count} in all): {card} is {problem}"
+    "record_bad_meld": "'{field}' is not a valid meld: {error}",
+    "record_too_many": (
+        "'{field}': the hands, discard, table and cut_card hold more than {copies} {card} — "
+        "{variant} has only {copies}"
     ),
-    "record_bad_action": "action {number} can't be read: {error}",
+    "record_not_in_deck": (
+        "'{field}': the position holds {card}, but {variant} is played without it"
+    ),
+    "record_cards_unaccounted": (
+        "'{field}': every card must be somewhere exactly once ({count} in all) across "
+        "{where}hands, stock, discard, table and cut_card: {card} is {problem}"
+    ),
+    "record_missing": "missing",
+    "record_too_often": "there too often",
+    "record_bad_action": "'{field}' (action {number}) can't be read: {error}",
     "record_illegal_action": (
-        "action {number} (seat {seat}: {action}) is not legal at that point: {why}"
+        "'{field}' (action {number}, seat {seat}: {action}) is not legal at that point: {why}"
+    ),
+    "record_expect_object": "an object",
+    "record_expect_list": "a list",
+    "record_expect_whole_or_null": "a whole number or null",
+    "record_expect_whole": "a whole number of 0 or more",
+    "record_expect_bool": "true or false",
+    "record_expect_range": "a whole number from {low} to {high}",
+    "record_expect_wholes": "{count} whole numbers",
+    "record_expect_bools": "{count} true/false values",
+    "record_expect_cards": "a list of cards",
+    "record_expect_card": "one card or null",
+    "record_expect_variant": "a variant name: hungarian or rommi",
+    "record_expect_no_result": "null: a finished round can't be resumed",
+    "record_expect_unfinished": "draw or play (a finished round can't be resumed)",
+    "record_expect_represents": "{count} cards or nulls: what each card of the meld stands for",
+    "record_expect_kind": "run or set",
+    "record_expect_kind_is": "{kind}: these cards make a {kind}",
+    "record_expect_start": "a place where this run can start, such as {start}",
+    "record_expect_hands": "{count} hands",
+    "record_expect_melds": "a list of melds",
+    "record_expect_no_cut_card": "null: {variant} has no cut card",
+    "record_expect_phase": "draw, play or over",
+    "record_expect_all_opened": "all true: {variant} has no opening, so everyone has opened",
+    "record_expect_no_draw": "null: in the draw phase nothing has been drawn yet",
+    "record_expect_drew": (
+        "stock, discard or cut_card — or start, on the first turn of a starter who is dealt "
+        "more cards"
+    ),
+    "record_expect_cards_to_act": (
+        "a hand with cards: it is this seat's turn and the round isn't over"
+    ),
+    "record_expect_turn": "a turn object saying what was taken this turn",
+    "record_expect_same_drew": "{drew}, the same as the position's drew",
+    "record_expect_meld_indices": "indices of melds on the table (there are {count})",
+    "record_expect_joker_moves": "freed or placed: one per exchange and per joker laid down",
+    "record_expect_phase_play": "play: the turn records moves, so the seat to act has drawn",
+    "record_expect_own_melds": "indices of different melds laid down by seat {seat} this turn",
+    "record_expect_meld_points": (
+        "the points this turn's new melds were laid down with: 0 up to what they are worth now"
+    ),
+    "record_expect_placed": (
+        "the cards put on the table this turn (those of new melds included), still there but "
+        "for jokers taken back by an exchange"
+    ),
+    "record_expect_taken": (
+        "a card taken from the discard pile this turn (drew is discard), now in the hand or "
+        "on the table"
+    ),
+    "record_expect_cut_taken": (
+        "the cut card taken this turn (drew is cut_card), now in the hand or on the table"
+    ),
+    "record_expect_step": "a saved move: its kind and the state before it",
+    "record_expect_step_kind": "one of {choices}",
+    "record_expect_step_phase": "draw before a discard or cut_card step, play before a {kind} step",
+    "record_expect_taken_step": "a card whose take (a discard step) is saved in turn.steps",
+    "record_expect_cut_step": "the cut card whose take (a cut_card step) is saved in turn.steps",
+    "record_expect_steps_drew": "moves of a turn that drew from the {drew}",
+    "record_expect_rng": "a saved random state",
+    "deal_too_large": (
+        "{variant} can't deal {players} players {size:cards} each: the deck has {deck} cards, "
+        "which must also give the face-up card and at least one card for the stock, and no "
+        "hand is dealt more than {limit} cards (larger hands make hints and computer opponents "
+        "slow); the largest hand for {players} players is {largest}"
+    ),
+    "deal_too_large_extra": (
+        "{variant} can't deal {players} players {size:cards} each: the deck has {deck} cards, "
+        "which must also give {extra} more to the starter, the face-up card and at least one "
+        "card for the stock, and no hand is dealt more than {limit} cards (larger hands make "
+        "hints and computer opponents slow); the largest hand for {players} players is {largest}"
     ),
     # --- matches --------------------------------------------------------------------------
     "standing": "{place}. seat {seat}: {total}",
@@ -589,12 +731,15 @@ TEMPLATES: dict[str, str] = {
     "review_ai_view": "How the AI sees {action}: {notes}.",
     "review_your_view": "How it sees your move, {action}: {notes}.",
     "review_none": (
-        "Seat {seat}: all {decisions} of your decisions are the ones the hard AI would make."
+        "Seat {seat}: {decisions:decisions} reviewed, and the hard AI would have chosen as you "
+        "did every time."
     ),
     "review_headline": (
-        "Seat {seat}: the hard AI would have chosen differently in {count} of your "
-        "{decisions} decisions, the costliest first."
+        "Seat {seat}: {decisions:decisions} reviewed; the hard AI would have chosen "
+        "differently in {count}, the costliest first."
     ),
+    "count_decisions_one": "{n} decision",
+    "count_decisions_other": "{n} decisions",
     "review_no_decisions": "Seat {seat} made no decisions in this record: nothing to review.",
     "review_unreadable": "can't read {path}: {error}",
     "review_bad_source": "a {source} is not a game: give a Game, a saved game's JSON, or its path",
@@ -612,7 +757,9 @@ TEMPLATES: dict[str, str] = {
         "have chosen differently, with its reason and the cost in its own expected points, "
         "the costliest first."
     ),
-    "review_cli_file_help": "a saved game (JSON), as written by Game.to_json or rummykit play",
+    "review_cli_file_help": (
+        "a saved game (JSON), as game.to_json() or rummykit.game.record.save(game, path) writes it"
+    ),
     "review_cli_seat_help": "the seat to review (default: 0)",
     "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
     "review_cli_json_help": "print the review as one JSON object",
@@ -1058,7 +1205,10 @@ TEMPLATES: dict[str, str] = {
         "standard input and answer each with an action and its reasoning on standard output "
         "(the agent protocol, docs/agents.md). Stops at bye or at the end of the input."
     ),
-    "cli_agent_level_help": "the built-in level to serve: easy, normal or hard (default: normal)",
+    "cli_agent_level_help": (
+        "the built-in level to serve: easy, normal, hard, or any other rummykit.ai offers "
+        "(default: normal)"
+    ),
     "cli_agent_spec_help": (
         "serve your own agent instead: a class (or function making one) as FILE.py:Name or "
         "package.module:Name"
@@ -1101,7 +1251,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "league_col_place": "#",
     "league_col_agent": "agent",
-    "league_col_games": "seat-rounds",
+    "league_col_samples": "seat-rounds",
     "league_col_mean": "mean",
     "league_col_ci": "95% CI",
     "league_col_win": "wins",
@@ -1302,7 +1452,6 @@ TEMPLATES: dict[str, str] = {
         "{cards} holds no joker that could stand for the {card}: lay the cards down without "
         "saying what a joker stands for."
     ),
-    "record_not_in_deck": "the position holds {card}, but {variant} is played without it",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",

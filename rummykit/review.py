@@ -68,17 +68,27 @@ def _candidate(decision: Decision, action: Action) -> Candidate | None:
     return next((c for c in decision.trace.candidates if same_action(c.action, action)), None)
 
 
+def _reasons(option: Candidate) -> str:
+    """The AI's reasons for one option's score, in one line: its named terms when it has
+    them (each with its value in expected points), else its notes."""
+    why = getattr(option, "why", None)
+    if callable(why):
+        return str(why())
+    return "; ".join(str(n) for n in option.notes)
+
+
 def cost_of(decision: Decision, played: Action) -> float | None:
     """What ``played`` costs against the AI's own choice, in the AI's score (its expected
     points), when the AI weighed both moves; ``None`` when it did not score ``played``.
 
-    This and :func:`_candidate` are the only places that read the AI's candidate scores.
+    This, :func:`_candidate` and :func:`_reasons` are the only places that read the AI's
+    candidates.
     """
     chosen = _candidate(decision, decision.action)
     mine = _candidate(decision, played)
     if chosen is None or mine is None:
         return None
-    return max(0.0, chosen.score - mine.score)
+    return chosen.score - mine.score
 
 
 @dataclass(frozen=True)
@@ -113,8 +123,8 @@ class Mistake:
         lines += [str(step) for step in trace.steps]
         for code, action in (("review_ai_view", self.suggested), ("review_your_view", self.played)):
             option = _candidate(self.decision, action)
-            if option is not None and option.notes:
-                notes = "; ".join(str(n) for n in option.notes)
+            notes = _reasons(option) if option is not None else ""
+            if notes:
                 lines.append(render(code, action=str(action), notes=notes))
         if self.cost is None:
             lines.append(render("review_cost_unknown"))

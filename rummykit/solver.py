@@ -63,6 +63,7 @@ __all__ = [
     "hand_mask",
     "layoff_options",
     "min_deadwood",
+    "min_deadwood_many",
     "opening_points",
 ]
 
@@ -126,6 +127,24 @@ def _encode(cards: Iterable[Card]) -> tuple[int, int]:
         else:
             state += 1 << (_field(card) << 2)
     return state, jokers
+
+
+_BYTE_WORTHS: dict[int, tuple[list[int], list[list[int]]]] = {}
+
+
+def _worth(values: list[int], state: int) -> int:
+    """What the natural cards of a count vector are worth, ``values`` by field: a table per
+    byte of the vector (two fields), summed inside C."""
+    known = _BYTE_WORTHS.get(id(values))
+    if known is not None and known[0] is values:
+        tables = known[1]
+    else:
+        tables = [
+            [(b & 15) * values[2 * i] + (b >> 4) * values[2 * i + 1] for b in range(256)]
+            for i in range(32)
+        ]
+        _BYTE_WORTHS[id(values)] = (values, tables)
+    return sum(map(list.__getitem__, tables, state.to_bytes(32, "little")))
 
 
 def _fields(state: int) -> list[int]:
@@ -216,24 +235,20 @@ class _Rules:
                 return shared
             masks = range(1 << 13)  # bit r - 1 for rank r
             worth = _worth_table(values)
+            # (the names bound with := stand for one expression each: no tuple is made per
+            # mask, so the garbage collector is not woken thousands of times)
             if self.lo == 1:
-                best = [
-                    worth[k & (s | s << 1 | s << 2)] for k in masks for s in (k & k >> 1 & k >> 2,)
-                ]
+                best = [worth[k & ((s := k & k >> 1 & k >> 2) | s << 1 | s << 2)] for k in masks]
             else:  # the ace may not stand below the 2
                 best = [
-                    worth[j & (s | s << 1 | s << 2)]
+                    worth[(j := k & ~1) & ((s := j & j >> 1 & j >> 2) | s << 1 | s << 2)]
                     for k in masks
-                    for j in (k & ~1,)
-                    for s in (j & j >> 1 & j >> 2,)
                 ]
             if self.hi == HIGH_ACE:  # the ace on top: ranks 2..K at bits 0..11, the ace at 12
                 above = _worth_table([*values[1:], values[0]])
                 high = [
-                    above[j & (s | s << 1 | s << 2)]
+                    above[(j := k >> 1 | 1 << 12) & ((s := j & j >> 1 & j >> 2) | s << 1 | s << 2)]
                     for k in range(1, 1 << 13, 2)
-                    for j in (k >> 1 | 1 << 12,)
-                    for s in (j & j >> 1 & j >> 2,)
                 ]
                 best[1::2] = map(max, best[1::2], high)
             dw = [0] * (1 << 14)
@@ -405,7 +420,7 @@ class _Search:
     def best(self, state: int, jokers: int, flag: int) -> int:
         """Best worth of melds (plus the discard's bonus when ``flag``) from these cards."""
         nat = self.nat
-        return self._best(state, jokers, flag, sum(nat[g] for g in _fields(state)))
+        return self._best(state, jokers, flag, _worth(nat, state))
 
     def _best(self, state: int, jokers: int, flag: int, avail: int) -> int:
         """:meth:`best`, knowing ``avail``, the worth of the natural cards in ``state``.
@@ -586,47 +601,58 @@ class _Search:
         return melds, deadwood, discard
 
 
+# Reachability works on a count vector's "present" bits: bit 4 * f for each field f held.
+# Moving one rank up is a shift by 4 bits, one suit up a shift by 64.
+_ONES = sum(1 << (f << 2) for f in range(64))
+_SUIT_BITS = (1 << 64) - 1
+_EVERY_SUIT = 1 | 1 << 64 | 1 << 128 | 1 << 192
+_ACES = _EVERY_SUIT << (ACE << 2)
+_HIGH_ACES = _EVERY_SUIT << (HIGH_ACE << 2)
+_FOURS = _ONES << 3
+
+
+def _held(state: int) -> int:
+    """Bit ``4 * f`` for each field ``f`` the count vector holds."""
+    return (state | state >> 1 | state >> 2 | state >> 3) & _ONES
+
+
+def _count(state: int) -> int:
+    """How many cards a count vector holds (counts below 4)."""
+    return (state & _ONES).bit_count() + 2 * (state >> 1 & _ONES).bit_count()
+
+
 def _reach(rules: _Rules, state: int, jokers: int) -> tuple[int, int]:
-    """Split the natural cards into those that may be in some meld and those that can't."""
+    """Split the natural cards into those that may be in some meld and those that can't.
+
+    A card may be in a set when its rank is held in enough other suits (jokers filling the
+    rest), and in a run when a window of three places around it, inside the places the
+    ace rules allow, misses no more cards than there are jokers to fill it."""
     budget = min(rules.jpm, jokers)
-    lo, hi = rules.lo, rules.hi
-    present = 0
-    for f in set(_fields(state)):
-        present |= 1 << f
-    keep = 0
-    alone = 0
-    rest = state
-    while rest:
-        low = rest & -rest
-        f = (low.bit_length() - 1) >> 2
-        count = rest >> (f << 2) & 15
-        rest -= count << (f << 2)
-        suit, rank = f >> 4, f & 15
-        ok = False
-        # a set: other suits of this rank, and jokers
-        if sum(1 for s in range(4) if s != suit and present >> (16 * s + rank) & 1) + budget >= 2:
-            ok = True
-        else:
-            base = suit << 4
-            places = [rank] if rank != ACE else [1, HIGH_ACE]
-            for p in places:
-                for first in (p - 2, p - 1, p):
-                    if first < lo or first + 2 > hi:
-                        continue
-                    missing = 0
-                    for q in range(first, first + 3):
-                        if q != p and not present >> (base + (ACE if q == HIGH_ACE else q)) & 1:
-                            missing += 1
-                    if missing <= budget:
-                        ok = True
-                        break
-                if ok:
-                    break
-        if ok:
-            keep += count << (f << 2)
-        else:
-            alone += count << (f << 2)
-    return keep, alone
+    held = _held(state)
+    # runs: the places cards can stand, the ace below the 2 and/or above the king
+    places = held if rules.lo == 1 else held & ~_ACES
+    if rules.hi == HIGH_ACE:
+        places |= (held & _ACES) << ((HIGH_ACE - ACE) << 2)
+    if budget >= 2:
+        in_run = places
+    elif budget == 1:  # any other card two places away or nearer
+        in_run = places & (places >> 4 | places >> 8 | places << 4 | places << 8)
+    else:  # two more cards in a row: both above, one on each side, or both below
+        up, down = places >> 4, places << 4
+        in_run = places & (up & places >> 8 | up & down | down & places << 8)
+    in_run = (in_run & ~_HIGH_ACES) | (in_run & _HIGH_ACES) >> ((HIGH_ACE - ACE) << 2)
+    # sets: ranks held in three suits (two with a joker; any with two jokers)
+    a, b = held & _SUIT_BITS, held >> 64 & _SUIT_BITS
+    c, d = held >> 128 & _SUIT_BITS, held >> 192
+    if budget >= 2:
+        ranks = a | b | c | d
+    elif budget == 1:
+        ranks = (a | b) & (c | d) | a & b | c & d
+    else:
+        ranks = (a & b | c & d) & (a | b) & (c | d) | (a | b) & c & d | a & b & (c | d)
+    meldable = held & (in_run | ranks * _EVERY_SUIT)
+    keep = state & meldable * 15
+    return keep, state - keep
 
 
 def _solve(search: _Search, state: int, jokers: int, flag: int) -> tuple[int, int, int]:
@@ -807,6 +833,20 @@ def min_deadwood(
     return _last_counters[discard](hand)
 
 
+def min_deadwood_many(
+    hands: Iterable[CardsLike | int], variant: Variant = HUNGARIAN, *, discard: bool = False
+) -> list[int]:
+    """:func:`min_deadwood` of every hand, in order: the variant looked up once, the hands
+    run through inside C (``map``), for a simulation that weighs thousands of hands.
+
+    >>> from rummykit import variant
+    >>> gin = variant("rommi", ace_low=True, ace_above_king=False)
+    >>> min_deadwood_many(["A♠ 2♠ 3♠ 9♣", "4♥ 4♦ 4♣ K♣", "Q♣ K♣"], gin)
+    [9, 10, 20]
+    """
+    return list(map(_rules(variant).counters()[discard], hands))
+
+
 def deadwood_counter(
     variant: Variant = HUNGARIAN, *, discard: bool = False
 ) -> Callable[[CardsLike | int], int]:
@@ -878,7 +918,25 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
     mask = _mask_of(cards)
     if mask.bit_count() == len(cards):
         return min_deadwood(mask, variant, discard=discard)
-    return best_arrangement(cards, variant, discard=discard).deadwood_value
+    whole = best_arrangement(cards, variant).deadwood_value
+    if not discard:
+        return whole
+    if not cards:
+        raise ValueError(render("solver_nothing_to_discard"))
+    # The least over every discard of what the rest leaves. A card put aside can't lower
+    # what the rest leaves by more than its own value (the rest's melds are melds of the
+    # whole hand), so the costliest cards are tried first and the search stops as soon as
+    # no card left could beat the best found.
+    value = variant.card_value
+    best = _BIG
+    for card in sorted(set(cards), key=value, reverse=True):
+        if whole - value(card) >= best or not best:
+            break
+        rest = list(cards)
+        rest.remove(card)
+        left = best_arrangement(rest, variant).deadwood_value
+        best = min(best, left)
+    return best
 
 
 _NOT_CARDS = ~sum(_CARD_BITS.values())
@@ -1272,6 +1330,13 @@ def can_go_out(
             leaves[key] = got
         return got
 
+    meldable: dict[int, int] = {}  # by state and jokers: the cards that may still meld
+    reachable = [0] * (len(active) + 1)  # the cards some table meld from k on can take
+    for k in range(len(active) - 1, -1, -1):
+        reachable[k] = reachable[k + 1]
+        for option in choices[k]:
+            reachable[k] |= _held(option[0])
+
     def walk(k: int, state: int, jokers: int, size: int) -> int:
         """The most cards placed from here: lay-offs onto table melds k…, then new melds."""
         if k == len(active):
@@ -1280,13 +1345,20 @@ def can_go_out(
         got = memo.get(key)
         if got is not None:
             return got[0]
+        # at most: every card but those that can't go anywhere any more (in no meld of
+        # the cards left, onto no table meld from k on), one of them as the discard
+        placeable = meldable.get(state << 8 | jokers)
+        if placeable is None:
+            placeable = meldable[state << 8 | jokers] = _held(_reach(rules, state, jokers)[0])
+        stuck = state & ~((placeable | reachable[k]) * 15)
+        most = size - max(0, _count(stuck) - flag)
         best, pick = walk(k + 1, state, jokers, size), -1
         for index, (taken, used, count, _, _) in enumerate(choices[k]):
-            if best >= size:
+            if best >= most:
                 break
-            if used > jokers or any(
-                state >> (g << 2) & 15 < n for g, n in Counter(_fields(taken)).items()
-            ):
+            # a count is below 8 (bit 3 of a field is free): with bit 3 set in every field
+            # of the state, a field that holds fewer cards than are taken loses it
+            if used > jokers or ((state | _FOURS) - taken) & _FOURS != _FOURS:
                 continue
             placed = count + walk(k + 1, state - taken, jokers - used, size - count)
             if placed > best:

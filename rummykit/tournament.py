@@ -591,20 +591,8 @@ class TournamentResult(Ranked):
         forfeits = [r for r in self.records if r.forfeit is not None]
         if forfeits:
             head.append(render("league_col_forfeits"))
-        body = [
-            [
-                str(s.place),
-                s.agent,
-                str(s.seats),
-                f"{s.mean:+.2f}",
-                _ci_text(s.ci, "{:+.2f}"),
-                f"{s.std:.1f}",
-                f"{100 * s.win_rate:.1f}%",
-                _ci_text(s.win_ci, "{:.1f}%", 100),
-                *([str(s.forfeits)] if forfeits else []),
-            ]
-            for s in self.standings
-        ]
+        columns = (*_COLUMNS, "forfeits") if forfeits else _COLUMNS
+        body = [standing_cells(s, columns) for s in self.standings]
         out += text_columns([head, *body], left=(1, 4, 7))
         if self.comparisons:
             out += ["", render("tournament_differences", unit=unit)]
@@ -651,6 +639,23 @@ class TournamentResult(Ranked):
 
 
 _COLUMNS = ("place", "agent", "seats", "mean", "ci", "std", "win", "win_ci")
+
+
+def standing_cells(s: AgentStanding, columns: Sequence[str]) -> list[str]:
+    """A standing's cells for a report, column by column (see ``_COLUMNS``)."""
+    cells = {
+        "place": str(s.place),
+        "agent": s.agent,
+        "seats": str(s.seats),
+        "samples": str(s.samples),
+        "mean": f"{s.mean:+.2f}",
+        "ci": _ci_text(s.ci, "{:+.2f}"),
+        "std": f"{s.std:.1f}",
+        "win": f"{100 * s.win_rate:.1f}%",
+        "win_ci": _ci_text(s.win_ci, "{:.1f}%", 100),
+        "forfeits": str(s.forfeits),
+    }
+    return [cells[c] for c in columns]
 
 
 def forfeit_lines(record: GameRecord) -> str:

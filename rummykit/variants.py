@@ -22,7 +22,22 @@ from typing import Any
 from rummykit.cards import ACE, JACK, Card, make_deck
 from rummykit.messages import number_word, render
 
-__all__ = ["HUNGARIAN", "ROMMI", "VARIANTS", "Variant", "VariantError", "variant"]
+__all__ = [
+    "HUNGARIAN",
+    "MAX_HAND_SIZE",
+    "ROMMI",
+    "VARIANTS",
+    "Variant",
+    "VariantError",
+    "variant",
+]
+
+MAX_HAND_SIZE = 18
+"""The most cards a hand may be dealt (hand size plus the starter's extra cards).
+
+The solver and the computer opponents search arrangements of a hand: the hard agent's
+slowest decision grows from about 0.7 s with the 15 cards of a Hungarian starter to 1.4 s
+at 18 cards and 2.6 s at 21 (docs/rules.md, House rules)."""
 
 
 class VariantError(ValueError):
@@ -243,7 +258,43 @@ class Variant:
             values[name] = self._coerce(name, value)
         if not values:
             return self
-        return dataclasses.replace(self, base=self.base or self.name, **values)  # type: ignore[arg-type]
+        derived = dataclasses.replace(self, base=self.base or self.name, **values)  # type: ignore[arg-type]
+        derived.check_deal()
+        return derived
+
+    def check_deal(self) -> None:
+        """Raise :class:`VariantError` unless every table size can be dealt from the deck.
+
+        Each player count the variant allows needs its hands, the starter's extra cards, the
+        face-up card (the cut card or the first discard) and at least one card left for the
+        stock; and no hand may be dealt more than :data:`MAX_HAND_SIZE` cards.
+
+        >>> variant("rommi", hand_sizes={2: 30})
+        Traceback (most recent call last):
+        ...
+        rummykit.variants.VariantError: Rommi can't deal 2 players 30 cards each: ...
+        """
+        deck = self.decks * 52 + self.jokers
+        extra = self.starter_extra
+        for players, size in self.hand_sizes:
+            if not self.players_min <= players <= self.players_max:
+                continue
+            need = players * size + extra + 2
+            if need <= deck and size + extra <= MAX_HAND_SIZE:
+                continue
+            largest = max(0, min((deck - extra - 2) // players, MAX_HAND_SIZE - extra))
+            raise VariantError(
+                render(
+                    "deal_too_large_extra" if extra else "deal_too_large",
+                    variant=self.title,
+                    players=players,
+                    size=size,
+                    extra=extra,
+                    deck=deck,
+                    limit=MAX_HAND_SIZE,
+                    largest=largest,
+                )
+            )
 
     def _coerce(self, name: str, value: object) -> object:
         current = getattr(self, name)

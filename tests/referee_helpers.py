@@ -4,18 +4,33 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
 from rummykit import Card
 from rummykit.cards import as_cards
-from rummykit.explain import Verdict
-from rummykit.game import Action, Game, IllegalAction, parse_action
+from rummykit.explain import CATALOGUE, Verdict
+from rummykit.game import Action, Game, IllegalAction, from_position, parse_action
+from rummykit.variants import Variant
 
-#: Refusals that are the software's own helps: they cite no rule (issue 11).
-REFEREE_HELPS = frozenset(
-    {"nothing_to_undo", "discard_take_again", "no_such_meld", "layoff_no_cards"}
-)
+#: Refusals that are the software's own helps: they cite no rule (the reason catalogue).
+REFEREE_HELPS = frozenset(code for code, entry in CATALOGUE.items() if not entry.is_rule)
+
+
+def opened_table(
+    hand: str,
+    table: Iterable[tuple[int, str] | tuple[int, str, str]] = (),
+    variant: str | Variant = "hungarian",
+    *,
+    other: str = "3c 4c 5c 8h",
+    **position: Any,
+) -> Game:
+    """Seat 0 to play, having drawn, both seats opened: the usual lesson for lay-offs and
+    joker exchanges (``position`` overrides any of these)."""
+    setup: dict[str, Any] = {"discard": "5s", "phase": "play", "opened": [True, True]}
+    setup.update(position)
+    return from_position(variant, hands=[hand, other], table=list(table), **setup)
 
 
 def act(text: str) -> Action:

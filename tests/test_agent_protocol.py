@@ -91,6 +91,20 @@ def test_every_observation_survives_its_json_form(
             game.play(easy.decide(game.observation(game.current)).action)
 
 
+def test_a_program_reading_two_games_in_turn_gets_each_one_right() -> None:
+    games = [Game.new("hungarian", 2, seed=8), Game.new("hungarian", 2, seed=8)]
+    games.append(Game.new("hungarian", 2, seed=9))  # another deal: same lengths, other events
+    easy = make_agent("easy")
+    for _ in range(6):
+        games[0].play(easy.decide(games[0].observation(games[0].current)).action)
+    for _ in range(40):  # the second trails the first: its history is a prefix, then not
+        for game in games:
+            if not game.is_over:
+                obs = game.observation(game.current)
+                assert read_observation(json.loads(json.dumps(decide_message(obs, 1)))) == obs
+                game.play(easy.decide(obs).action)
+
+
 def test_answers_in_json_or_text_form_and_bad_ones_are_refused() -> None:
     game = Game.new("rommi", 2, seed=1)
     game.play(game.legal_actions()[0])
@@ -334,3 +348,30 @@ def test_the_agent_command_line(tmp_path: Path) -> None:
         timeout=60,
     )
     assert bad.returncode == 2 and "rummykit agent: could not load the agent" in bad.stderr
+    level = subprocess.run(
+        [PY, "-m", "rummykit", "agent", "--level", "grandmaster"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert level.returncode == 2 and "'grandmaster' is not an AI level" in level.stderr
+    assert level.stdout == ""  # no hello from an agent that can't play
+
+
+def test_without_select_a_thread_reads_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where pipes can't be select()ed (Windows), a thread reads the program's lines."""
+    import rummykit.agents.process as process
+
+    monkeypatch.setattr(process, "SELECT_PIPES", False)
+    process.stop_idle()  # no program started earlier (and read with select) is reused
+    game = Game.new("rommi", 2, seed=2)
+    with ProcessAgent(["sh", str(SH_AGENT)]) as agent:
+        for _ in range(6):
+            obs = game.observation(game.current)
+            assert agent.decide(obs).action == obs.legal_actions[0]
+            game.play(obs.legal_actions[0])
+        assert agent._program is not None and agent._program.reader is not None
+    with pytest.raises(Forfeit, match=r"no answer within 0\.5 s"):
+        misbehaving("hang", time_limit=0.5).decide(game.observation(game.current))
+    assert not zombies()

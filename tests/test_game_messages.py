@@ -4,7 +4,7 @@ people, and the turn status and refusals say what is allowed and what to do."""
 from __future__ import annotations
 
 import pytest
-from referee_helpers import REFEREE_HELPS, act, allowed, play, refuse
+from referee_helpers import REFEREE_HELPS, act, allowed, opened_table, play, refuse
 
 from rummykit import variant
 from rummykit.game import (
@@ -24,14 +24,7 @@ OTHER = "3c 4c 5c 8d 8s 8h 2d"
 
 def _table(variant_name: str = "hungarian", melds: int = 2) -> Game:
     table = [(1, "5h 6h 7h"), (1, "9c 9h 9d"), (1, "Js Qs Ks")][:melds]
-    return from_position(
-        variant_name,
-        hands=["8h 4d 2s", "3c 4c 5c 8d"],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=table,
-    )
+    return opened_table("8h 4d 2s", table, variant_name, other="3c 4c 5c 8d")
 
 
 # --- the software's own helps cite no rule --------------------------------------------------
@@ -73,15 +66,10 @@ def test_every_referee_help_cites_no_rule_and_every_rule_refusal_cites_one() -> 
 
 
 def test_a_lay_off_that_would_rearrange_a_meld_cites_R6_in_rommi_and_not_H8() -> None:
+    """Only Rommi's rulebook says melds are never rearranged (R6); in Hungarian it cites
+    no rule, and never H8 (the opening)."""
     hungarian = variant("hungarian", jokers_per_meld=2)
-    game = from_position(
-        hungarian,
-        hands=["7s 2d 3c", OTHER],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=[(1, "7h Jk Jk", "8h")],
-    )
+    game = opened_table("7s 2d 3c", [(1, "7h Jk Jk", "8h")], hungarian, other=OTHER)
     # No Hungarian rule says melds are never rearranged (H6 is the turn's order): no citation.
     verdict = refuse(game, "lay off 7s onto 1", "layoff_changes_kind", None, names=["7s"])
     assert "(H8)" not in str(verdict) and "(H6)" not in str(verdict)
@@ -143,14 +131,7 @@ def test_events_name_melds_by_their_number() -> None:
     play(game, "lay off 8h onto 1", "discard 2s")
     assert str(game.events[0]) == "Seat 0 laid off 8♥ onto meld 1."
     assert game.events[0].params["index"] == 0
-    game = from_position(
-        "hungarian",
-        hands=["6h 9s 2d", OTHER],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=[(1, "Js Qs Ks"), (1, "5h Jk 7h")],
-    )
+    game = opened_table("6h 9s 2d", [(1, "Js Qs Ks"), (1, "5h Jk 7h")], other=OTHER)
     play(game, "exchange 6h from 2", "lay off Jk onto 1 as 10s")
     assert str(game.events[0]) == "Seat 0 exchanged 6♥ for the joker in meld 2."
     assert str(game.events[1]) == "Seat 0 laid off 🃏 onto meld 1."

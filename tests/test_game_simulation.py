@@ -1,24 +1,36 @@
-"""Random play: hundreds of complete rounds of both variants, invariants after every action.
+"""Random play with teeth: complete seeded rounds of both variants, 2–4 players, the main
+house rules, mixing legal moves with illegal and garbage actions, Undo, and save/load round
+trips inside the loop (issue 13).
 
 A random player that picks uniformly among legal actions never finishes a round (it melds,
 undoes and melds again forever), so :class:`RandomPlayer` caps the provisional moves it makes
 in a turn and, once its budget is spent or the turn can't end, undoes (or gives the cut card
-back) until a discard is allowed.
+back) until a discard is allowed. Between its moves a hostile user acts:
 
-After every action: every card is somewhere exactly once, each hand has the size the actions
-so far give it (an independent count, undo included), the phase and seat make sense. At the
-end of each round: it ended within a bound, the scores are what the rules give, and the saved
-record replays to the same final state.
+- random illegal actions and garbage (text and JSON that are no action, wrong seats): a
+  refusal is an :class:`IllegalAction` carrying the same verdict as ``check``, and changes
+  nothing at all;
+- ``check`` and ``play`` agree on every action tried;
+- Undo right after a provisional move restores the exact prior state;
+- the game is saved and loaded (record and position forms) and play goes on from the copy;
+- an observation is unchanged when the cards its seat can't see are permuted.
+
+After every action every card is somewhere exactly once and each hand has the size the
+actions so far give it (an independent count, undo included). At the end of each round: it
+ended within a bound, the scores are what the rules give, and the record replays to the same
+final state. ``benchmarks/referee_soak.py`` plays many more rounds with the same code.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from test_game_properties import some_actions
 
 from rummykit.cards import Card
 from rummykit.game import (
@@ -28,20 +40,40 @@ from rummykit.game import (
     Draw,
     ExchangeJoker,
     Game,
+    IllegalAction,
     LayOff,
     PlayMeld,
     ReturnCutCard,
     Undo,
+    parse_action,
 )
-from rummykit.game.record import dumps, loads
+from rummykit.game.actions import ActionParseError
+from rummykit.game.record import dumps, load, loads
 from rummykit.game.scoring import hand_value
 from rummykit.melds import meld_readings
 
-GAMES_PER_VARIANT = 300
-BATCH = 50
+GAMES_PER_VARIANT = 100
+BATCH = 25
 MAX_ACTIONS = 4000  # no round comes near this; reaching it means a round did not end
-MOVES_PER_TURN = 6
-QUIET = 0.3  # share of turns a player discards without looking for melds
+MOVES_PER_TURN = 4
+QUIET = 0.5  # share of turns a player discards without looking for melds
+HOSTILE = 0.25  # chance, before each move, of an illegal or garbage action
+UNDO_CHECK = 0.3  # chance that a provisional move is undone at once and the state compared
+SAVES_PER_ROUND = 2  # save/load round trips inside each round
+PERMUTATIONS_PER_ROUND = 1  # observation checks with the hidden cards permuted
+GARBAGE_TEXT = ("", "fold", "lay off onto", "meld", "discard 11h", "exchange Jk from 0", "cut x")
+GARBAGE_DATA: tuple[object, ...] = (
+    None,
+    [],
+    {"type": "fly"},
+    {"type": "discard"},
+    {"type": "discard", "card": 7},
+    {"type": "layoff", "cards": "7h", "meld": 0},
+    {"type": "layoff", "cards": ["7h"], "meld": True},
+    {"type": "draw", "source": "sky"},
+    {"type": "meld", "cards": ["zz"]},
+    {"type": "draw", "source": "stock", "extra": 1},
+)
 
 PROVISIONAL = (PlayMeld, LayOff, ExchangeJoker)
 
@@ -182,21 +214,125 @@ def _check_table(game: Game) -> None:
         assert any(Counter(m.represents) == stands and m.kind == tm.meld.kind for m in readings), tm
 
 
+class Hostile:
+    """The hostile user's side of a round: illegal and garbage actions, undo checks, save and
+    load, permuted hidden cards — each asserting what must hold."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.refused = 0
+
+    def refuse(self, game: Game) -> Action | None:
+        """Try an illegal or garbage action; return it if it turned out to be legal."""
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.15:  # text that is no move
+            text = rng.choice(GARBAGE_TEXT)
+            try:
+                action = parse_action(text)
+            except ActionParseError as error:
+                assert str(error)
+                return None
+        elif roll < 0.3:  # JSON that is no action
+            data = rng.choice(GARBAGE_DATA)
+            with pytest.raises(ActionParseError):
+                Action.from_dict(data)
+            return None
+        else:
+            action = rng.choice(some_actions(rng, game))
+        seat = game.current if rng.random() < 0.85 else rng.randrange(game.players)
+        verdict = game.check(action, seat)
+        if verdict.ok:
+            assert seat == game.current
+            return action
+        before = (game._state.clone(), len(game.events), len(game.actions), game._rng.getstate())
+        with pytest.raises(IllegalAction) as refused:
+            game.play(action, seat)
+        assert refused.value.verdict == verdict  # check and play agree
+        assert verdict.failures and all(r.message for r in verdict.failures)
+        state, events, actions, rng_state = before
+        assert game._state == state  # a refusal changes nothing: state, history, randomness
+        assert (len(game.events), len(game.actions)) == (events, actions)
+        assert game._rng.getstate() == rng_state
+        self.refused += 1
+        return None
+
+    def undo_restores(self, game: Game, action: Action, count: HandCount) -> None:
+        """Play a provisional move, undo it, and find the exact state from before."""
+        before = game._state.clone()
+        seat = game.current
+        game.play(action)
+        count.apply(game, seat, action)
+        if game.is_over or not isinstance(action, PROVISIONAL):
+            return
+        assert game.check(Undo()).ok
+        game.play(Undo())
+        count.apply(game, seat, Undo())
+        assert game._state == before
+
+    def reload(self, game: Game) -> Game:
+        """Save and load in both forms; play goes on from the loaded copy."""
+        again = loads(dumps(game))
+        assert again.snapshot() == game.snapshot()
+        assert again._state == game._state
+        assert again.events == game.events and again.actions == game.actions
+        position = load({"format": "rummykit-position", "version": 1, "position": game.snapshot()})
+        assert position.snapshot() == game.snapshot()
+        assert position._state == game._state
+        return again
+
+    def permuted_twin_agrees(self, game: Game) -> None:
+        """The seat to act sees the same after the hidden cards are dealt differently."""
+        data = game.snapshot()
+        seat = data["current"]
+        hidden = [c for s, h in enumerate(data["hands"]) if s != seat for c in h]
+        hidden += data["stock"]
+        self.rng.shuffle(hidden)
+        twin = json.loads(json.dumps(data))
+        for s, hand in enumerate(twin["hands"]):
+            if s != seat:
+                twin["hands"][s], hidden = hidden[: len(hand)], hidden[len(hand) :]
+        twin["stock"] = hidden
+        record = {"format": "rummykit-position", "version": 1}
+        one = load({**record, "position": data})
+        two = load({**record, "position": twin})
+        for watcher in range(game.players):
+            if watcher == seat:
+                assert one.observation(watcher) == two.observation(watcher)
+        assert one.legal_actions() == two.legal_actions()
+
+
 def play_round(variant: str, players: int, seed: int) -> Game:
     options = _options(variant, seed)
     game = Game.new(variant, players=players, seed=seed, **options)
     deck = Counter(game.variant.deck())
     player = RandomPlayer(random.Random(seed * 7919 + players), quiet=QUIET)
+    hostile = Hostile(random.Random(seed * 104729 + players))
+    rng = hostile.rng
     count = HandCount([len(game.hand(s)) for s in range(players)])
     count.opened_at_start = game.opened(game.current)
     _check_position(game, deck, count)
-    for _ in range(MAX_ACTIONS):
+    saves = sorted(rng.sample(range(1, 120), SAVES_PER_ROUND))
+    permutes = sorted(rng.sample(range(1, 120), PERMUTATIONS_PER_ROUND))
+    for step in range(MAX_ACTIONS):
         if game.is_over:
             break
+        if saves and step >= saves[0] and game.phase != "cut":
+            saves.pop(0)
+            game = hostile.reload(game)
+        if permutes and step >= permutes[0] and game.phase == "draw":
+            permutes.pop(0)
+            hostile.permuted_twin_agrees(game)
         seat = game.current
-        action = player.choose(game)
-        game.play(action)
-        count.apply(game, seat, action)
+        action = hostile.refuse(game) if rng.random() < HOSTILE else None
+        if action is None:
+            action = player.choose(game)
+        assert game.check(action).ok, (action, str(game.check(action)))
+        if isinstance(action, PROVISIONAL) and rng.random() < UNDO_CHECK:
+            hostile.undo_restores(game, action, count)
+        else:
+            game.play(action)
+            count.apply(game, seat, action)
         _check_position(game, deck, count)
         if game.is_over:
             break
@@ -227,6 +363,7 @@ def play_round(variant: str, players: int, seed: int) -> Game:
     assert again.snapshot() == game.snapshot()
     assert again.result == game.result
     assert again.events == game.events
+    assert hostile.refused or game.actions  # (a round always sees some action)
     return game
 
 

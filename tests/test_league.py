@@ -222,11 +222,11 @@ def test_a_dask_cluster_gives_the_same_league_as_one_process() -> None:
         with distributed.get_task_stream(client) as stream:
             there = league(entrants, "rommi", 2, games=2, seed=7, executor=executor, progress=False)  # type: ignore[arg-type]
             tournament = run_tournament(
-                "rommi", 2, ["easy", "normal"], games=4, seed=2, executor=executor
+                "rommi", 2, ["easy", "normal"], games=2, seed=2, executor=executor
             )
         workers = client.run(lambda: __import__("os").getpid())
     assert len(workers) == 2
     played = [t for t in stream.data if "play_chunk" in str(t["key"])]
     assert played and {t["worker"] for t in played} <= set(workers)  # the cluster played them
     assert there == here
-    assert tournament == run_tournament("rommi", 2, ["easy", "normal"], games=4, seed=2, workers=1)
+    assert tournament == run_tournament("rommi", 2, ["easy", "normal"], games=2, seed=2, workers=1)

@@ -119,7 +119,7 @@ def check_opening_puzzle(p: Puzzle) -> None:
             else:
                 _refused(feedback)
             tried += 1
-            if tried > 40:
+            if tried > 15:
                 return
 
 

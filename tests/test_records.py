@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from referee_helpers import opened_table
 
-from rummykit.cards import Card
+from rummykit.cards import Card, as_cards
 from rummykit.game import (
     Draw,
     Game,
@@ -225,18 +226,18 @@ def test_refuses_a_wrong_version() -> None:
 def test_refuses_bad_card_text() -> None:
     data = record(_lesson())
     data["position"]["hands"][0][1] = "1♠"
-    refused(data, "'hands[0]' holds a card that can't be read", "'1♠' is not a card")
+    refused(data, "'position.hands[0]' holds a card that can't be read", "'1♠' is not a card")
     data = record(_lesson())
     data["position"]["stock"][0] = "Zz"
-    refused(data, "'stock'", "'Zz' is not a card")
+    refused(data, "'position.stock'", "'Zz' is not a card")
     data = record(_lesson())
     data["position"]["hands"][0][1] = 7
-    refused(data, "'hands[0]' must be a list of cards")
+    refused(data, "'position.hands[0]' must be a list of cards")
     game = _lesson()
     game.play(Draw("stock"))
     data = record(game)
     data["actions"].append({"seat": 0, "type": "discard", "card": "11♥"})
-    refused(data, "action 2 can't be read", "'11♥' is not a card")
+    refused(data, "'actions[1]' (action 2) can't be read", "'11♥' is not a card")
 
 
 def test_refuses_a_tampered_hand() -> None:
@@ -254,7 +255,7 @@ def test_refuses_a_tampered_hand() -> None:
 def test_refuses_a_tampered_table() -> None:
     data = record(_lesson())
     data["position"]["table"][0]["cards"] = ["K♠", "A♠", "2♠"]
-    message = refused(data, "table meld 0 is not a valid meld")
+    message = refused(data, "'position.table[0]' is not a valid meld")
     assert "wraps around the ace" in message and "(H4)" in message
 
 
@@ -263,7 +264,7 @@ def test_refuses_an_illegal_action_naming_its_number() -> None:
     data = record(game)
     assert len(data["actions"]) == 12
     data["actions"][7] = {"seat": data["actions"][7]["seat"], "type": "discard", "card": "🃏"}
-    message = refused(data, "action 8 (seat", "is not legal at that point")
+    message = refused(data, "'actions[7]' (action 8, seat", "is not legal at that point")
     assert "discard 🃏" in message
 
 
@@ -272,15 +273,29 @@ def test_refuses_an_action_out_of_turn() -> None:
     game.play(Draw("stock"))
     data = record(game)
     data["actions"][0]["seat"] = 2
-    refused(data, "action 1 (seat 2: draw from the stock)", "It is seat 1's turn, not seat 2's.")
+    refused(
+        data,
+        "'actions[0]' (action 1, seat 2: draw from the stock)",
+        "It is seat 1's turn, not seat 2's.",
+    )
 
 
 def test_refuses_unreadable_actions() -> None:
     data = record(Game.new("rommi", seed=1))
     refused({**data, "actions": "draw"}, "'actions' must be a list")
-    refused({**data, "actions": [{"type": "draw"}]}, "action 1 can't be read", "needs a seat")
-    refused({**data, "actions": [{"seat": 1, "type": "fly"}]}, "action 1 can't be read", "'fly'")
-    refused({**data, "actions": [{"seat": 1, "type": ["draw"]}]}, "action 1 can't be read")
+    refused(
+        {**data, "actions": [{"type": "draw"}]},
+        "'actions[0].seat' must be a whole number from 0 to 1",
+    )
+    refused(
+        {**data, "actions": [{"seat": 1, "type": "fly"}]},
+        "'actions[0]' (action 1) can't be read",
+        "'fly'",
+    )
+    refused(
+        {**data, "actions": [{"seat": 1, "type": ["draw"]}]},
+        "'actions[0]' (action 1) can't be read",
+    )
     refused(
         {**data, "actions": [{"seat": 1, "type": "draw", "source": "sky"}]},
         "a 'draw' action has a missing or bad field: source",
@@ -307,15 +322,15 @@ def test_refuses_a_bad_position() -> None:
     data = record(_lesson())
     refused({**data, "position": [1]}, "'position' must be an object")
     for field, value, fragment in [
-        ("hands", [["2♦"]], "'hands' must be 2 hands"),
+        ("hands", [["2♦"]], "'position.hands' must be 2 hands"),
         ("phase", "over", "a finished round can't be resumed"),
-        ("phase", "nap", "'phase' must be draw, play or over"),
-        ("current", 2, "'current' must be a whole number from 0 to 1"),
-        ("table", {"0": 1}, "'table' must be a list of melds"),
-        ("cut_card", 7, "'cut_card' must be a card or null"),
-        ("turns", [1], "'turns' must be 2 whole numbers"),
-        ("opened", [1, 0], "'opened' must be 2 true/false values"),
-        ("drew", "sky", "'drew' must be stock, discard, cut_card or start"),
+        ("phase", "nap", "'position.phase' must be draw, play or over"),
+        ("current", 2, "'position.current' must be a whole number from 0 to 1"),
+        ("table", {"0": 1}, "'position.table' must be a list of melds"),
+        ("cut_card", 7, "'position.cut_card' must be one card or null"),
+        ("turns", [1], "'position.turns' must be 2 whole numbers"),
+        ("opened", [1, 0], "'position.opened' must be 2 true/false values"),
+        ("drew", "sky", "'position.drew' must be"),
     ]:
         bad = json.loads(json.dumps(data))
         bad["position"][field] = value
@@ -376,3 +391,139 @@ def test_any_change_loads_or_is_refused_clearly(base: dict[str, Any], data: st.D
     assert game.all_cards() == Counter(game.variant.deck())
     again = loads(dumps(game))
     assert again.snapshot() == game.snapshot()
+
+
+# --- hostile positions (issue 13): checked whole at load time, each field named -------------------
+
+
+def _snapshot_record(game: Game) -> dict[str, Any]:
+    return json.loads(
+        json.dumps({"format": "rummykit-position", "version": 1, "position": game.snapshot()})
+    )
+
+
+def _mid_turn() -> Game:
+    """Seat 0 took the cut card and laid a meld; a table of two melds."""
+    game = from_position(
+        "hungarian",
+        hands=["7h 8h 5c 6d 2s", "3c 4c 5c 8d"],
+        discard="5s",
+        cut_card="9h",
+        opened=[True, True],
+        table=[(1, "Js Qs Ks"), (1, "5d 6d 7d")],
+    )
+    for move in ("take cut", "meld 7h 8h 9h"):
+        game.play(parse_action(move))
+    return game
+
+
+def test_turn_indices_past_the_table_are_refused_at_load() -> None:
+    data = _snapshot_record(_mid_turn())
+    for key, value in (("new_melds", [2, 7]), ("exchanged", [3])):
+        bad = json.loads(json.dumps(data))
+        bad["position"]["turn"][key] = value
+        refused(bad, f"'position.turn.{key}' must be indices of melds on the table (there are 3)")
+
+
+def test_a_cut_card_taken_without_its_step_is_refused_at_load() -> None:
+    data = _snapshot_record(_mid_turn())
+    data["position"]["turn"]["steps"] = data["position"]["turn"]["steps"][1:]
+    refused(data, "'position.turn.cut_taken' must be the cut card whose take")
+
+
+def test_a_taken_card_never_taken_is_refused_at_load() -> None:
+    game = from_position(
+        "hungarian",
+        hands=["7h 8h 9h 2s", "3c 4c 5c 8d"],
+        discard="5s",
+        phase="play",
+        turns=[0, 0],
+        opened=[False, False],
+    )
+    data = _snapshot_record(game)
+    data["position"]["turn"]["taken"] = "2s"  # in hand, but drawn from the stock
+    refused(data, "'position.turn.taken' must be a card taken from the discard pile")
+    data["position"]["turn"]["taken"] = "Kd"
+    refused(data, "'position.turn.taken' must be")
+
+
+@pytest.mark.parametrize("drew", ["sky", "", "start", 7, None])
+def test_any_drew_string_is_refused(drew: object) -> None:
+    data = _snapshot_record(_mid_turn())
+    data["position"]["drew"] = drew
+    refused(data, "'position.drew' must be")
+    data = _snapshot_record(_mid_turn())
+    data["position"]["turn"]["drew"] = drew
+    refused(data, "'position.turn.drew' must be")
+
+
+@pytest.mark.parametrize("seat", [True, False, "0", 1.0, -1, 2, None])
+def test_an_action_seat_must_be_a_seat_number(seat: object) -> None:
+    data = record(Game.new("rommi", players=2, seed=3))
+    data["actions"] = [{"seat": seat, "type": "draw", "source": "stock"}]
+    refused(data, "'actions[0].seat' must be a whole number from 0 to 1")
+
+
+@pytest.mark.parametrize(
+    ("where", "fragment"),
+    [
+        ((), "'colour' is not a field rummykit knows there"),
+        (("position",), "'position.colour' is not a field"),
+        (("position", "turn"), "'position.turn.colour' is not a field"),
+        (("position", "table", 0), "'position.table[0].colour' is not a field"),
+        (("position", "turn", "steps", 0), "'position.turn.steps[0].colour' is not a field"),
+        (("position", "turn", "steps", 0, "state"), "'position.turn.steps[0].state.colour'"),
+    ],
+)
+def test_unknown_fields_are_refused(where: tuple[Any, ...], fragment: str) -> None:
+    data = _snapshot_record(_mid_turn())
+    target = data
+    for key in where:
+        target = target[key]
+    target["colour"] = "red"
+    refused(data, fragment)
+
+
+def test_unknown_action_fields_are_refused() -> None:
+    data = record(Game.new("rommi", players=2, seed=3))
+    data["actions"] = [{"seat": 1, "type": "draw", "source": "stock", "from": "top"}]
+    refused(data, "'actions[0]' (action 1) can't be read", "a 'draw' action has no field 'from'")
+
+
+def test_the_seat_to_act_must_hold_cards() -> None:
+    game = from_position("rommi", hands=["Qs Ks As", "3c 4c 5c"], discard="5s")
+    data = _snapshot_record(game)
+    data["position"]["stock"] += data["position"]["hands"][0]
+    data["position"]["hands"][0] = []
+    refused(data, "'position.hands[0]' must be a hand with cards")
+    with pytest.raises(RecordError, match="hands"):
+        from_position("rommi", hands=["", "3c 4c 5c"], discard="5s")
+
+
+def test_reloading_after_an_exchange_gives_the_same_snapshot() -> None:
+    game = opened_table("4h 7h 2d 9s", [(1, "4s 4d 4c Jk"), (1, "9c 10c Jc")])
+    for move in ("exchange 4h from 1", "lay off Jk onto 2 as Qc"):
+        game.play(parse_action(move))
+    assert game.table[0].meld.cards == as_cards("4s 4d 4c 4h")  # in the joker's place
+    again = load(_snapshot_record(game))
+    assert again.snapshot() == game.snapshot()
+    assert again._state == game._state
+    assert loads(dumps(game)).snapshot() == game.snapshot()
+    # a tampered order of meanings is refused
+    bad = _snapshot_record(game)
+    bad["position"]["table"][0]["represents"] = ["4♠", "4♦", "4♥", "4♥"]
+    refused(bad, "'position.table[0].represents' must be")
+
+
+def test_load_keeps_no_reference_into_the_callers_data() -> None:
+    data = _snapshot_record(_mid_turn())
+    kept = json.loads(json.dumps(data))
+    game = load(data)
+    before = game.snapshot()
+    # the caller changes every list and dict it passed in
+    data["position"]["hands"][0].append("K♠")
+    data["position"]["table"][0]["cards"].reverse()
+    data["position"]["turn"]["steps"].clear()
+    data["position"]["options"]["target"] = 5
+    assert game.snapshot() == before
+    assert load(kept).snapshot() == before

@@ -218,3 +218,23 @@ def test_the_review_widget_steps_through_the_mistakes():
         assert box.review.position == total - 1 and box._next.disabled
         box.go(-3)
         assert box.review.position == 0 and box._prev.disabled
+
+
+def test_a_position_record_set_up_by_hand_is_reviewed_too():
+    from rummykit.game import from_position, parse_action
+
+    game = from_position(
+        "hungarian",
+        hands=["7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 2♦ 5♠", "3♣ 4♣ 9♦ K♥ A♠ 6♦ 2♥"],
+        discard="5♦",
+        current=0,
+        turns=[2, 2],
+    )
+    game.play(parse_action("draw"))
+    game.play(parse_action("discard 2♦"))  # hard would open (84 points) instead
+    result = review(game.to_json(), seat=0)
+    assert result.decisions == 2
+    assert [m.number for m in result.mistakes] == [2]
+    mistake = result.mistakes[0]
+    assert str(mistake.played) == "discard 2♦"
+    assert mistake.suggested.kind == "meld"

@@ -12,7 +12,15 @@ import random
 from collections import Counter
 
 import pytest
-from referee_helpers import act, allowed, cards, everything_accounted_for, play, refuse
+from referee_helpers import (
+    act,
+    allowed,
+    cards,
+    everything_accounted_for,
+    opened_table,
+    play,
+    refuse,
+)
 
 from rummykit import HUNGARIAN, Card, VariantError
 from rummykit.cards import as_cards
@@ -219,14 +227,7 @@ def test_H4_a_high_ace_run_grows_to_thirteen_cards() -> None:
 def test_H4_an_ace_completes_a_twelve_card_run_at_either_end(run: str) -> None:
     """Issue 13: A♥ onto 2♥ … K♥ was refused as "say what the joker stands for: ." and never
     offered. The ace may go low or high: its two places are not two joker meanings."""
-    game = from_position(
-        "hungarian",
-        hands=["Ah 9d 5c", OTHER],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=[(1, run)],
-    )
+    game = opened_table("Ah 9d 5c", [(1, run)], other=OTHER)
     assert check_layoff(game.table[0].meld, "Ah", game.variant).ok
     lay_off = act("lay off Ah onto 1")
     assert lay_off in game.legal_actions()
@@ -240,13 +241,8 @@ def test_H4_an_ace_completes_a_twelve_card_run_at_either_end(run: str) -> None:
 
 def test_H4_the_referee_never_asks_for_a_joker_meaning_without_choices() -> None:
     """Wherever the referee asks what a joker stands for, it names at least two choices."""
-    game = from_position(
-        "hungarian",
-        hands=["Ah Jk 9d 5c", OTHER],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=[(1, "2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh"), (1, "4d 5d 6d")],
+    game = opened_table(
+        "Ah Jk 9d 5c", [(1, "2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh"), (1, "4d 5d 6d")], other=OTHER
     )
     for action in game.legal_actions():
         assert game.check(action).ok
@@ -728,17 +724,15 @@ def test_H11_joker_must_be_played_again() -> None:
     allowed(game, "discard 2d")
 
 
+def _issue_13_h11() -> Game:
+    """The position of issue 13's H11 defect: seat 0 opens this turn with a joker."""
+    return opened_table("Jk Qc Kc 10s 10d 10h 6h 2d", [(1, "5h Jk 7h")], opened=[False, True])
+
+
 def test_H11_a_joker_laid_earlier_in_the_turn_does_not_replay_the_freed_one() -> None:
     """Issue 13: the joker freed by an exchange must itself reach the table; a joker laid
     down before the exchange doesn't count (the exact position from the issue)."""
-    game = from_position(
-        "hungarian",
-        hands=["Jk Qc Kc 10s 10d 10h 6h 2d", "3c 4c 5c 8h"],
-        discard="5s",
-        phase="play",
-        opened=[False, True],
-        table=[(1, "5h Jk 7h")],
-    )
+    game = _issue_13_h11()
     play(game, "meld Jk Qc Kc as Jc", "meld 10s 10d 10h", "exchange 6h from 1")
     assert Card("Jk") in game.hand(0)
     verdict = refuse(game, "discard 2d", "joker_replay", "H11", names=["2d"])
@@ -753,13 +747,10 @@ def test_H11_a_joker_laid_earlier_in_the_turn_does_not_replay_the_freed_one() ->
 
 
 def test_H11_each_freed_joker_needs_its_own_replay() -> None:
-    game = from_position(
-        "hungarian",
-        hands=["6h 4d 2s Kc 9s", OTHER],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=[(1, "5h Jk 7h"), (1, "3d Jk 5d"), (1, "Js Qs Ks"), (1, "8c 9c 10c")],
+    game = opened_table(
+        "6h 4d 2s Kc 9s",
+        [(1, "5h Jk 7h"), (1, "3d Jk 5d"), (1, "Js Qs Ks"), (1, "8c 9c 10c")],
+        other=OTHER,
     )
     play(game, "exchange 6h from 1", "exchange 4d from 2", "lay off Jk onto 3 as 10s")
     refuse(game, "discard 2s", "joker_replay", "H11")
@@ -768,14 +759,7 @@ def test_H11_each_freed_joker_needs_its_own_replay() -> None:
 
 
 def test_H11_the_replay_survives_a_saved_position() -> None:
-    game = from_position(
-        "hungarian",
-        hands=["Jk Qc Kc 10s 10d 10h 6h 2d", "3c 4c 5c 8h"],
-        discard="5s",
-        phase="play",
-        opened=[False, True],
-        table=[(1, "5h Jk 7h")],
-    )
+    game = _issue_13_h11()
     play(game, "meld Jk Qc Kc as Jc", "meld 10s 10d 10h", "exchange 6h from 1")
     again = Game.load(game.to_json())
     refuse(again, "discard 2d", "joker_replay", "H11")

@@ -8,16 +8,17 @@ ones (memoised on the cards left). Nothing from the solver is reused.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit import HUNGARIAN, ROMMI, Card, check_meld, make_meld, meld_readings, variant
 from rummykit.cards import JOKER, make_deck, parse_cards
-from rummykit.melds import check_layoff
+from rummykit.melds import Meld, check_layoff
 from rummykit.solver import (
     best_arrangement,
     best_opening,
@@ -26,6 +27,7 @@ from rummykit.solver import (
     hand_mask,
     layoff_options,
     min_deadwood,
+    min_deadwood_many,
 )
 from rummykit.variants import Variant
 
@@ -207,12 +209,9 @@ def test_two_jokers_per_meld_house_rule_matches_reference(hand: tuple[Card, ...]
     check_against_reference(hand, TWO_JOKERS_PER_MELD)
 
 
-@given(crowded_hands(10))
-def test_going_out_without_a_table_matches_reference(hand: tuple[Card, ...]) -> None:
-    """With nothing to lay off onto, a hand goes out exactly when all of it melds (or all
-    but the one card discarded)."""
+def melds_cover(hand: tuple[Card, ...]) -> Callable[[int], bool]:
+    """Whether the cards of a mask (bit i for ``hand[i]``) can all be put in disjoint melds."""
     melds = reference_melds(hand, HUNGARIAN)
-    full = (1 << len(hand)) - 1
 
     @cache
     def covers(mask: int) -> bool:
@@ -220,6 +219,16 @@ def test_going_out_without_a_table_matches_reference(hand: tuple[Card, ...]) -> 
             return True
         low = mask & -mask
         return any(m & low and m & mask == m and covers(mask ^ m) for m, _ in melds)
+
+    return covers
+
+
+@given(crowded_hands(10))
+def test_going_out_without_a_table_matches_reference(hand: tuple[Card, ...]) -> None:
+    """With nothing to lay off onto, a hand goes out exactly when all of it melds (or all
+    but the one card discarded)."""
+    covers = melds_cover(hand)
+    full = (1 << len(hand)) - 1
 
     plain = can_go_out(hand, HUNGARIAN, final_discard=False)
     assert plain.ok == covers(full)
@@ -314,6 +323,35 @@ def test_every_form_of_a_hand_gives_the_same_deadwood(
     if JOKER not in hand and len(set(hand)) == len(hand):
         assert min_deadwood(hand_mask(hand), rules, discard=discard) == expected
         assert count(hand_mask(hand)) == expected
+
+
+@given(
+    st.lists(st.one_of(crowded_hands(11), two_deck_hands(9, 0), two_deck_hands(8, 2)), max_size=12),
+    st.sampled_from([HUNGARIAN, ROMMI, GIN]),
+    st.booleans(),
+)
+def test_the_batch_call_equals_the_single_call_on_every_hand(
+    hands: list[tuple[Card, ...]], rules: Variant, discard: bool
+) -> None:
+    forms: list[object] = []
+    for i, hand in enumerate(hands):  # every form a hand can take, mixed in one batch
+        if i % 3 == 1:
+            forms.append(" ".join(map(str, hand)))
+        elif i % 3 == 2 and JOKER not in hand and len(set(hand)) == len(hand):
+            forms.append(hand_mask(hand))
+        else:
+            forms.append(hand)
+    expected = [min_deadwood(f, rules, discard=discard) for f in forms]  # type: ignore[arg-type]
+    assert min_deadwood_many(forms, rules, discard=discard) == expected  # type: ignore[arg-type]
+    assert min_deadwood_many(iter(forms), rules, discard=discard) == expected  # type: ignore[arg-type]
+
+
+def test_the_batch_call_refuses_what_the_single_call_refuses() -> None:
+    with pytest.raises(ValueError, match="no card to discard"):
+        min_deadwood_many(["5♥ 6♥", ""], GIN, discard=True)
+    with pytest.raises(ValueError, match="'1♠' is not a card"):
+        min_deadwood_many(["5♥ 6♥", "1♠"], GIN)
+    assert min_deadwood_many([], GIN) == []
 
 
 def test_masks_hold_distinct_natural_cards_only() -> None:
@@ -449,6 +487,43 @@ TABLE = (
     make_meld("J♣ Q♣ K♣"),
     make_meld("8♦ 🃏 10♦"),
 )
+
+
+def reference_can_go_out(hand: tuple[Card, ...], table: tuple[Meld, ...], discard: bool) -> bool:
+    """Brute force: a group (or nothing) onto each table meld, each checked by
+    ``check_layoff``, then the rest all in new melds but for at most the discard."""
+    covers = melds_cover(hand)
+    full = (1 << len(hand)) - 1
+
+    groups = [
+        [0]
+        + [
+            mask
+            for mask in range(1, full + 1)
+            if check_layoff(meld, [hand[i] for i in range(len(hand)) if mask >> i & 1]).ok
+        ]
+        for meld in table
+    ]
+
+    def fits(k: int, left: int) -> bool:
+        if k == len(groups):
+            if discard:
+                return bool(left) and any(
+                    left >> i & 1 and covers(left ^ 1 << i) for i in range(len(hand))
+                )
+            return covers(left)
+        return any(g & left == g and fits(k + 1, left ^ g) for g in groups[k])
+
+    return fits(0, full)
+
+
+@settings(max_examples=30, deadline=None)
+@given(crowded_hands(7), st.booleans(), st.integers(1, 4))
+def test_going_out_onto_a_table_matches_the_brute_force(
+    hand: tuple[Card, ...], discard: bool, melds: int
+) -> None:
+    result = can_go_out(hand, HUNGARIAN, table=TABLE[:melds], final_discard=discard)
+    assert result.ok == reference_can_go_out(hand, TABLE[:melds], discard), hand
 
 
 @given(crowded_hands(9), st.booleans())

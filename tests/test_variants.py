@@ -18,6 +18,8 @@ from rummykit import (
     check_opening,
     variant,
 )
+from rummykit.game import Game
+from rummykit.variants import MAX_HAND_SIZE
 
 # --- the built-in variants ----------------------------------------------------------------
 
@@ -264,3 +266,48 @@ def test_bad_option_value_says_what_the_option_takes(
 def test_variant_error_has_a_one_line_docstring() -> None:
     doc = VariantError.__doc__ or ""
     assert doc.strip() and "\n" not in doc.strip()
+
+
+# --- house rules that can't be dealt (issue 13) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "fragments"),
+    [
+        ("rommi", {"hand_sizes": {2: 30}}, ["the deck has 52 cards", "for 2 players is 18"]),
+        ("rommi", {"hand_sizes": {4: 13}}, ["the deck has 52 cards", "for 4 players is 12"]),
+        ("rommi", {"starter_extra": 100}, ["100 more to the starter", "is 0"]),
+        ("hungarian", {"hand_sizes": {4: 25}}, ["108 cards", "for 4 players is 17"]),
+        ("hungarian", {"starter_extra": 100}, ["108 cards", "100 more to the starter"]),
+        ("hungarian", {"hand_sizes": {2: 60}}, ["108 cards", "for 2 players is 17"]),
+    ],
+)
+def test_house_rules_that_cant_be_dealt_are_refused_when_made(
+    name: str, options: dict[str, object], fragments: list[str]
+) -> None:
+    with pytest.raises(VariantError) as error:
+        variant(name, **options)
+    message = str(error.value)
+    assert "can't deal" in message
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", ["hungarian", "rommi"])
+def test_the_largest_hand_allowed_can_be_dealt(name: str, players: int) -> None:
+    """The largest hand a refusal names is dealt, and one card more is refused."""
+    base = variant(name)
+    with pytest.raises(VariantError) as error:
+        variant(name, hand_sizes={players: 99})
+    largest = int(str(error.value).rsplit(" is ", 1)[1].split()[0])
+    assert largest + base.starter_extra <= MAX_HAND_SIZE
+    rules = variant(name, hand_sizes={players: largest})
+    game = Game.new(rules, players=players, seed=1)
+    assert sorted({len(game.hand(s)) for s in range(players)}) in (
+        [largest],
+        [largest, largest + base.starter_extra],
+    )
+    assert game.stock_size >= 1
+    with pytest.raises(VariantError):
+        variant(name, hand_sizes={players: largest + 1})

@@ -1245,4 +1245,5 @@ def test_ai_stepper_names_what_it_remembers() -> None:
     stepper = AIStepper(game, agents="easy")
     assert "has taken nothing from the discard pile" in stepper._html.value
     assert "—" not in stepper._html.value.split("What it remembers")[1][:80]
-    assert stepper._slider.description and stepper._slider.tooltip
+    assert stepper._slider.description and stepper._slider.label == "Decision number"
+    assert (stepper._slider.min, stepper._slider.max, stepper._slider.value) == (1, 4, 1)

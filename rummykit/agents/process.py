@@ -29,11 +29,13 @@ import contextlib
 import multiprocessing.util
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,9 @@ from rummykit.game.observation import Observation
 from rummykit.messages import render
 
 __all__ = ["ProcessAgent", "level_command", "stop_idle"]
+
+SELECT_PIPES = os.name == "posix"
+"""Whether ``select()`` works on pipes here (not on Windows, where a thread reads them)."""
 
 _INTERPRETERS = frozenset(
     {"python", "python3", "sh", "bash", "dash", "node", "ruby", "perl", "awk"}
@@ -93,13 +98,16 @@ def _default_name(argv: Sequence[str]) -> str:
 
 
 class _Program:
-    """One running agent program: its pipes, a thread that reads its lines, and one that
-    keeps the end of its standard error (however much it writes)."""
+    """One running agent program: its pipes, its answers read as they come (with ``select``
+    on POSIX, by a thread elsewhere), and a thread that keeps the end of its standard error
+    (however much it writes)."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None, env: dict[str, str] | None) -> None:
         self.said = bytearray()  # the end of its standard error
         self.next_id = 0
         self.lines: queue.Queue[bytes] = queue.Queue()
+        self.buffer = bytearray()
+        self.eof = False
         self.name = ""
         self.variants: tuple[str, ...] = ()
         try:
@@ -115,8 +123,10 @@ class _Program:
         except OSError as exc:
             raise Forfeit("start", f"{shlex.join(argv)}: {exc.strerror or exc}") from None
         _LIVE.add(self)
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        self.reader: threading.Thread | None = None
+        if not SELECT_PIPES:  # a thread reads the lines
+            self.reader = threading.Thread(target=self._read, daemon=True)
+            self.reader.start()
         self.listener = threading.Thread(target=self._listen, daemon=True)
         self.listener.start()
 
@@ -163,12 +173,41 @@ class _Program:
         except (BrokenPipeError, OSError, ValueError):
             raise self.ended() from None
 
+    def _next_line(self, limit: float) -> bytes | None:
+        """The next line that isn't blank (``b""`` at the end of the output; too long a line
+        comes back unfinished), or None when ``limit`` seconds pass first."""
+        if self.reader is not None:
+            try:
+                return self.lines.get(timeout=limit)
+            except queue.Empty:
+                return None
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + limit
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self.buffer[: end + 1])
+                del self.buffer[: end + 1]
+                if line.strip():
+                    return line
+                continue
+            if len(self.buffer) > MAX_LINE or self.eof:
+                line = bytes(self.buffer)
+                self.buffer.clear()
+                return line
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            self.buffer += chunk
+            self.eof = not chunk
+
     def receive(self, limit: float) -> dict[str, Any]:
         """The next message, within ``limit`` seconds."""
-        try:
-            line = self.lines.get(timeout=limit)
-        except queue.Empty:
-            raise self.forfeit("timeout", f"{limit:g}") from None
+        line = self._next_line(limit)
+        if line is None:
+            raise self.forfeit("timeout", f"{limit:g}")
         if not line:
             raise self.ended()
         if len(line) > MAX_LINE:
@@ -215,7 +254,8 @@ class _Program:
         with contextlib.suppress(OSError, ValueError):
             proc.stdin.close()  # type: ignore[union-attr]
         proc.wait()
-        self.reader.join(timeout=1.0)
+        if self.reader is not None:
+            self.reader.join(timeout=1.0)
         self.listener.join(timeout=1.0)
         for stream in (proc.stdout, proc.stderr):
             with contextlib.suppress(OSError, ValueError, AttributeError):

@@ -177,7 +177,7 @@ def _plain(value: object) -> object:
 
 def _plain_fields(value: TurnInfo | TurnStatus) -> dict[str, object]:
     """A turn's facts or status as JSON: every field, cards as text, reasons as data."""
-    return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    return {f.name: _plain(getattr(value, f.name)) for f in _FIELDS[type(value)]}
 
 
 def _rebuilt(cls: type[_T], data: object) -> _T:
@@ -185,7 +185,7 @@ def _rebuilt(cls: type[_T], data: object) -> _T:
     if not isinstance(data, dict):
         raise ProtocolError(render("protocol_bad_field", field=cls.__name__, expected="an object"))
     values: dict[str, Any] = {}
-    for f in fields(cls):
+    for f in _FIELDS[cls]:
         value = data[f.name]
         if f.name in _CARD_FIELDS:
             value = _maybe_card(value)
@@ -197,6 +197,7 @@ def _rebuilt(cls: type[_T], data: object) -> _T:
     return cls(**values)
 
 
+_FIELDS = {cls: fields(cls) for cls in (TurnInfo, TurnStatus)}
 _CARD_FIELDS = frozenset({"taken", "cut_taken"})
 _REASON_FIELDS = frozenset({"obligations"})
 
@@ -269,6 +270,25 @@ def _relayed(data: dict[str, Any]) -> Reason:
     )
 
 
+_LAST_HISTORY: list[tuple[list[Any], tuple[Event, ...]]] = []
+
+
+def _events(history: list[Any]) -> tuple[Event, ...]:
+    """The public history; a program follows one game decision after decision, so the events
+    it has already read (the same ones, compared in full) are reused."""
+    known: tuple[Event, ...] = ()
+    if _LAST_HISTORY:
+        seen, events = _LAST_HISTORY[0]
+        if len(seen) <= len(history) and history[: len(seen)] == seen:
+            known = events
+    fresh = tuple(
+        Event(int(e["seat"]), str(e["code"]), dict(e["params"])) for e in history[len(known) :]
+    )
+    events = known + fresh
+    _LAST_HISTORY[:] = [(history, events)]
+    return events
+
+
 def read_observation(message: dict[str, Any]) -> Observation:
     """Rebuild the :class:`Observation` of a decide message — equal to the referee's own.
 
@@ -307,9 +327,7 @@ def read_observation(message: dict[str, Any]) -> Observation:
             opened=tuple(bool(b) for b in o["opened"]),
             turns=tuple(int(n) for n in o["turns"]),
             scores=tuple(int(n) for n in o["scores"]),
-            history=tuple(
-                Event(int(e["seat"]), str(e["code"]), dict(e["params"])) for e in o["history"]
-            ),
+            history=_events(o["history"]),
             legal_actions=tuple(_action(a) for a in o["legal_actions"]),
             status=status,
             turn=_rebuilt(TurnInfo, message["turn"]),

@@ -41,6 +41,9 @@ __all__ = [
 
 SOURCES = ("stock", "discard", "cut_card")
 
+JokerMeaning = Card | tuple[Card, ...] | None
+"""What the jokers of a meld or lay-off stand for: one card, or a card per joker."""
+
 
 class ActionParseError(ValueError):
     """An action could not be read from text or JSON."""
@@ -77,21 +80,26 @@ class Action:
                 render("bad_action_data", data=data, choices=", ".join(sorted(_KINDS)))
             )
         cls = _KINDS[data["type"]]
-        values: dict[str, Any] = {}
-        try:
-            for spec in fields(cls):
-                name = spec.name
-                if name not in data:
-                    if spec.default is not MISSING:
-                        continue
-                    raise ActionParseError(render("bad_action_field", kind=cls.kind, field=name))
-                value = data[name]
-                values[name] = _field_value(cls.kind, name, value)
-            return cls(**values)
-        except (CardParseError, TypeError) as exc:
+        names = [spec.name for spec in fields(cls)]
+        unknown = sorted(str(k) for k in data if k != "type" and k not in names)
+        if unknown:
             raise ActionParseError(
-                render("bad_action_field", kind=cls.kind, field=str(exc))
-            ) from exc
+                render("bad_action_unknown", kind=cls.kind, field=unknown[0], choices=names)
+            )
+        values: dict[str, Any] = {}
+        for spec in fields(cls):
+            name = spec.name
+            if name not in data:
+                if spec.default is not MISSING:
+                    continue
+                raise ActionParseError(render("bad_action_field", kind=cls.kind, field=name))
+            try:
+                values[name] = _field_value(cls.kind, name, data[name])
+            except CardParseError as exc:
+                raise ActionParseError(
+                    render("bad_action_card", kind=cls.kind, field=name, error=str(exc))
+                ) from exc
+        return cls(**values)
 
     def __str__(self) -> str:
         return render(f"action_{self.kind}", self._params())
@@ -103,6 +111,10 @@ class Action:
 def _field_value(kind: str, name: str, value: object) -> object:
     if name == "cards":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ActionParseError(render("bad_action_field", kind=kind, field=name))
+        return as_cards(value)
+    if name == "joker_as" and isinstance(value, list):  # one meaning per joker
+        if not value or not all(isinstance(v, str) for v in value):
             raise ActionParseError(render("bad_action_field", kind=kind, field=name))
         return as_cards(value)
     if name in ("card", "joker_as"):
@@ -150,11 +162,18 @@ class Draw(Action):
 
 @dataclass(frozen=True, slots=True)
 class PlayMeld(Action):
-    """Lay down a new meld from hand; ``joker_as`` says what an end joker stands for (H5)."""
+    """Lay down a new meld from hand; ``joker_as`` says what an end joker stands for (H5).
+
+    With more than one joker (house rule ``jokers_per_meld``), ``joker_as`` may name a card
+    per joker: ``PlayMeld(cards, (Card("J♥"), Card("Q♥")))``; the order doesn't matter.
+    """
 
     kind: ClassVar[str] = "meld"
     cards: tuple[Card, ...]
-    joker_as: Card | None = None
+    joker_as: JokerMeaning = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "joker_as", _one_meaning(self.joker_as))
 
     def __str__(self) -> str:
         return render("action_meld", cards=self.cards) + _joker_text(self.joker_as)
@@ -170,7 +189,10 @@ class LayOff(Action):
     kind: ClassVar[str] = "layoff"
     cards: tuple[Card, ...]
     meld: int
-    joker_as: Card | None = None
+    joker_as: JokerMeaning = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "joker_as", _one_meaning(self.joker_as))
 
     def __str__(self) -> str:
         return render("action_layoff", cards=self.cards, meld=self.meld + 1) + _joker_text(
@@ -218,8 +240,26 @@ class Discard(Action):
         return {"card": self.card}
 
 
-def _joker_text(joker_as: Card | None) -> str:
-    return render("action_joker_as", card=joker_as) if joker_as else ""
+def _joker_text(joker_as: JokerMeaning) -> str:
+    if joker_as is None:
+        return ""
+    if isinstance(joker_as, Card):
+        return render("action_joker_as", card=joker_as)
+    return render("action_jokers_as", cards=joker_as)
+
+
+def _one_meaning(joker_as: object) -> JokerMeaning:
+    """``joker_as`` in one form: None, a card, or several cards in card order.
+
+    >>> _one_meaning(["Q♥"]), _one_meaning(("Q♥", "J♥"))
+    (Card('Q♥'), (Card('J♥'), Card('Q♥')))
+    """
+    if joker_as is None or isinstance(joker_as, Card):
+        return joker_as
+    cards = as_cards(joker_as)  # type: ignore[arg-type]
+    if len(cards) == 1:
+        return cards[0]
+    return tuple(sorted(cards, key=Card.sort_key))
 
 
 _KINDS: dict[str, type[Action]] = {
@@ -270,9 +310,9 @@ def parse_action(text: str) -> Action:
             return PlayMeld(as_cards(cards), joker_as)
         if head in ("lay", "layoff", "lay-off"):
             body = re.sub(r"^off\s+", "", rest, flags=re.I)
-            m = re.match(r"^(.*?)\s+(?:onto|on|to)\s+(\d+)(?:\s+as\s+(\S+))?$", body, flags=re.I)
+            m = re.match(r"^(.*?)\s+(?:onto|on|to)\s+(\d+)(?:\s+as\s+(.+))?$", body, flags=re.I)
             if m:
-                joker = parse_card(m.group(3)) if m.group(3) else None
+                joker = _one_meaning(as_cards(m.group(3))) if m.group(3) else None
                 return LayOff(as_cards(m.group(1)), _meld_index(m.group(2), text), joker)
         if head == "exchange":
             m = re.match(r"^(\S+)\s+(?:from|in|on)\s+(\d+)$", rest, flags=re.I)
@@ -295,7 +335,7 @@ def _meld_index(number: str, text: str) -> int:
     return value - 1
 
 
-def _split_as(text: str) -> tuple[str, Card | None]:
+def _split_as(text: str) -> tuple[str, JokerMeaning]:
     """Split ``Jk 2h 3h as 4h`` into the cards and what the joker stands for.
 
     ``as`` is the keyword after a meld's worth of cards — written in lower case, or after
@@ -306,10 +346,10 @@ def _split_as(text: str) -> tuple[str, Card | None]:
     >>> _split_as("Ks As 2s")
     ('Ks As 2s', None)
     """
-    m = re.match(r"^(.*?)\s+(as)\s+(\S+)$", text, flags=re.I)
+    m = re.match(r"^(.*?)\s+(as)\s+(\S+(?:\s+\S+)*)$", text, flags=re.I)
     if m:
         before = as_cards(m.group(1))
         keyword = m.group(2) == "as" or any(c.is_joker for c in before)
         if len(before) >= 3 and keyword:
-            return m.group(1), parse_card(m.group(3))
+            return m.group(1), _one_meaning(as_cards(m.group(3)))
     return text, None

@@ -109,3 +109,12 @@ def observe(game: Game, seat: int) -> Observation:
         status=game.turn_status() if mine else None,
         turn=game.turn_info(),
     )
+
+
+def _register() -> None:
+    from rummykit.game.state import provide
+
+    provide(observe=observe)
+
+
+_register()

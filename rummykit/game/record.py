@@ -20,15 +20,17 @@ rummykit.game.record.RecordError: this file is version 99 of the game format; ru
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rummykit.cards import JOKER, Card, CardParseError, as_cards, parse_card
+from rummykit.cards import JOKER, Card, CardParseError, as_cards
 from rummykit.game.actions import Action, ActionParseError
-from rummykit.melds import IllegalMeld, make_meld, meld_layouts
+from rummykit.melds import IllegalMeld, Meld, make_meld, meld_layouts
 from rummykit.messages import render
 from rummykit.variants import Variant, VariantError
 from rummykit.variants import variant as get_variant
@@ -107,8 +109,8 @@ def _state_dict(s: _State, *, with_steps: bool = True) -> dict[str, Any]:
         "discard_attempted": t.discard_attempted,
         "meld_points": t.meld_points,
         "new_melds": list(t.new_melds),
-        "placed": sorted(str(c) for c in t.placed),
-        "melded": sorted(str(c) for c in t.melded),
+        "placed": [str(c) for c in t.placed],
+        "melded": [str(c) for c in t.melded],
         "laid_off": t.laid_off,
         "exchanged": list(t.exchanged),
         "joker_moves": list(t.joker_moves),
@@ -150,12 +152,12 @@ def _set_rng(rng: random.Random, value: object) -> None:
         and all(isinstance(x, int) and not isinstance(x, bool) for x in value[1])
     )
     if not ok:
-        raise _err("record_bad_field", field="rng", expected="a saved random state")
+        raise _bad("position.rng", "record_expect_rng")
     assert isinstance(value, list)
     try:
         rng.setstate((value[0], tuple(value[1]), value[2]))
     except (TypeError, ValueError) as exc:
-        raise _err("record_bad_field", field="rng", expected="a saved random state") from exc
+        raise _bad("position.rng", "record_expect_rng") from exc
 
 
 # --- loading -----------------------------------------------------------------------------
@@ -170,30 +172,67 @@ def loads(text: str) -> Game:
     return load(data)
 
 
+_GAME_FIELDS = frozenset(
+    {"format", "version", "variant", "options", "players", "seed", "dealer", "cut"}
+    | {"choose_cut", "match_scores", "actions"}
+)
+_POSITION_RECORD_FIELDS = frozenset({"format", "version", "position", "actions"})
+_STATE_FIELDS = frozenset(
+    {"hands", "stock", "discard", "table", "cut_card", "current", "phase", "drew", "opened"}
+    | {"turns", "drawn", "reshuffled", "quiet_turns", "turn"}
+)
+_POSITION_FIELDS = _STATE_FIELDS | {
+    "variant",
+    "options",
+    "players",
+    "seed",
+    "dealer",
+    "match_scores",
+    "rng",
+    "result",
+}
+_TABLE_FIELDS = frozenset({"owner", "kind", "cards", "represents", "start", "joker_as"})
+_TURN_FIELDS = frozenset(
+    {"drew", "taken", "cut_taken", "cut_attempted", "discard_attempted", "meld_points"}
+    | {"new_melds", "placed", "melded", "laid_off", "exchanged", "joker_moves", "steps"}
+)
+_STEP_KINDS = ("discard", "cut_card", "meld", "layoff", "exchange")
+_DREW = ("stock", "discard", "cut_card", "start")
+
+
 def load(data: object) -> Game:
-    """Rebuild a game from record data (as from ``json.load``), replaying its actions."""
+    """Rebuild a game from record data (as from ``json.load``), replaying its actions.
+
+    Everything is checked before the game is built: an unknown or missing field, a value of
+    the wrong type or out of range, and a position that could not happen under the rules
+    are each a :class:`RecordError` naming the field. The caller's data is copied, never
+    kept.
+    """
     from rummykit.game.state import Game, IllegalAction
 
     if not isinstance(data, dict):
         raise _err("record_not_object")
+    data = copy.deepcopy(data)  # keep no reference into the caller's dict
     fmt = data.get("format")
     if fmt not in (GAME_FORMAT, POSITION_FORMAT):
         raise _err("record_bad_format", found=fmt, choices=f"{GAME_FORMAT}, {POSITION_FORMAT}")
-    if data.get("version") != FORMAT_VERSION:
+    if data.get("version") != FORMAT_VERSION or isinstance(data.get("version"), bool):
         raise _err("record_bad_version", found=data.get("version"), version=FORMAT_VERSION)
+    _known(data, _GAME_FIELDS if fmt == GAME_FORMAT else _POSITION_RECORD_FIELDS, "")
     body = data.get("position") if fmt == POSITION_FORMAT else data
     if not isinstance(body, dict):
-        raise _err("record_bad_field", field="position", expected="an object")
+        raise _bad("position", "record_expect_object")
     rules = _variant_of(body)
     players = _int(body, "players", rules.players_min, rules.players_max)
-    seed = body.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise _err("record_bad_field", field="seed", expected="a whole number or null")
     if fmt == GAME_FORMAT:
+        seed = _seed(data)
         dealer = _int(data, "dealer", 0, players - 1)
         cut = data.get("cut")
         if cut is not None and (not isinstance(cut, int) or isinstance(cut, bool)):
-            raise _err("record_bad_field", field="cut", expected="a whole number or null")
+            raise _bad("cut", "record_expect_whole_or_null")
+        choose_cut = data.get("choose_cut", False)
+        if not isinstance(choose_cut, bool):
+            raise _bad("choose_cut", "record_expect_bool")
         try:
             game = Game.new(
                 rules,
@@ -201,55 +240,90 @@ def load(data: object) -> Game:
                 seed,
                 dealer=dealer,
                 cut=cut,
-                choose_cut=bool(data.get("choose_cut", False)),
+                choose_cut=choose_cut,
                 match_scores=_scores(data, players),
             )
         except (VariantError, ValueError) as exc:
-            raise RecordError(str(exc)) from exc
+            raise RecordError(render("record_bad_setup", field="cut", error=str(exc))) from exc
     else:
+        _known(body, _POSITION_FIELDS, "position.")
+        if body.get("result") is not None:
+            raise _bad("position.result", "record_expect_no_result")
         game = from_position_data(body, rules)
     actions = data.get("actions", [])
     if not isinstance(actions, list):
-        raise _err("record_bad_field", field="actions", expected="a list")
+        raise _bad("actions", "record_expect_list")
     for number, item in enumerate(actions, 1):
-        if not isinstance(item, dict) or not isinstance(item.get("seat"), int):
-            raise _err("record_bad_action", number=number, error="each action needs a seat")
+        field = f"actions[{number - 1}]"
+        if not isinstance(item, dict):
+            raise _bad(field, "record_expect_object")
+        seat = item.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise _bad(f"{field}.seat", "record_expect_range", low=0, high=players - 1)
         try:
             action = Action.from_dict({k: v for k, v in item.items() if k != "seat"})
         except ActionParseError as exc:
-            raise _err("record_bad_action", number=number, error=str(exc)) from exc
+            raise _err("record_bad_action", field=field, number=number, error=str(exc)) from exc
         try:
-            game.play(action, item["seat"])
+            game.play(action, seat)
         except IllegalAction as exc:
             raise _err(
                 "record_illegal_action",
+                field=field,
                 number=number,
-                seat=item["seat"],
+                seat=seat,
                 action=str(action),
                 why=" ".join(r.message for r in exc.verdict.failures),
             ) from exc
     return game
 
 
+def _bad(field: str, expect: str, **params: object) -> RecordError:
+    """``'field' must be …``: the field by its path, what it must be from a template."""
+    return _err("record_bad_field", field=field, expected=render(expect, **params))
+
+
+def _known(data: dict[str, Any], fields: frozenset[str], where: str) -> None:
+    unknown = sorted(str(k) for k in data if k not in fields)
+    if unknown:
+        raise _err(
+            "record_unknown_field",
+            field=f"{where}{unknown[0]}",
+            choices=", ".join(sorted(fields)),
+        )
+
+
+def _seed(data: dict[str, Any], where: str = "") -> int | None:
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise _bad(f"{where}seed", "record_expect_whole_or_null")
+    return seed
+
+
 def _variant_of(data: dict[str, Any]) -> Variant:
     name = data.get("variant")
     options = data.get("options", {})
-    if not isinstance(name, str) or not isinstance(options, dict):
-        raise _err("record_bad_field", field="variant", expected="a variant name and options")
+    if not isinstance(name, str):
+        raise _bad("variant", "record_expect_variant")
+    if not isinstance(options, dict):
+        raise _bad("options", "record_expect_object")
     try:
         return get_variant(name, **options)
     except VariantError as exc:
-        raise RecordError(str(exc)) from exc
+        field = "variant" if name.strip().lower() not in ("hungarian", "rommi") else "options"
+        raise RecordError(render("record_bad_setup", field=field, error=str(exc))) from exc
+    except TypeError as exc:  # option names that are not strings
+        raise _bad("options", "record_expect_object") from exc
 
 
-def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
+def _int(data: dict[str, Any], key: str, low: int, high: int, where: str = "") -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _err("record_bad_field", field=key, expected=f"a whole number from {low} to {high}")
+        raise _bad(f"{where}{key}", "record_expect_range", low=low, high=high)
     return value
 
 
-def _scores(data: dict[str, Any], players: int) -> tuple[int, ...] | None:
+def _scores(data: dict[str, Any], players: int, where: str = "") -> tuple[int, ...] | None:
     scores = data.get("match_scores")
     if scores is None:
         return None
@@ -258,7 +332,7 @@ def _scores(data: dict[str, Any], players: int) -> tuple[int, ...] | None:
         or len(scores) != players
         or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores)
     ):
-        raise _err("record_bad_field", field="match_scores", expected=f"{players} whole numbers")
+        raise _bad(f"{where}match_scores", "record_expect_wholes", count=players)
     return tuple(scores)
 
 
@@ -266,22 +340,42 @@ def _cards(value: object, what: str) -> tuple[Card, ...]:
     if not isinstance(value, (list, str)) or (
         isinstance(value, list) and not all(isinstance(c, str) for c in value)
     ):
-        raise _err("record_bad_field", field=what, expected="a list of cards")
+        raise _bad(what, "record_expect_cards")
     try:
         return as_cards(value)
     except CardParseError as exc:
         raise _err("record_bad_cards", field=what, error=str(exc)) from exc
 
 
-def _bools(data: dict[str, Any], key: str, players: int, default: list[bool]) -> list[bool]:
+def _card(value: object, what: str) -> Card | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _bad(what, "record_expect_card")
+    found = _cards(value, what)
+    if len(found) != 1:
+        raise _bad(what, "record_expect_card")
+    return found[0]
+
+
+def _bool(data: dict[str, Any], key: str, default: bool, where: str) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise _bad(f"{where}{key}", "record_expect_bool")
+    return value
+
+
+def _bools(
+    data: dict[str, Any], key: str, players: int, default: list[bool], where: str = ""
+) -> list[bool]:
     value = data.get(key, default)
     if (
         not isinstance(value, list)
         or len(value) != players
         or not all(isinstance(x, bool) for x in value)
     ):
-        raise _err("record_bad_field", field=key, expected=f"{players} true/false values")
-    return value
+        raise _bad(f"{where}{key}", "record_expect_bools", count=players)
+    return list(value)
 
 
 # --- positions made by hand --------------------------------------------------------------
@@ -349,78 +443,115 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
     """Build a game from position data, checking that it could happen under the rules."""
     from rummykit.game.state import Game
 
-    players = _int(data, "players", rules.players_min, rules.players_max)
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise _err("record_bad_field", field="seed", expected="a whole number or null")
+    where = "position."
+    _known(data, _POSITION_FIELDS, where)
+    players = _int(data, "players", rules.players_min, rules.players_max, where)
+    seed = _seed(data, where)
     if seed is None:  # H15's reshuffle must replay the same: choose a seed and keep it
         seed = random.SystemRandom().randrange(2**32)
         data = {**data, "seed": seed}
-    state = _parse_state(data, rules, players, seed)
+    state = _parse_state(data, rules, players, seed, where)
     if state.phase == "over":
-        raise _err(
-            "record_bad_field",
-            field="phase",
-            expected="draw or play (a finished round can't be resumed)",
-        )
+        raise _bad(f"{where}phase", "record_expect_unfinished")
     dealer = (
-        _int(data, "dealer", 0, players - 1) if "dealer" in data else (state.current - 1) % players
+        _int(data, "dealer", 0, players - 1, where)
+        if data.get("dealer") is not None
+        else (state.current - 1) % players
     )
     rng = random.Random(seed)
     if data.get("rng") is not None:
         _set_rng(rng, data["rng"])
+    scores = _scores(data, players, where)
     setup = {"position": position_data_clean(data, rules, state.stock)}
-    return Game(rules, players, seed, dealer, state, rng, setup, _scores(data, players))
+    return Game(rules, players, seed, dealer, state, rng, setup, scores)
 
 
-def _table_meld(item: object, i: int, rules: Variant, players: int) -> TableMeld:
+def _table_meld(item: object, field: str, rules: Variant, players: int) -> TableMeld:
     from rummykit.game.state import TableMeld
 
     if not isinstance(item, dict):
-        raise _err("record_bad_field", field=f"table[{i}]", expected="an object")
-    owner = _int(item, "owner", 0, players - 1)
-    cards = _cards(item.get("cards"), f"table[{i}].cards")
+        raise _bad(field, "record_expect_object")
+    _known(item, _TABLE_FIELDS, f"{field}.")
+    owner = _int(item, "owner", 0, players - 1, f"{field}.")
+    cards = _cards(item.get("cards"), f"{field}.cards")
     represents = item.get("represents")
+    if represents is not None and (
+        not isinstance(represents, list)
+        or len(represents) != len(cards)
+        or not all(r is None or isinstance(r, str) for r in represents)
+    ):
+        raise _bad(f"{field}.represents", "record_expect_represents", count=len(cards))
+    reps = [_card(r, f"{field}.represents") for r in represents] if represents else None
     joker_as = item.get("joker_as")
-    if joker_as is None and isinstance(represents, list):
-        jokers = [r for c, r in zip(cards, represents) if c.is_joker and r]
-        joker_as = jokers[0] if jokers else None
-    if joker_as is not None and not isinstance(joker_as, str):
-        raise _err("record_bad_field", field=f"table[{i}].joker_as", expected="a card")
+    joker: Card | tuple[Card, ...] | None
+    if joker_as is None and reps:  # every joker's saved meaning (a set's open joker: none)
+        joker = tuple(r for c, r in zip(cards, reps) if c.is_joker and r is not None) or None
+    elif isinstance(joker_as, list):
+        joker = tuple(c for c in (_card(j, f"{field}.joker_as") for j in joker_as) if c)
+    else:
+        joker = _card(joker_as, f"{field}.joker_as")
     try:
-        meld = make_meld(cards, rules, parse_card(joker_as) if joker_as else None)
-    except (IllegalMeld, CardParseError) as exc:
-        raise _err("record_bad_meld", index=i, error=str(exc)) from exc
+        meld = make_meld(cards, rules, joker)
+    except IllegalMeld as exc:
+        raise _err("record_bad_meld", field=field, error=str(exc)) from exc
+    kind = item.get("kind")
+    if kind is not None and kind not in ("run", "set"):
+        raise _bad(f"{field}.kind", "record_expect_kind")
     start = item.get("start")
-    if isinstance(start, int) and meld.is_run and start != meld.start:  # A-…-K or 2-…-A
+    if start is not None and (not isinstance(start, int) or isinstance(start, bool)):
+        raise _bad(f"{field}.start", "record_expect_whole_or_null")
+    if meld.is_run and start is not None and start != meld.start:  # A-…-K or 2-…-A
         same = [m for m in meld_layouts(cards, rules) if m.start == start]
         if not same:
-            raise _err("record_bad_meld", index=i, error=f"no layout starts at {start}")
+            raise _bad(f"{field}.start", "record_expect_start", start=meld.start)
         meld = same[0]
+    if kind is not None and kind != meld.kind:
+        raise _bad(f"{field}.kind", "record_expect_kind_is", kind=meld.kind)
+    if not meld.is_run and reps is not None:
+        meld = _set_as_saved(meld, cards, reps, field)
     return TableMeld(owner, meld)
 
 
+def _set_as_saved(meld: Meld, cards: tuple[Card, ...], reps: list[Card | None], field: str) -> Meld:
+    """A set keeps the order it was saved in (a card handed in for a joker stays in the
+    joker's place), once the saved meanings are checked to be the meld's own."""
+    if Counter(cards) != Counter(meld.cards) or Counter(map(str, reps)) != Counter(
+        map(str, meld.represents)
+    ):
+        raise _bad(f"{field}.represents", "record_expect_represents", count=len(cards))
+    for card, rep in zip(cards, reps):
+        if not card.is_joker and rep != card:
+            raise _bad(f"{field}.represents", "record_expect_represents", count=len(cards))
+    return replace(meld, cards=tuple(cards), represents=tuple(reps))
+
+
 def _parse_state(
-    data: dict[str, Any], rules: Variant, players: int, seed: int, *, nested: bool = False
+    data: dict[str, Any],
+    rules: Variant,
+    players: int,
+    seed: int,
+    where: str,
+    *,
+    nested: bool = False,
 ) -> _State:
     """Validate and build the state part of a position (hands, piles, table, turn)."""
-    from rummykit.game.state import _State
+    from rummykit.game.state import _State, _Turn
 
+    _known(data, _STATE_FIELDS if nested else _POSITION_FIELDS, where)
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or len(hands_data) != players:
-        raise _err("record_bad_field", field="hands", expected=f"{players} hands")
-    hands = [list(_cards(h, f"hands[{i}]")) for i, h in enumerate(hands_data)]
-    discard = list(_cards(data.get("discard", []), "discard"))
+        raise _bad(f"{where}hands", "record_expect_hands", count=players)
+    hands = [list(_cards(h, f"{where}hands[{i}]")) for i, h in enumerate(hands_data)]
+    discard = list(_cards(data.get("discard", []), f"{where}discard"))
     table_data = data.get("table", [])
     if not isinstance(table_data, list):
-        raise _err("record_bad_field", field="table", expected="a list of melds")
+        raise _bad(f"{where}table", "record_expect_melds")
     table: list[TableMeld] = [
-        _table_meld(item, i, rules, players) for i, item in enumerate(table_data)
+        _table_meld(item, f"{where}table[{i}]", rules, players) for i, item in enumerate(table_data)
     ]
-    cut = data.get("cut_card")
-    if cut is not None and not isinstance(cut, str):
-        raise _err("record_bad_field", field="cut_card", expected="a card or null")
-    cut_card = _cards(cut, "cut_card")[0] if cut else None
+    cut_card = _card(data.get("cut_card"), f"{where}cut_card")
+    if cut_card is not None and not rules.cut_card:
+        raise _bad(f"{where}cut_card", "record_expect_no_cut_card", variant=rules.title)
     placed: Counter[Card] = Counter()
     for h in hands:
         placed.update(h)
@@ -433,13 +564,15 @@ def _parse_state(
     over = [c for c, n in placed.items() if n > deck[c]]
     if over:
         code = "record_too_many" if deck[over[0]] else "record_not_in_deck"
-        raise _err(code, card=over[0], copies=deck[over[0]], variant=rules.title)
+        raise _err(
+            code, field=where or "position", card=over[0], copies=deck[over[0]], variant=rules.title
+        )
     if data.get("stock") is None and not nested:
         rest = sorted((deck - placed).elements(), key=Card.sort_key)
         random.Random(seed).shuffle(rest)
         stock = rest
     else:
-        stock = list(_cards(data.get("stock"), "stock"))
+        stock = list(_cards(data.get("stock"), f"{where}stock"))
         total = placed + Counter(stock)
         if total != deck:
             missing = deck - total
@@ -447,29 +580,39 @@ def _parse_state(
             card = next(iter(missing or extra))
             raise _err(
                 "record_cards_unaccounted",
+                field=f"{where}stock",
+                where=where,
                 card=card,
-                problem="missing" if missing else "there too often",
+                problem=render("record_missing" if missing else "record_too_often"),
                 count=len(rules.deck()),
             )
-    current = _int(data, "current", 0, players - 1)
+    current = _int(data, "current", 0, players - 1, where)
     phase = data.get("phase", "draw")
     if phase not in ("draw", "play", "over"):
-        raise _err("record_bad_field", field="phase", expected="draw, play or over")
-    opened = _bools(data, "opened", players, [rules.opening_threshold == 0] * players)
+        raise _bad(f"{where}phase", "record_expect_phase")
+    opened = _bools(data, "opened", players, [rules.opening_threshold == 0] * players, where)
+    if rules.opening_threshold == 0 and not all(opened):
+        raise _bad(f"{where}opened", "record_expect_all_opened", variant=rules.title)
     turns_value = data.get("turns", [1] * players)
     if (
         not isinstance(turns_value, list)
         or len(turns_value) != players
         or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in turns_value)
     ):
-        raise _err("record_bad_field", field="turns", expected=f"{players} whole numbers")
-    drawn = _bools(data, "drawn", players, [t > 0 for t in turns_value])
+        raise _bad(f"{where}turns", "record_expect_wholes", count=players)
+    drawn = _bools(data, "drawn", players, [t > 0 for t in turns_value], where)
     drew = data.get("drew", "stock" if phase == "play" else None)
-    if drew not in (None, "stock", "discard", "cut_card", "start"):
-        raise _err("record_bad_field", field="drew", expected="stock, discard, cut_card or start")
+    if phase == "draw" and drew is not None:
+        raise _bad(f"{where}drew", "record_expect_no_draw")
+    if phase == "play" and drew not in _DREW:
+        raise _bad(f"{where}drew", "record_expect_drew")
+    if drew == "start" and (not rules.starter_extra or turns_value[current] != 0):
+        raise _bad(f"{where}drew", "record_expect_drew")
     quiet = data.get("quiet_turns", 0)
     if not isinstance(quiet, int) or isinstance(quiet, bool) or quiet < 0:
-        raise _err("record_bad_field", field="quiet_turns", expected="a whole number")
+        raise _bad(f"{where}quiet_turns", "record_expect_whole")
+    if phase != "over" and not hands[current]:
+        raise _bad(f"{where}hands[{current}]", "record_expect_cards_to_act")
     state = _State(
         hands=hands,
         stock=stock,
@@ -481,75 +624,133 @@ def _parse_state(
         opened=opened,
         turns=list(turns_value),
         drawn=drawn,
-        turn=_parse_turn(
-            data.get("turn"), drew if phase == "play" else None, rules, players, seed, nested
-        ),
-        reshuffled=bool(data.get("reshuffled", False)),
+        turn=_Turn(),
+        reshuffled=_bool(data, "reshuffled", False, where),
         quiet_turns=quiet,
     )
+    state.turn = _parse_turn(data.get("turn"), state, drew, rules, seed, where, nested)
     return state
 
 
 def _parse_turn(
-    data: object, drew: str | None, rules: Variant, players: int, seed: int, nested: bool
+    data: object,
+    s: _State,
+    drew: str | None,
+    rules: Variant,
+    seed: int,
+    where: str,
+    nested: bool,
 ) -> _Turn:
-    """The turn in progress: what was drawn, provisional moves and what Undo can restore."""
+    """The turn in progress: what was drawn, provisional moves and what Undo can restore —
+    each checked against the position it belongs to."""
     from rummykit.game.state import _Turn
 
+    w = f"{where}turn."
     if data is None:
+        if s.phase == "play" and drew in ("discard", "cut_card"):
+            raise _bad(f"{w}drew", "record_expect_turn")
         return _Turn(drew=drew)
     if not isinstance(data, dict):
-        raise _err("record_bad_field", field="turn", expected="an object")
-
-    def card(key: str) -> Card | None:
-        value = data.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise _err("record_bad_field", field=f"turn.{key}", expected="a card or null")
-        return _cards(value, f"turn.{key}")[0]
+        raise _bad(f"{where}turn", "record_expect_object")
+    _known(data, _TURN_FIELDS, w)
+    turn_drew = data.get("drew", drew)
+    if turn_drew != drew:
+        raise _bad(f"{w}drew", "record_expect_same_drew", drew=drew)
 
     def ints(key: str) -> list[int]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in value
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(s.table) for x in value
         ):
-            raise _err("record_bad_field", field=f"turn.{key}", expected="whole numbers")
+            raise _bad(f"{w}{key}", "record_expect_meld_indices", count=len(s.table))
         return list(value)
 
+    play = s.phase == "play"
+    taken = _card(data.get("taken"), f"{w}taken")
+    cut_taken = _card(data.get("cut_taken"), f"{w}cut_taken")
+    new_melds = ints("new_melds")
+    exchanged = ints("exchanged")
     points = data.get("meld_points", 0)
     if not isinstance(points, int) or isinstance(points, bool):
-        raise _err("record_bad_field", field="turn.meld_points", expected="a whole number")
-    turn = _Turn(
-        drew=data.get("drew", drew),
-        taken=card("taken"),
-        cut_taken=card("cut_taken"),
-        cut_attempted=bool(data.get("cut_attempted", False)),
-        discard_attempted=bool(data.get("discard_attempted", False)),
-        meld_points=points,
-        new_melds=ints("new_melds"),
-        placed=list(_cards(data.get("placed", []), "turn.placed")),
-        melded=list(_cards(data.get("melded", []), "turn.melded")),
-        laid_off=bool(data.get("laid_off", False)),
-        exchanged=ints("exchanged"),
-    )
+        raise _bad(f"{w}meld_points", "record_expect_whole")
+    placed = list(_cards(data.get("placed", []), f"{w}placed"))
+    melded = list(_cards(data.get("melded", []), f"{w}melded"))
     moves = data.get("joker_moves")
     if moves is None:  # older saves: jokers laid down this turn replay the freed ones
-        moves = ["freed"] * len(turn.exchanged) + ["placed"] * turn.placed.count(JOKER)
+        moves = ["freed"] * len(exchanged) + ["placed"] * placed.count(JOKER)
     if not isinstance(moves, list) or not all(m in ("freed", "placed") for m in moves):
-        raise _err("record_bad_field", field="turn.joker_moves", expected="freed or placed")
-    turn.joker_moves = list(moves)
+        raise _bad(f"{w}joker_moves", "record_expect_joker_moves")
+    turn = _Turn(
+        drew=drew,
+        taken=taken,
+        cut_taken=cut_taken,
+        cut_attempted=_bool(data, "cut_attempted", False, w),
+        discard_attempted=_bool(data, "discard_attempted", False, w),
+        meld_points=points,
+        new_melds=new_melds,
+        placed=placed,
+        melded=melded,
+        laid_off=_bool(data, "laid_off", False, w),
+        exchanged=exchanged,
+        joker_moves=list(moves),
+    )
+    moved = new_melds or exchanged or placed or melded or turn.laid_off or taken or cut_taken
+    if not play and moved:
+        raise _bad(f"{where}phase", "record_expect_phase_play")
+    # what the turn says was done must be on the table, in the hand, and add up
+    if len(set(new_melds)) != len(new_melds) or any(
+        s.table[i].owner != s.current for i in new_melds
+    ):
+        raise _bad(f"{w}new_melds", "record_expect_own_melds", seat=s.current)
+    # lay-offs onto this turn's melds add to them without counting toward the opening (H8)
+    if not 0 <= points <= sum(s.table[i].meld.points(rules) for i in new_melds):
+        raise _bad(f"{w}meld_points", "record_expect_meld_points")
+    on_table: Counter[Card] = Counter()
+    for tm in s.table:
+        on_table.update(tm.meld.cards)
+    gone = Counter(placed) - on_table  # only jokers freed by an exchange leave the table
+    if Counter(melded) - Counter(placed) or set(gone) - {JOKER} or gone[JOKER] > len(exchanged):
+        raise _bad(f"{w}placed", "record_expect_placed")
+    if moves.count("freed") != len(exchanged) or moves.count("placed") > placed.count(JOKER):
+        raise _bad(f"{w}joker_moves", "record_expect_joker_moves")
+    held = Counter(s.hands[s.current]) + Counter(placed)
+    if taken is not None and (drew != "discard" or not held[taken]):
+        raise _bad(f"{w}taken", "record_expect_taken")
+    if cut_taken is not None and (drew != "cut_card" or not held[cut_taken] or s.cut_card):
+        raise _bad(f"{w}cut_taken", "record_expect_cut_taken")
+    if drew == "cut_card" and cut_taken is None:
+        raise _bad(f"{w}cut_taken", "record_expect_cut_taken")
     steps = data.get("steps", [])
-    if nested or not steps:
+    if nested:
         return turn
     if not isinstance(steps, list):
-        raise _err("record_bad_field", field="turn.steps", expected="a list")
+        raise _bad(f"{w}steps", "record_expect_list")
     for i, step in enumerate(steps):
+        field = f"{w}steps[{i}]"
         if not isinstance(step, dict) or not isinstance(step.get("state"), dict):
-            raise _err("record_bad_field", field=f"turn.steps[{i}]", expected="a saved move")
-        before = _parse_state(step["state"], rules, players, seed, nested=True)
+            raise _bad(field, "record_expect_step")
+        _known(step, frozenset({"kind", "state"}), f"{field}.")
+        kind = step.get("kind")
+        if kind not in _STEP_KINDS:
+            raise _bad(f"{field}.kind", "record_expect_step_kind", choices=", ".join(_STEP_KINDS))
+        before = _parse_state(
+            step["state"], rules, len(s.hands), seed, f"{field}.state.", nested=True
+        )
+        if before.current != s.current:
+            raise _bad(
+                f"{field}.state.current", "record_expect_range", low=s.current, high=s.current
+            )
+        if (before.phase == "draw") != (kind in ("discard", "cut_card")):
+            raise _bad(f"{field}.state.phase", "record_expect_step_phase", kind=kind)
         before.turn.steps = list(turn.steps)
-        turn.steps.append((str(step.get("kind")), before))
+        turn.steps.append((kind, before))
+    kinds = [kind for kind, _ in turn.steps]
+    if taken is not None and "discard" not in kinds:
+        raise _bad(f"{w}taken", "record_expect_taken_step")
+    if cut_taken is not None and "cut_card" not in kinds:
+        raise _bad(f"{w}cut_taken", "record_expect_cut_step")
+    if drew in ("stock", "start") and any(k in ("discard", "cut_card") for k in kinds):
+        raise _bad(f"{w}steps", "record_expect_steps_drew", drew=drew)
     return turn
 
 
@@ -560,3 +761,12 @@ def position_data_clean(data: dict[str, Any], rules: Variant, stock: list[Card])
     clean["variant"] = rules.base or rules.name
     clean["options"] = rules.changes()
     return clean
+
+
+def _register() -> None:
+    from rummykit.game.state import provide
+
+    provide(dumps=dumps, loads=loads, from_position=from_position, position_of=position_of)
+
+
+_register()

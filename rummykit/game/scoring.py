@@ -8,16 +8,37 @@ hands.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from rummykit.cards import Card, sort_cards
 from rummykit.explain import Reason
 from rummykit.variants import Variant
 
-if TYPE_CHECKING:
-    from rummykit.game.state import RoundResult, _State
+__all__ = ["RoundResult", "hand_value", "score_round"]
 
-__all__ = ["hand_value", "score_round"]
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How a round ended: the winner (or None), the points each seat scores, and why."""
+
+    winner: int | None
+    how: str  # went_out | stock_exhausted | empty_stock | no_progress
+    points: tuple[int, ...]
+    lines: tuple[Reason, ...]
+
+    def __str__(self) -> str:
+        return " ".join(str(r) for r in self.lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "winner": self.winner,
+            "how": self.how,
+            "points": list(self.points),
+            "lines": [r.to_dict() for r in self.lines],
+        }
 
 
 def hand_value(cards: tuple[Card, ...] | list[Card], variant: Variant) -> int:
@@ -30,12 +51,26 @@ def hand_value(cards: tuple[Card, ...] | list[Card], variant: Variant) -> int:
     return sum(variant.card_value(c) for c in cards)
 
 
-def score_round(variant: Variant, s: _State, winner: int | None, how: str) -> RoundResult:
-    """The points each seat scores for this round, and the lines that explain them."""
-    from rummykit.game.state import RoundResult
+def score_round(
+    variant: Variant,
+    hands: Sequence[Sequence[Card]],
+    opened: Sequence[bool],
+    winner: int | None,
+    how: str,
+    own_melds: bool = False,
+) -> RoundResult:
+    """The points each seat scores for this round, and the lines that explain them.
 
-    players = len(s.hands)
-    values = [hand_value(h, variant) for h in s.hands]
+    ``own_melds``: the winner opened and went out in the same turn with only new melds
+    of their own (H12's −20).
+
+    >>> from rummykit import HUNGARIAN, parse_cards
+    >>> result = score_round(HUNGARIAN, [(), parse_cards("K♠ 7♥")], [True, True], 0, "went_out")
+    >>> result.points
+    (-10, 17)
+    """
+    players = len(hands)
+    values = [hand_value(tuple(h), variant) for h in hands]
     lines: list[Reason] = []
 
     def line(code: str, topic: str, seat: int, **params: object) -> None:
@@ -48,12 +83,11 @@ def score_round(variant: Variant, s: _State, winner: int | None, how: str) -> Ro
             lines.append(Reason(code, variant.rule("empty_stock"), (), {}, False))
         for seat in range(players):
             if seat == winner:
-                t = s.turn
-                own = t.opened_now and not t.laid_off and not t.exchanged
+                own = own_melds
                 points[seat] = variant.go_out_hand_points if own else variant.go_out_points
                 code = "score_went_out_hand" if own else "score_went_out"
                 line(code, "going_out", seat, points=points[seat])
-            elif not s.opened[seat] and variant.unopened_penalty:
+            elif not opened[seat] and variant.unopened_penalty:
                 points[seat] = variant.unopened_penalty
                 line("score_unopened", "penalty", seat, points=points[seat])
             else:
@@ -62,7 +96,7 @@ def score_round(variant: Variant, s: _State, winner: int | None, how: str) -> Ro
                     "score_hand",
                     "penalty",
                     seat,
-                    cards=sort_cards(s.hands[seat]) or "no cards",
+                    cards=sort_cards(hands[seat]) or "no cards",
                     points=values[seat],
                 )
         return RoundResult(winner, how, tuple(points), tuple(lines))
@@ -98,7 +132,7 @@ def score_round(variant: Variant, s: _State, winner: int | None, how: str) -> Ro
                 "score_hand",
                 "penalty",
                 seat,
-                cards=sort_cards(s.hands[seat]) or "no cards",
+                cards=sort_cards(hands[seat]) or "no cards",
                 points=values[seat],
             )
     line("score_winner_takes", "penalty", winner, points=gain)

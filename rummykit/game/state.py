@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from types import MappingProxyType
 from typing import Any
 
 from rummykit.cards import JOKER, SUITS, Card
@@ -35,11 +36,13 @@ from rummykit.game.actions import (
     Discard,
     Draw,
     ExchangeJoker,
+    JokerMeaning,
     LayOff,
     PlayMeld,
     ReturnCutCard,
     Undo,
 )
+from rummykit.game.scoring import RoundResult, score_round
 from rummykit.melds import (
     HIGH_ACE,
     Meld,
@@ -47,6 +50,8 @@ from rummykit.melds import (
     check_meld,
     layoff_readings,
     meld_readings,
+    reading_phrase,
+    readings_with,
     variant_words,
 )
 from rummykit.messages import join, render
@@ -94,11 +99,34 @@ class TableMeld:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, as every seat saw it (hidden cards left out)."""
+    """Something that happened, as every seat saw it (hidden cards left out).
+
+    An event is read-only all the way down — its ``params`` are a read-only mapping of
+    plain values and tuples — so a seat's observation that holds it can't rewrite the public
+    history another seat sees.
+
+    >>> event = Event(0, "meld", {"cards": ["5♥", "6♥", "7♥"], "index": 0})
+    >>> event.params["cards"]
+    ('5♥', '6♥', '7♥')
+    >>> event.params["index"] = 3
+    Traceback (most recent call last):
+    ...
+    TypeError: 'mappingproxy' object does not support item assignment
+    """
 
     seat: int
     code: str
-    params: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
+    params: Mapping[str, Any] = field(default_factory=dict, compare=True, hash=False)
+
+    def __post_init__(self) -> None:
+        frozen = {k: tuple(v) if isinstance(v, list) else v for k, v in self.params.items()}
+        object.__setattr__(self, "params", MappingProxyType(frozen))
+
+    def __deepcopy__(self, memo: object) -> Event:
+        return self  # read-only all the way down: a copy would be the same
+
+    def __reduce__(self) -> tuple[type[Event], tuple[int, str, dict[str, Any]]]:
+        return (Event, (self.seat, self.code, dict(self.params)))
 
     def __str__(self) -> str:
         return self.words()
@@ -113,29 +141,8 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"seat": self.seat, "code": self.code, "params": dict(self.params)}
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """How a round ended: the winner (or None), the points each seat scores, and why."""
-
-    winner: int | None
-    how: str  # went_out | stock_exhausted | empty_stock | no_progress
-    points: tuple[int, ...]
-    lines: tuple[Reason, ...]
-
-    def __str__(self) -> str:
-        return " ".join(str(r) for r in self.lines)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "winner": self.winner,
-            "how": self.how,
-            "points": list(self.points),
-            "lines": [r.to_dict() for r in self.lines],
-        }
+        params = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
+        return {"seat": self.seat, "code": self.code, "params": params}
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +276,19 @@ def _holds(hand: list[Card], cards: Iterable[Card]) -> tuple[Card, ...]:
     need = Counter(cards)
     have = Counter(hand)
     return tuple(c for c, n in need.items() for _ in range(max(0, n - have[c])))
+
+
+_PROVIDED: dict[str, Callable[..., Any]] = {}
+
+
+def provide(**functions: Callable[..., Any]) -> None:
+    """Register the functions :class:`Game` saves, loads and observes with.
+
+    rummykit.game.record and rummykit.game.observation call this when they are imported (the
+    package ``rummykit.game`` imports both), so they build on this module and not the other
+    way round.
+    """
+    _PROVIDED.update(functions)
 
 
 class Game:
@@ -509,7 +529,32 @@ class Game:
         else:
             candidates = list(self._play_candidates())
         seat = s.current
-        return [a for a in candidates if not self._failures(a, seat)]
+        legal: list[Action] = []
+        for action in candidates:
+            failures = self._failures(action, seat)
+            if not failures:
+                legal.append(action)
+            elif (  # several jokers whose meaning is open: one action per whole reading
+                isinstance(action, (PlayMeld, LayOff))
+                and len(failures) == 1
+                and failures[0].template == "jokers_ambiguous"
+            ):
+                for meaning in failures[0].params["choices"]:  # type: ignore[attr-defined]
+                    named = replace(action, joker_as=meaning)
+                    if not self._failures(named, seat):
+                        legal.append(named)
+        unique: dict[tuple[object, ...], Action] = {}
+        for action in legal:  # one action per move, whatever order its cards are in
+            cards = getattr(action, "cards", ())
+            key: tuple[object, ...] = (
+                type(action),
+                tuple(sorted(cards, key=Card.sort_key)),
+                action,
+            )
+            if isinstance(action, (PlayMeld, LayOff)):
+                key = (type(action), key[1], getattr(action, "meld", None), action.joker_as)
+            unique.setdefault(key, action)
+        return list(unique.values())
 
     def turn_info(self) -> TurnInfo:
         """The public facts of the turn in progress."""
@@ -672,33 +717,59 @@ class Game:
         return []
 
     def _joker_choice(
-        self, readings: tuple[Meld, ...], joker_as: Card | None, cards: tuple[Card, ...]
+        self, readings: tuple[Meld, ...], joker_as: JokerMeaning, cards: tuple[Card, ...]
     ) -> tuple[Meld | None, list[Reason]]:
-        """Pick the reading the player meant; refuse when a joker's meaning is open."""
-        if joker_as is not None:
-            chosen = [m for m in readings if joker_as in _joker_cards(m)]
-            if not chosen:
-                options = sorted({c for m in readings for c in _joker_cards(m)}, key=str)
-                code = "joker_as_impossible" if options else "joker_as_no_joker"
-                return None, [
-                    self._r(code, "joker", cards, cards=cards, card=joker_as, choices=options)
-                ]
-            return chosen[0], []
-        meanings = {_joker_meanings(m) for m in readings}
-        if len(meanings) > 1:
+        """Pick the reading the player meant; refuse when a joker's meaning is open.
+
+        ``joker_as`` names one card, or one card per joker (house rule ``jokers_per_meld``);
+        naming fewer cards than there are jokers leaves the others open.
+        """
+        chosen = readings_with(readings, joker_as) if joker_as is not None else readings
+        if not chosen:
             options = sorted(
-                {c for m in readings for c in _joker_cards(m)}, key=lambda c: (c.rank, c.sort_key())
+                {c for m in readings for c in _joker_cards(m)},
+                key=lambda c: (c.rank, c.sort_key()),
             )
+            code = "joker_as_impossible" if options else "joker_as_no_joker"
             return None, [
                 self._r(
-                    "joker_ambiguous",
+                    code,
                     "joker",
                     cards,
-                    choices=tuple(options),
-                    choices_text=join([f"the {c}" for c in options]),
+                    cards=cards,
+                    card=joker_as,
+                    choices=join([f"the {c}" for c in options]),
                 )
             ]
-        return readings[0], []
+        distinct = list({_joker_meanings(m): m for m in chosen}.values())
+        if len(distinct) == 1:
+            return chosen[0], []
+        if max(len(m.joker_choices) for m in distinct) > 1:  # several jokers: whole readings
+            return None, [
+                Reason(
+                    "joker_ambiguous",
+                    self.variant.rule("joker"),
+                    cards,
+                    {
+                        "choices": tuple(_named_meaning(m) for m in distinct),
+                        "choices_text": join([reading_phrase(m) for m in distinct]),
+                    },
+                    True,
+                    "jokers_ambiguous",
+                )
+            ]
+        options = sorted(
+            {c for m in distinct for c in _joker_cards(m)}, key=lambda c: (c.rank, c.sort_key())
+        )
+        return None, [
+            self._r(
+                "joker_ambiguous",
+                "joker",
+                cards,
+                choices=tuple(options),
+                choices_text=join([f"the {c}" for c in options]),
+            )
+        ]
 
     def _meld_failures(self, s: _State, action: PlayMeld) -> list[Reason]:
         failures = self._hand_failures(s, action.cards)
@@ -989,9 +1060,9 @@ class Game:
         self.events.append(Event(seat, code, params))
 
     def _finish(self, s: _State, winner: int | None, how: str) -> None:
-        from rummykit.game.scoring import score_round
-
-        s.result = score_round(self.variant, s, winner, how)
+        t = s.turn  # H12's −20: opened and went out in this turn with only new melds
+        own = t.opened_now and not t.laid_off and not t.exchanged
+        s.result = score_round(self.variant, s.hands, s.opened, winner, how, own)
         s.phase = "over"
 
     # --- candidates for legal_actions ----------------------------------------------------
@@ -1025,37 +1096,35 @@ class Game:
 
     # --- information -------------------------------------------------------------------
 
+    # Saving, loading and observing are built on this module by rummykit.game.record and
+    # rummykit.game.observation, which register themselves (see :func:`provide`): the
+    # methods below reach them without an import back, so imports point one way.
+
     def observation(self, seat: int) -> Any:
         """Everything ``seat`` may know, and nothing more (see :class:`Observation`)."""
-        from rummykit.game.observation import observe
-
-        return observe(self, seat)
+        return _PROVIDED["observe"](self, seat)
 
     def to_json(self, indent: int | None = None) -> str:
         """The game record as JSON text (setup and actions); :meth:`load` reads it back."""
-        from rummykit.game.record import dumps
-
-        return dumps(self, indent)
+        text: str = _PROVIDED["dumps"](self, indent)
+        return text
 
     @staticmethod
     def load(text: str) -> Game:
         """Read a saved game (JSON text), validating it and replaying its actions."""
-        from rummykit.game.record import loads
-
-        return loads(text)
+        game: Game = _PROVIDED["loads"](text)
+        return game
 
     @staticmethod
     def from_position(variant: str | Variant = "hungarian", **position: Any) -> Game:
         """A game set up by hand for a lesson (see :func:`rummykit.game.record.from_position`)."""
-        from rummykit.game.record import from_position
-
-        return from_position(variant, **position)
+        game: Game = _PROVIDED["from_position"](variant, **position)
+        return game
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state as JSON-ready data (the position form of a saved game)."""
-        from rummykit.game.record import position_of
-
-        return position_of(self)
+        data: dict[str, Any] = _PROVIDED["position_of"](self)
+        return data
 
     def __repr__(self) -> str:
         return (
@@ -1084,6 +1153,27 @@ def _joker_meanings(meld: Meld) -> tuple[object, ...]:
     """
     reps = sorted(str(rep) for c, rep in zip(meld.cards, meld.represents) if c.is_joker)
     return (meld.kind, *reps)
+
+
+def _named_meaning(meld: Meld) -> JokerMeaning:
+    """The ``joker_as`` that names this reading: a card per joker (a set's open joker named
+    by one of its missing suits).
+
+    >>> from rummykit import HUNGARIAN
+    >>> from rummykit.melds import make_meld
+    >>> _named_meaning(make_meld("K♥ 🃏 🃏", HUNGARIAN.derive(jokers_per_meld=2), ("J♥", "Q♥")))
+    (Card('J♥'), Card('Q♥'))
+    """
+    named: list[Card] = []
+    for options in meld.joker_choices:
+        free = [c for c in options if c not in named]
+        if free:
+            named.append(free[0])
+    if not named:
+        return None
+    if len(named) == 1:
+        return named[0]
+    return tuple(sorted(named, key=Card.sort_key))
 
 
 def _jokers_replayed(moves: list[str]) -> bool:
@@ -1142,15 +1232,15 @@ def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld
         for size in (3, 4):
             for combo in combinations(group, size):
                 yield PlayMeld(combo)
-        if use_jokers:
-            for size in (2, 3):
+        for jokers_used in range(1, use_jokers + 1):  # a set's jokers: at most four cards
+            for size in range(max(1, 3 - jokers_used), 5 - jokers_used):
                 for combo in combinations(group, size):
-                    yield PlayMeld((*combo, JOKER))
+                    yield PlayMeld((*combo, *[JOKER] * jokers_used))
     low = 1 if variant.ace_low else 2
     high = HIGH_ACE if variant.ace_above_king else 13
     for suit in SUITS:
         ranks = by_suit.get(suit, set())
-        if len(ranks) + use_jokers < 3 or len(ranks) < 2:
+        if len(ranks) + use_jokers < 3 or len(ranks) < max(1, 3 - use_jokers):
             continue
         present = {r for r in ranks if r != 1} | ({1, HIGH_ACE} if 1 in ranks else set())
         for start in range(low, high - 1):

@@ -23,7 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import anywidget
 import ipywidgets as widgets
+import traitlets
 
 from rummykit.ai import Agent, Decision, make_agent
 from rummykit.ai.planning import public_takes
@@ -35,7 +37,46 @@ from rummykit.game.observation import Observation
 from rummykit.game.record import load, record_of
 from rummykit.messages import render
 
-__all__ = ["AIStepper", "Step"]
+__all__ = ["AIStepper", "NamedSlider", "Step"]
+
+
+class NamedSlider(anywidget.AnyWidget):
+    """A whole-number slider that screen readers can name: a native range input with an
+    ``aria-label`` (ipywidgets' IntSlider leaves its handle nameless)."""
+
+    _esm = """
+    function render({ model, el }) {
+      const input = document.createElement("input");
+      const text = document.createElement("span");
+      const out = document.createElement("output");
+      input.type = "range";
+      const label = document.createElement("label");
+      label.append(text, input, out);
+      el.append(label);
+      const draw = () => {
+        text.textContent = model.get("description") + " ";
+        input.min = model.get("min");
+        input.max = model.get("max");
+        input.value = model.get("value");
+        input.setAttribute("aria-label", model.get("label"));
+        out.textContent = String(model.get("value"));
+      };
+      input.addEventListener("input", () => {
+        model.set("value", Number(input.value));
+        model.save_changes();
+      });
+      for (const name of ["value", "min", "max", "label", "description"]) model.on(`change:${name}`, draw);
+      draw();
+    }
+    export default { render };
+    """
+    _css = ".rk-named-slider input { vertical-align: middle; }"
+
+    value = traitlets.Int(1).tag(sync=True)
+    min = traitlets.Int(1).tag(sync=True)
+    max = traitlets.Int(1).tag(sync=True)
+    description = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
 
 
 @dataclass(frozen=True)
@@ -67,11 +108,12 @@ class AIStepper(widgets.VBox):
         self.seats = sorted(chosen)
         self.position = 0
         # the slider counts decisions from 1, as the text does ("Decision 3 of 10")
-        self._slider = widgets.IntSlider(
+        self._slider = NamedSlider(
             min=1,
             max=max(1, len(self.steps)),
+            value=1,
             description=render("stepper_move"),
-            tooltip=render("stepper_slider_label"),
+            label=render("stepper_slider_label"),
         )
         # plain text arrows: no icon font (Voilà would fetch Font Awesome for it)
         self._prev = widgets.Button(description=render("stepper_prev"))

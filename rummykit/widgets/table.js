@@ -153,9 +153,7 @@ function render({ model, el }) {
     const find = (testid) => body.querySelector(`[data-testid="${testid}"]`);
     let target = key ? find(key) : null;
     const drewNow = v.hand.some((c) => c.drawn) && shownDrawn === null;
-    if (drewNow && ["stock", "draw", "discard-pile", "take-discard", "take-cut", null].includes(key)) {
-      target = body.querySelector(".rk-drawn") || target;
-    }
+    if (drewNow) target = body.querySelector(".rk-drawn"); // the learner just drew: go to that card
     if (!target && key && key.startsWith("hand-") && v.hand.length) {
       target = find(`hand-${Math.min(Number(key.slice(5)), v.hand.length - 1)}`);
     }

@@ -402,7 +402,8 @@ class Table(anywidget.AnyWidget):
         )
         mine = game.current == self.seat and not game.is_over
         out["hint"] = Control(mine, "" if mine else render("widget_hint_not_your_turn"))
-        out["clear"] = Control(bool(chosen), "" if chosen else render("widget_nothing_selected"))
+        clears = bool(chosen) or (self.verdict is not None and not self.verdict.ok)
+        out["clear"] = Control(clears, "" if clears else render("widget_nothing_selected"))
         deal = self.match is not None and game.is_over and not self.match.is_over
         out["next_round"] = Control(deal, "" if deal else render("widget_no_next_round"))
         return out

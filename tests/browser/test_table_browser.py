@@ -108,7 +108,16 @@ def voila_url(playwright_api: Any, tmp_path_factory: pytest.TempPathFactory) -> 
     OUTPUT.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     runtime = tmp_path_factory.mktemp("jupyter-runtime")
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime), "PYTHONUNBUFFERED": "1"}
+    # rummykit's Voilà template (share/jupyter/voila/templates/rummykit): no CDN style sheets
+    jupyter_path = os.pathsep.join(
+        p for p in (str(ROOT / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")) if p
+    )
+    env = {
+        **os.environ,
+        "JUPYTER_RUNTIME_DIR": str(runtime),
+        "JUPYTER_PATH": jupyter_path,
+        "PYTHONUNBUFFERED": "1",
+    }
     log_path = OUTPUT / "voila.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
@@ -121,6 +130,7 @@ def voila_url(playwright_api: Any, tmp_path_factory: pytest.TempPathFactory) -> 
                 f"--port={port}",
                 "--Voila.ip=127.0.0.1",
                 "--show_tracebacks=True",
+                "--template=rummykit",
             ],
             cwd=HERE,
             env=env,
@@ -168,6 +178,7 @@ def open_table(browser: Any, voila_url: str) -> Iterator[Any]:
     """Open a served notebook in a fresh page: ``open_table("table_win", width=800)``."""
     contexts: list[Any] = []
     errors: list[str] = []
+    outside: list[str] = []  # requests leaving this machine (a CDN): there must be none
 
     def opener(name: str, width: int = 1200, height: int = 1000) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height})
@@ -175,6 +186,14 @@ def open_table(browser: Any, voila_url: str) -> Iterator[Any]:
         page = context.new_page()
         page.set_default_timeout(STEP)
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on(
+            "request",
+            lambda request: (
+                None
+                if request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:"))
+                else outside.append(request.url)
+            ),
+        )
         page.goto(
             f"{voila_url}voila/render/{name}.ipynb",
             wait_until="domcontentloaded",
@@ -186,6 +205,7 @@ def open_table(browser: Any, voila_url: str) -> Iterator[Any]:
     try:
         yield opener
         assert not [e for e in errors if "rummykit" in e or "table.js" in e], errors
+        assert not outside, f"fetched from outside 127.0.0.1: {outside}"
     finally:
         for context in contexts:
             context.close()
@@ -230,6 +250,19 @@ def focus_in_table(page: Any) -> str:
     )
     assert where, "keyboard focus left the table"
     return where
+
+
+def mark_live_region(page: Any) -> None:
+    """Tag the live region's node, to tell later whether it was replaced by a redraw."""
+    page.evaluate("document.querySelector('[aria-live]').dataset.mark = 'first'")
+
+
+def live_region_kept(page: Any) -> bool:
+    """One live region, the very node marked at the start (screen readers watch that one)."""
+    marks: list[str | None] = page.locator("[aria-live]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.mark || null)"
+    )
+    return marks == ["first"]
 
 
 REDRAW = """async (testid) => {
@@ -304,7 +337,7 @@ def test_play_a_turn_in_the_browser(table_page: Any, playwright_api: Any) -> Non
     cards = as_cards(" ".join(hand(page)))
     wrong = no_meld(cards)
     click_cards(page, expect, [str(c) for c in wrong])
-    page.get_by_test_id("meld").click()
+    page.get_by_test_id("meld").click(force=True)  # refused ones stay pressable
     verdict = page.get_by_test_id("verdict")
     expect(verdict).to_be_visible()
     expect(verdict).to_contain_text("(R3)")
@@ -320,7 +353,7 @@ def test_play_a_turn_in_the_browser(table_page: Any, playwright_api: Any) -> Non
     meld = next(m for m in candidate_melds(cards, RULES) if len(m.cards) == 3)
     melds_before = page.locator("[data-testid^='meld-']").count()
     click_cards(page, expect, [str(c) for c in meld.cards])
-    page.get_by_test_id("meld").click()
+    page.get_by_test_id("meld").click(force=True)  # refused ones stay pressable
     expect(page.locator("[data-testid^='meld-']")).to_have_count(melds_before + 1)
     expect(page.get_by_test_id("verdict")).to_have_count(0)
     expect(page.locator("[data-testid^='hand-']")).to_have_count(5)
@@ -359,8 +392,9 @@ def test_play_a_turn_in_the_browser(table_page: Any, playwright_api: Any) -> Non
     cards = as_cards(" ".join(hand(page)))
     wrong = no_meld(cards)
     click_cards(page, expect, [str(c) for c in wrong])
-    page.get_by_test_id("meld").click()
+    page.get_by_test_id("meld").click(force=True)  # refused ones stay pressable
     expect(page.get_by_test_id("verdict")).to_contain_text("(R3)")
+    page.mouse.move(0, 0)  # no tooltip in the picture
     picture = shot(page, "03-table.png")
     page.screenshot(path=str(OUTPUT / "page.png"), full_page=True)
     if not README_SHOT.exists() or os.environ.get("RUMMYKIT_UPDATE_SCREENSHOT") == "1":
@@ -373,7 +407,7 @@ def test_keyboard_alone_plays_a_whole_round(table_page: Any, playwright_api: Any
     """Shortcuts, Enter and the arrow keys only; after every action the focus is in the table."""
     page, expect = table_page, playwright_api.expect
     started = time.monotonic()
-    live = page.get_by_test_id("announcement").element_handle()
+    mark_live_region(page)
     page.locator(".rk-table").focus()
     turns = 0
     while True:
@@ -395,6 +429,8 @@ def test_keyboard_alone_plays_a_whole_round(table_page: Any, playwright_api: Any
             if found is None:
                 break
             before = len(cards)
+            page.keyboard.press("c")  # clear the selection
+            expect(page.locator("[aria-pressed=true]")).to_have_count(0)
             taken: list[int] = []
             for card in found.cards:
                 shown = hand(page)
@@ -415,16 +451,21 @@ def test_keyboard_alone_plays_a_whole_round(table_page: Any, playwright_api: Any
         if page.get_by_test_id("result").count():
             break
         # discard the last card (the highest after sorting by rank) with "x"
+        page.keyboard.press("c")
+        expect(page.locator("[aria-pressed=true]")).to_have_count(0)
         page.keyboard.press("End")
-        page.get_by_test_id(f"hand-{len(hand(page)) - 1}").focus()
+        last = len(hand(page)) - 1
+        assert focus_in_table(page) == f"hand-{last}"
         page.keyboard.press("Enter")
+        expect(page.get_by_test_id(f"hand-{last}")).to_have_attribute("aria-pressed", "true")
+        discards = page.locator("[data-testid^=my-move]").filter(has_text="You discarded").count()
         page.keyboard.press("x")
-        expect(page.get_by_test_id("your-turn").or_(page.get_by_test_id("result"))).to_have_count(
-            1, timeout=STEP
-        )
+        expect(
+            page.locator("[data-testid^=my-move]").filter(has_text="You discarded")
+        ).to_have_count(discards + 1)
         focus_in_table(page)
     expect(page.get_by_test_id("status")).to_contain_text("won the round")
-    assert page.get_by_test_id("announcement").element_handle() == live  # never replaced
+    assert live_region_kept(page)
     shot(page, "04-keyboard-round-over.png")
     print(f"keyboard round: {turns} turns in {time.monotonic() - started:.1f} s")
 
@@ -432,7 +473,7 @@ def test_keyboard_alone_plays_a_whole_round(table_page: Any, playwright_api: Any
 def test_round_over_after_a_win(open_table: Any, playwright_api: Any) -> None:
     page, expect = open_table("table_win"), playwright_api.expect
     click_cards(page, expect, ["5♥", "6♥", "7♥"])
-    page.get_by_test_id("meld").click()
+    page.get_by_test_id("meld").click(force=True)  # refused ones stay pressable
     expect(page.get_by_test_id("meld-0")).to_contain_text("1")  # numbered from 1
     page.get_by_test_id("hand-0").drag_to(page.get_by_test_id("discard-pile"))
     expect(page.get_by_test_id("status")).to_contain_text("You went out and won the round!")
@@ -444,6 +485,14 @@ def test_round_over_after_a_win(open_table: Any, playwright_api: Any) -> None:
     assert "You 0" not in scores  # the winner took the points of the hand left
     expect(page.get_by_test_id("score-sheet")).to_be_visible()
     shot(page, "05-won.png")
+    # the AI stepper below: its slider has a name, counts from 1, and moves the text
+    slider = page.get_by_role("slider", name="Decision number")
+    expect(slider).to_have_count(1)
+    expect(slider).to_have_attribute("min", "1")
+    expect(page.get_by_text("Decision 1 of 4")).to_be_visible()
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_text("Decision 2 of 4")).to_be_visible()
 
 
 def test_round_over_after_a_loss(open_table: Any, playwright_api: Any) -> None:
@@ -463,31 +512,52 @@ def test_refused_click_on_the_discard_pile_says_why(table_page: Any, playwright_
     Clear selection takes the refusal away. Also: a double click on the stock draws once."""
     page, expect = table_page, playwright_api.expect
     wait_for_my_turn(page, expect)
-    live = page.get_by_test_id("announcement").element_handle()
+    mark_live_region(page)
     page.get_by_test_id("stock").dblclick()
     expect(page.locator("[data-testid^='hand-']")).to_have_count(8)
     page.wait_for_timeout(300)
     expect(page.get_by_test_id("verdict")).to_have_count(0)  # no "already drawn" on top
     expect(page.locator(".rk-hand .rk-drawn")).to_have_count(1)
-    page.get_by_test_id("discard-pile").click()
+    page.get_by_test_id("discard-pile").click(force=True)
     verdict = page.get_by_test_id("verdict")
     expect(verdict).to_contain_text("You have already drawn this turn")
     expect(page.get_by_test_id("alert")).to_contain_text("You have already drawn this turn")
-    assert page.get_by_test_id("announcement").element_handle() == live
+    assert live_region_kept(page)
     # a refused control says why on hover and on focus
     page.get_by_test_id("draw").focus()
     expect(page.locator(".rk-ctl:focus-within .rk-tip")).to_contain_text("already drawn")
     shot(page, "07-pile-refused.png")
+    expect(page.get_by_test_id("clear")).not_to_have_attribute("aria-disabled", "true")
     page.get_by_test_id("clear").click()
     expect(page.get_by_test_id("verdict")).to_have_count(0)
     expect(page.get_by_test_id("alert")).to_have_text("")
 
+    # click to redraw, measured on every run and printed (target p90 ≤ 100 ms, max ≤ 150 ms)
+    times = sorted(timed_click(page, f"hand-{i % 7}") for i in range(24))
+    p50, p90 = times[len(times) // 2], times[int(len(times) * 0.9)]
+    print(
+        f"click to redraw over {len(times)} clicks: "
+        f"p50 {p50:.0f} ms, p90 {p90:.0f} ms, max {times[-1]:.0f} ms"
+    )
+
 
 def test_layout_at_800_px_keeps_melds_on_one_line(open_table: Any, playwright_api: Any) -> None:
     page, expect = open_table("table_narrow", width=800, height=900), playwright_api.expect
+    expect(page.get_by_test_id("meld-0")).to_be_visible()
+    expect(page.get_by_test_id("opened-0")).to_be_visible()  # Hungarian: who has opened
+    check_one_line(page)
+    shot(page, "08-800px.png")
+    # JupyterLab at 800 px with its file browser open leaves the table ~353 px: cards fan
+    page.add_style_tag(content=".rk-table { max-width: 353px; }")
+    page.wait_for_timeout(100)
+    check_one_line(page)
+    shot(page, "09-353px.png")
+
+
+def check_one_line(page: Any) -> None:
+    """A 4-card meld on one line, the hand on one line, ranks readable (≥ 12 px high)."""
     meld = page.get_by_test_id("meld-0")
-    expect(meld).to_be_visible()
-    tops = meld.locator(".rk-card").evaluate_all(
+    tops = meld.locator(".rk-fan > .rk-card").evaluate_all(
         "cards => cards.map(c => Math.round(c.getBoundingClientRect().top))"
     )
     assert len(tops) == 4 and len(set(tops)) == 1, tops  # one line, no wrap
@@ -495,24 +565,12 @@ def test_layout_at_800_px_keeps_melds_on_one_line(open_table: Any, playwright_ap
         "cards => cards.map(c => Math.round(c.getBoundingClientRect().top))"
     )
     assert len(set(hand_tops)) == 1, hand_tops  # the hand fans out, it does not wrap
-    # ranks stay readable: the rank glyph of a meld card is at least 12 px high
-    height = meld.locator(".rk-card svg text").first.evaluate(
+    height = meld.locator(".rk-fan svg text").first.evaluate(
         "t => t.getBoundingClientRect().height"
     )
     assert height >= 12, height
-    expect(page.get_by_test_id("opened-0")).to_be_visible()  # Hungarian: who has opened
-    shot(page, "08-800px.png")
-
-
-def test_click_to_redraw_times(table_page: Any, playwright_api: Any) -> None:
-    """Measured on every run and printed (the target is p90 ≤ 100 ms, max ≤ 150 ms)."""
-    page, expect = table_page, playwright_api.expect
-    wait_for_my_turn(page, expect)
-    times = [timed_click(page, "stock")]
-    for i in range(24):
-        times.append(timed_click(page, f"hand-{i % 7}"))
-    times.sort()
-    p50, p90 = times[len(times) // 2], times[int(len(times) * 0.9)]
-    print(
-        f"click to redraw over {len(times)} clicks: p50 {p50:.0f} ms, p90 {p90:.0f} ms, max {times[-1]:.0f} ms"
+    outside = page.locator(".rk-hand-card svg, .rk-fan svg").evaluate_all(
+        "cards => cards.filter(c => c.getBoundingClientRect().right > "
+        "c.closest('.rk-table').getBoundingClientRect().right + 1).map(c => c.textContent)"
     )
+    assert not outside, f"cards stick out of the table: {outside}"

@@ -1,0 +1,187 @@
+"""The package's shape: imports point one way (no cycles, lazy imports included), each module
+says in one sentence what it does, and ``import rummykit`` stays light."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "rummykit"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(name: str) -> set[str]:
+    """Every rummykit module ``name`` imports, wherever the import stands: at the top, inside a
+    function, under ``if TYPE_CHECKING``. ``from rummykit import x`` is an import of the module
+    ``rummykit.x`` when there is one, of the package ``rummykit`` otherwise."""
+    path = MODULES[name]
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.add(_known(alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = name.split(".")
+                base_parts = parts if is_package else parts[:-1]
+                base_parts = base_parts[: len(base_parts) - (node.level - 1)]
+                base = ".".join([*base_parts, *([node.module] if node.module else [])])
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                found.add(full if full in MODULES else _known(base))
+    found.discard("")
+    found.discard(name)
+    return found
+
+
+def _known(dotted: str) -> str:
+    """The longest prefix of ``dotted`` that is a rummykit module ('' for other packages)."""
+    parts = dotted.split(".")
+    while parts:
+        if ".".join(parts) in MODULES:
+            return ".".join(parts)
+        parts.pop()
+    return ""
+
+
+GRAPH = {name: imports_of(name) for name in MODULES}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each as a path."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_one() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_reader_sees_lazy_and_type_checking_imports() -> None:
+    # explain's import of the drawing module is at the top; cards' is too; the widgets
+    # import inside functions and under TYPE_CHECKING: all of it counts.
+    assert "rummykit.drawing" in GRAPH["rummykit.explain"]
+    assert "rummykit.display" in GRAPH["rummykit.widgets.view"]  # `from rummykit import display`
+    assert {"rummykit.cards", "rummykit.game"} <= GRAPH["rummykit"]  # under TYPE_CHECKING
+    lazy = {m for m in GRAPH["rummykit.cli"]}
+    assert "rummykit.terminal" in lazy  # imported inside run_play
+
+
+def test_no_import_cycles_lazy_imports_included() -> None:
+    found = cycles(GRAPH)
+    assert not found, "import cycles: " + "; ".join(" ↔ ".join(c) for c in found)
+
+
+def test_display_uses_cards_and_explain_never_the_reverse() -> None:
+    assert {"rummykit.cards", "rummykit.explain"} <= GRAPH["rummykit.display"]
+    for below in ("rummykit.cards", "rummykit.explain", "rummykit.drawing", "rummykit.messages"):
+        assert "rummykit.display" not in GRAPH[below], below
+    # the drawing of a card sits below every model
+    assert GRAPH["rummykit.drawing"] <= {"rummykit.messages"}
+    assert GRAPH["rummykit.messages"] == set()
+
+
+def test_cli_only_parses_arguments_and_dispatches() -> None:
+    tree = ast.parse(MODULES["rummykit.cli"].read_text(encoding="utf-8"))
+    classes = [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    assert classes == []  # the terminal game lives in rummykit.terminal
+
+
+_SENTENCE_BREAK = re.compile(r"(?<!e\.g)(?<!i\.e)(?<!etc)[.!?]\s+[A-Z`]")
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_every_module_says_what_it_does_in_one_sentence(name: str) -> None:
+    doc = ast.get_docstring(ast.parse(MODULES[name].read_text(encoding="utf-8")))
+    assert doc, f"{name} has no docstring"
+    first = " ".join(doc.split("\n\n")[0].split())
+    assert first.endswith((".", "?")), f"{name}: {first!r} is not a finished sentence"
+    assert not _SENTENCE_BREAK.search(first), f"{name}: {first!r} is more than one sentence"
+
+
+def _loaded_after(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parent,
+    ).stdout
+    return set(out.split())
+
+
+def test_import_rummykit_imports_no_submodule_until_a_name_is_used() -> None:
+    loaded = _loaded_after("import rummykit")
+    assert {m for m in loaded if m.startswith("rummykit")} == {"rummykit"}
+    used = _loaded_after("import rummykit\nrummykit.check_meld('K♠ A♠ 2♠')")
+    assert "rummykit.melds" in used and "rummykit.game" not in used
+
+
+def test_the_core_imports_no_jupyter_module() -> None:
+    core = [m for m in MODULES if not m.startswith("rummykit.widgets")]
+    loaded = _loaded_after("\n".join(f"import {m}" for m in core))
+    jupyter = {"ipywidgets", "anywidget", "IPython", "traitlets", "ipykernel", "jupyter_client"}
+    assert not jupyter & {m.split(".")[0] for m in loaded}
+
+
+def test_every_public_name_of_the_package_resolves() -> None:
+    import rummykit
+
+    for name in rummykit.__all__:
+        assert getattr(rummykit, name) is not None, name
+    assert set(rummykit.__all__) <= set(dir(rummykit))
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        rummykit.nothing_here  # noqa: B018
+
+
+def test_the_api_reference_covers_every_public_module() -> None:
+    api = (PACKAGE.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"\.\. automodule:: ([\w.]+)", api))
+    public = {m for m in MODULES if not any(p.startswith("_") for p in m.split(".")[1:])}
+    assert public - documented == set(), "not in docs/api.md"
