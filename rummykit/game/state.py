@@ -985,6 +985,8 @@ class Game:
             t.placed.append(action.card)  # the card handed in is on the table (H7)
             t.joker_moves.append("freed")
             emit(seat, "exchange", card=str(action.card), index=action.meld)
+        t.placed.sort(key=Card.sort_key)  # which cards, not in what order: one state per move
+        t.melded.sort(key=Card.sort_key)
         t.steps.append((action.kind, snapshot))
         if finish and not s.hands[seat]:
             self._end_turn(s, emit, went_out=True)
