@@ -391,6 +391,49 @@ def add_league(commands: Subcommands) -> None:
     parser.set_defaults(run=run)
 
 
+# --- rummykit notebooks and rummykit lab (w20: the work is in rummykit.tutorials) ----------
+
+
+def add_tutorials(commands: Subcommands) -> None:
+    """Add ``rummykit notebooks DIR [--force]`` and
+    ``rummykit lab [DIR] [--force] [--no-browser] [--port N]``."""
+    from rummykit.tutorials import DEFAULT_FOLDER
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit import tutorials
+
+        if args.command == "notebooks":
+            return tutorials.notebooks_command(args.folder, args.force)
+        extra = ["--no-browser"] if args.no_browser else []
+        extra += [f"--port={args.port}"] if args.port is not None else []
+        return tutorials.lab_command(args.folder, args.force, extra)
+
+    notebooks, lab = (
+        commands.add_parser(
+            name,
+            help=render(f"tutorials_cli_{name}_help"),
+            description=render(f"tutorials_cli_{name}_description"),
+        )
+        for name in ("notebooks", "lab")
+    )
+    notebooks.add_argument("folder", metavar="DIR", help=render("tutorials_cli_folder_help"))
+    notebooks.add_argument("--force", action="store_true", help=render("tutorials_cli_force_help"))
+    lab.add_argument(
+        "folder",
+        metavar="DIR",
+        nargs="?",
+        default=DEFAULT_FOLDER,
+        help=render("tutorials_cli_lab_folder_help", default=DEFAULT_FOLDER),
+    )
+    lab.add_argument("--force", action="store_true", help=render("tutorials_cli_lab_force_help"))
+    lab.add_argument(
+        "--no-browser", action="store_true", help=render("tutorials_cli_no_browser_help")
+    )
+    lab.add_argument("--port", type=int, help=render("tutorials_cli_port_help"))
+    notebooks.set_defaults(run=run)
+    lab.set_defaults(run=run)
+
+
 # --- the program ---------------------------------------------------------------------------
 
 COMMANDS: list[Callable[[Subcommands], None]] = [
@@ -400,6 +443,7 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     add_review,
     add_agent,
     add_league,
+    add_tutorials,
 ]
 """The subcommands, each a function that adds its parser."""
 

@@ -721,7 +721,9 @@ class RoundScore(Exercise):
         object.__setattr__(self, "hands", cards)
         object.__setattr__(self, "winner", winner)
         object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "opened", tuple(opened) if opened else (True,) * len(cards))
+        if opened is None or not rules.opening_threshold:  # no opening rule: all have opened
+            opened = (True,) * len(cards)
+        object.__setattr__(self, "opened", tuple(opened))
         object.__setattr__(self, "lays_down", tuple(as_cards(m) for m in lays_down))
         object.__setattr__(self, "variant", rules)
         self.result  # noqa: B018 — play it out now: a position the referee refuses fails here
@@ -2076,7 +2078,9 @@ def _make_score(rng: random.Random, rules: Variant) -> Exercise:
     hands = [[deck.pop()]] + [
         [deck.pop() for _ in range(rng.randint(2, 5))] for _ in range(players - 1)
     ]
-    opened = [True] + [rng.random() < 0.6 for _ in range(players - 1)]
+    opened = [True] + [
+        rng.random() < 0.6 or not rules.opening_threshold for _ in range(players - 1)
+    ]
     seat = rng.randrange(players) if rules.low_score_wins else 0
     return RoundScore(
         [format_cards(h) for h in hands], winner=0, seat=seat, opened=opened, variant=rules

@@ -53,6 +53,49 @@ TEMPLATES: dict[str, str] = {
     "cli_hand_sizes_expected": "cards per player by number of players, e.g. 2:7,3:10",
     "cli_no_cards": "no cards to check: write them like 'K♠ A♠ 2♠' or Ks As 2s",
     "cli_error": "rummykit {command}: {message}",
+    # --- the notebooks folder ---------------------------------------------------------------
+    "tutorials_cli_notebooks_help": "copy the tutorial notebooks into a folder",
+    "tutorials_cli_notebooks_description": (
+        "Copy the tutorial notebooks that come with rummykit, and their README, into a folder "
+        "(created if needed). Files already there are left alone unless you add --force. "
+        "Exit status: 0 copied, 2 nothing copied."
+    ),
+    "tutorials_cli_folder_help": "the folder to copy the notebooks into",
+    "tutorials_cli_force_help": (
+        "overwrite notebooks already in the folder (changes made in them are lost)"
+    ),
+    "tutorials_cli_lab_help": "open the tutorial notebooks in JupyterLab",
+    "tutorials_cli_lab_description": (
+        "Copy the tutorial notebooks into a folder if they aren't there yet (notebooks already "
+        "there are kept as they are) and open JupyterLab on it. Needs JupyterLab: "
+        'pip install "rummykit[notebook]".'
+    ),
+    "tutorials_cli_lab_folder_help": "the folder for the notebooks (default: {default})",
+    "tutorials_cli_lab_force_help": (
+        "copy fresh notebooks over the ones already in the folder (changes made in them are lost)"
+    ),
+    "tutorials_cli_no_browser_help": "start JupyterLab without opening a browser",
+    "tutorials_cli_port_help": "the port JupyterLab listens on, on this computer (default: its own)",
+    "tutorials_written": "Copied {count:files} into {folder}:",
+    "tutorials_written_file": "  {name}",
+    "tutorials_next": "Start with {first}: rummykit lab {folder} opens them in JupyterLab.",
+    "tutorials_opening": "Opening JupyterLab in {folder}; Ctrl-C stops it.",
+    "tutorials_would_overwrite": (
+        "{folder} already holds {names}, so nothing was copied: choose another folder, or add "
+        "--force to overwrite {count:files} (changes made in them are lost)"
+    ),
+    "tutorials_not_a_folder": "{folder} is a file, not a folder: give a folder for the notebooks",
+    "tutorials_cannot_write": "can't write the notebooks into {folder}: {error}",
+    "tutorials_missing": (
+        "this installation of rummykit has no tutorial notebooks: reinstall it with "
+        'pip install --force-reinstall "rummykit[notebook]"'
+    ),
+    "tutorials_no_jupyterlab": (
+        "JupyterLab is not installed here. Install rummykit with its notebook extra, "
+        'pip install "rummykit[notebook]", then run rummykit lab again.'
+    ),
+    "count_files_one": "{n} file",
+    "count_files_other": "{n} files",
     # --- meld checks: failures -----------------------------------------------------------
     "or_join": "{head} or {last}",
     "and_join": "{head} and {last}",
@@ -688,12 +731,15 @@ TEMPLATES: dict[str, str] = {
     "review_ai_view": "How the AI sees {action}: {notes}.",
     "review_your_view": "How it sees your move, {action}: {notes}.",
     "review_none": (
-        "Seat {seat}: all {decisions} of your decisions are the ones the hard AI would make."
+        "Seat {seat}: {decisions:decisions} reviewed, and the hard AI would have chosen as you "
+        "did every time."
     ),
     "review_headline": (
-        "Seat {seat}: the hard AI would have chosen differently in {count} of your "
-        "{decisions} decisions, the costliest first."
+        "Seat {seat}: {decisions:decisions} reviewed; the hard AI would have chosen "
+        "differently in {count}, the costliest first."
     ),
+    "count_decisions_one": "{n} decision",
+    "count_decisions_other": "{n} decisions",
     "review_no_decisions": "Seat {seat} made no decisions in this record: nothing to review.",
     "review_unreadable": "can't read {path}: {error}",
     "review_bad_source": "a {source} is not a game: give a Game, a saved game's JSON, or its path",
@@ -747,6 +793,8 @@ TEMPLATES: dict[str, str] = {
         "Even after {games}, the interval still holds zero: play more before you believe either "
         "is stronger."
     ),
+    "count_games_one": "{n} game",
+    "count_games_other": "{n} games",
     "count_rounds_one": "{n} round",
     "count_rounds_other": "{n} rounds",
     "count_matches_one": "{n} match",

@@ -1,0 +1,195 @@
+"""The tutorial notebooks that come with rummykit: copy them to a folder, open JupyterLab there.
+
+A wheel carries the notebooks as package data (``rummykit/notebooks``); a source checkout
+finds them in the repository's ``notebooks/`` folder.
+
+>>> import tempfile
+>>> names = [file.name for file in tutorial_files()]
+>>> "01_melds.ipynb" in names and "README.md" in names
+True
+>>> with tempfile.TemporaryDirectory() as folder:
+...     written = copy_notebooks(folder)
+...     sorted(path.name for path in written) == sorted(names)
+True
+
+``rummykit notebooks DIR`` and ``rummykit lab [DIR]`` are :func:`notebooks_command` and
+:func:`lab_command`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rummykit.messages import join, render
+
+if TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
+
+__all__ = [
+    "DEFAULT_FOLDER",
+    "TutorialsError",
+    "copy_notebooks",
+    "lab_arguments",
+    "lab_command",
+    "notebooks_command",
+    "notebooks_source",
+    "tutorial_files",
+]
+
+DEFAULT_FOLDER = "rummykit-notebooks"
+"""Where ``rummykit lab`` puts the notebooks when no folder is given (in the current folder)."""
+
+_CHECKOUT = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+class TutorialsError(ValueError):
+    """The notebooks can't be found, or can't be copied where asked; the message says why."""
+
+
+def notebooks_source() -> Traversable:
+    """The folder holding the notebooks: the installed package's ``rummykit/notebooks``, or,
+    in a source checkout (editable install or ``PYTHONPATH``), the repository's ``notebooks/``.
+
+    >>> (notebooks_source() / "01_melds.ipynb").is_file()
+    True
+    """
+    packaged = resources.files("rummykit") / "notebooks"
+    if packaged.is_dir():
+        return packaged
+    if _CHECKOUT.is_dir() and (_CHECKOUT.parent / "pyproject.toml").is_file():
+        return _CHECKOUT
+    raise TutorialsError(render("tutorials_missing"))
+
+
+def tutorial_files() -> list[Traversable]:
+    """Every tutorial notebook and the notebooks' README, in name order.
+
+    >>> [file.name for file in tutorial_files()][:1]
+    ['01_melds.ipynb']
+    """
+    files = [
+        item
+        for item in notebooks_source().iterdir()
+        if item.is_file() and (item.name.endswith(".ipynb") or item.name == "README.md")
+    ]
+    if not any(item.name.endswith(".ipynb") for item in files):
+        raise TutorialsError(render("tutorials_missing"))
+    return sorted(files, key=lambda item: item.name)
+
+
+def copy_notebooks(
+    folder: str | os.PathLike[str], *, force: bool = False, keep: bool = False
+) -> list[Path]:
+    """Copy the tutorial notebooks into ``folder`` (created if needed); return what was written.
+
+    A file already in the folder stops the copy before anything is written, unless ``force``
+    (overwrite it) or ``keep`` (leave it and copy the others).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     first = copy_notebooks(folder)
+    ...     again = copy_notebooks(folder, keep=True)
+    ...     copy_notebooks(folder)
+    Traceback (most recent call last):
+    ...
+    rummykit.tutorials.TutorialsError: ... already holds ...
+    >>> again
+    []
+    """
+    target = Path(folder)
+    if target.exists() and not target.is_dir():
+        raise TutorialsError(render("tutorials_not_a_folder", folder=str(target)))
+    files = tutorial_files()
+    present = [item.name for item in files if (target / item.name).exists()]
+    if present and not (force or keep):
+        raise TutorialsError(
+            render(
+                "tutorials_would_overwrite",
+                folder=str(target),
+                names=join(present, "and"),
+                count=len(present),
+            )
+        )
+    written = []
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for item in files:
+            if keep and not force and item.name in present:
+                continue
+            path = target / item.name
+            path.write_bytes(item.read_bytes())
+            written.append(path)
+    except OSError as error:
+        raise TutorialsError(
+            render("tutorials_cannot_write", folder=str(target), error=error.strerror or error)
+        ) from error
+    return written
+
+
+def _report(written: list[Path], folder: Path) -> None:
+    if written:
+        print(render("tutorials_written", count=len(written), folder=str(folder)))
+        for path in written:
+            print(render("tutorials_written_file", name=path.name))
+
+
+def _fail(command: str, error: Exception) -> int:
+    print(render("cli_error", command=command, message=str(error)), file=sys.stderr)
+    return 2
+
+
+def notebooks_command(folder: str, force: bool) -> int:
+    """``rummykit notebooks DIR [--force]``: 0 when the notebooks were copied, 2 when not."""
+    try:
+        written = copy_notebooks(folder, force=force)
+    except TutorialsError as error:
+        return _fail("notebooks", error)
+    _report(written, Path(folder))
+    first = min(path.name for path in written if path.suffix == ".ipynb")
+    print(render("tutorials_next", folder=folder, first=first))
+    return 0
+
+
+def lab_arguments(folder: str | os.PathLike[str], extra: list[str] | None = None) -> list[str]:
+    """The command that opens JupyterLab on ``folder``: ``--allow-root`` when running as root,
+    as ``make lab`` does (classroom containers and CI machines run as root).
+
+    >>> command = lab_arguments("lessons", ["--no-browser"])
+    >>> command[1:3], command[-2:]
+    (['-m', 'jupyterlab'], ['--no-browser', 'lessons'])
+    """
+    root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    return [sys.executable, "-m", "jupyterlab", *root, *(extra or []), str(folder)]
+
+
+def lab_command(folder: str, force: bool, extra: list[str] | None = None) -> int:
+    """``rummykit lab [DIR]``: copy the notebooks that aren't in ``folder`` yet, then run
+    JupyterLab there until it stops (its exit status), or 2 when it can't start."""
+    if importlib.util.find_spec("jupyterlab") is None:
+        return _fail("lab", TutorialsError(render("tutorials_no_jupyterlab")))
+    try:
+        written = copy_notebooks(folder, force=force, keep=True)
+    except TutorialsError as error:
+        return _fail("lab", error)
+    _report(written, Path(folder))
+    print(render("tutorials_opening", folder=folder), flush=True)
+    return _start(lab_arguments(folder, extra))
+
+
+def _start(command: list[str]) -> int:
+    """Run ``command`` in place of this process where the system allows it (Ctrl-C, signals
+    and the exit status are then JupyterLab's own), else as a child process."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.execv(command[0], command)
+    return subprocess.run(command, check=False).returncode
