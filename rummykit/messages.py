@@ -330,6 +330,7 @@ TEMPLATES: dict[str, str] = {
     "draw_first": "Draw first: from the stock or the discard pile.",
     "draw_first_cut": "Draw first: from the stock, the discard pile, or the cut card.",
     "already_drew": "You have already drawn this turn: lay down, lay off, or discard.",
+    "already_drew_discard_only": "You have already drawn this turn: discard to end it.",
     "starter_discards": (
         "You start the round with one card more: your first turn is a discard only, no draw."
     ),

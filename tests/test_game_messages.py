@@ -167,6 +167,8 @@ def test_a_first_turn_status_says_discard_only_H9() -> None:
         "Seat 0 plays: your first turn: discard only — nobody opens on their very first turn."
     )
     assert {a.kind for a in game.legal_actions()} == {"discard"}
+    verdict = refuse(game, "draw", "already_drew", "H6")
+    assert "You have already drawn this turn: discard to end it. (H6)" in str(verdict)
     # next turn, the usual status
     allowed(game, "discard 2s")
     play(game, "draw", f"discard {game.hand(1)[0]}", "draw")

@@ -581,12 +581,6 @@ class Game:
         """
         s = self._state
         obligations = tuple(self._end_failures(s, going_out=False)) if s.phase == "play" else ()
-        discard_only = None
-        if s.phase == "play" and not self.opened(s.current):
-            if s.turn.drew == "start":
-                discard_only = "start"
-            elif self.variant.no_opening_first_turn and s.turns[s.current] == 0:
-                discard_only = "first_turn"
         return TurnStatus(
             seat=s.current,
             phase=s.phase,
@@ -596,8 +590,18 @@ class Game:
             obligations=obligations,
             can_end_turn=s.phase == "play" and not obligations,
             can_take_cut=s.phase == "draw" and self._may_take_cut(s),
-            discard_only=discard_only,
+            discard_only=self._discard_only(s) if s.phase == "play" else None,
         )
+
+    def _discard_only(self, s: _State) -> str | None:
+        """Why only a discard is allowed this turn: ``"start"`` (H3), ``"first_turn"`` (H9)."""
+        if self.opened(s.current):
+            return None
+        if s.turn.drew == "start":
+            return "start"
+        if self.variant.no_opening_first_turn and s.turns[s.current] == 0:
+            return "first_turn"
+        return None
 
     # --- the rules ---------------------------------------------------------------------
 
@@ -663,7 +667,8 @@ class Game:
         if s.phase != "draw":
             if s.turn.drew == "start":
                 return [self._r("starter_discards", "deal")]
-            return [self._r("already_drew", "turn")]
+            template = "already_drew_discard_only" if self._discard_only(s) else None
+            return [Reason("already_drew", self.variant.rule("turn"), (), {}, True, template)]
         if action.source == "discard":
             if not s.discard:
                 return [self._r("discard_empty", "turn")]
@@ -985,6 +990,8 @@ class Game:
             t.placed.append(action.card)  # the card handed in is on the table (H7)
             t.joker_moves.append("freed")
             emit(seat, "exchange", card=str(action.card), index=action.meld)
+        t.placed.sort(key=Card.sort_key)  # which cards, not in what order: one state per move
+        t.melded.sort(key=Card.sort_key)
         t.steps.append((action.kind, snapshot))
         if finish and not s.hands[seat]:
             self._end_turn(s, emit, went_out=True)
