@@ -308,6 +308,19 @@ TEMPLATES: dict[str, str] = {
     "action_return_cut": "give back the cut card",
     "action_discard": "discard {card}",
     "meld_number": "meld {number}",
+    # the same moves as a learner types them (rummykit.game.parse_action reads these back)
+    "command_cut": "cut {height}",
+    "command_draw_stock": "draw",
+    "command_draw_discard": "take discard",
+    "command_draw_cut_card": "take cut",
+    "command_meld": "meld {cards}",
+    "command_meld_as": "meld {cards} as {jokers}",
+    "command_layoff": "lay off {cards} onto {meld}",
+    "command_layoff_as": "lay off {cards} onto {meld} as {jokers}",
+    "command_exchange": "exchange {card} from {meld}",
+    "command_undo": "undo",
+    "command_return_cut": "return cut",
+    "command_discard": "discard {card}",
     "bad_action_text": (
         "'{text}' is not a move: try draw, take discard, take cut, meld 5h 6h 7h, "
         "lay off 7h onto 2, exchange 6h from 1, discard 9s, undo, return cut"
@@ -1108,6 +1121,7 @@ TEMPLATES: dict[str, str] = {
     "widget_undo_button": "Undo",
     "widget_return_cut_button": "Give back cut card",
     "widget_hint_button": "Hint",
+    "widget_hint_why": "Why? The hard computer player's reasoning, as if it held your cards",
     "widget_sort_suit": "Sort by suit",
     "widget_sort_rank": "Sort by rank",
     "widget_next_round_button": "Next round",

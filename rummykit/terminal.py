@@ -16,9 +16,9 @@ from collections import Counter
 from typing import TextIO
 
 from rummykit.ai import make_agent
+from rummykit.ai.hint import hint
 from rummykit.game import Cut, Game, IllegalAction, Match, parse_action
 from rummykit.messages import render
-from rummykit.solver import best_arrangement, best_opening, can_go_out
 from rummykit.variants import Variant
 
 __all__ = ["QUIT_WORDS", "TerminalGame"]
@@ -246,27 +246,16 @@ class TerminalGame:
             self.say(str(obs.status))
 
     def hint(self, game: Game) -> None:
-        """What the solver sees in this hand, and the move a hard agent would make."""
+        """One answer: the move the hard agent would make in the learner's place, as a
+        sentence with the move to type back, then its reasoning (from seat 0's view only)."""
         obs = game.observation(0)
-        v = self.rules
-        hand = list(obs.hand)
-        if obs.phase == "play" and hand:
-            opened = obs.opened[0] or not v.opening_threshold
-            table = [tm.meld for tm in obs.table] if opened else []
-            out = can_go_out(hand, v, table)
-            if not out.ok and not v.discard_to_win:  # R7: the last card may go by a discard
-                out = can_go_out(hand, v, table, final_discard=True)
-            if out.ok and (opened or best_opening(hand, v).ok):
-                self.say(str(out))
-            elif not opened:
-                self.say(str(best_opening(hand, v)))
-            else:
-                self.say(str(best_arrangement(hand, v, discard=True)))
-        elif hand:
-            self.say(str(best_arrangement(hand, v)))
-        if obs.legal_actions:
-            decision = make_agent("hard").decide(obs)
-            self.say(render("play_suggest", action=decision.action, why=decision.trace.why))
+        if not obs.legal_actions:
+            self.say(render("hint_not_your_turn", seat=0))
+            return
+        tip = hint(obs)
+        self.say(tip.summary)
+        for line in tip.details:
+            self.say(f"    {line}")
 
     def show_result(self, game: Game) -> None:
         """The round's scoring, line by line, and the match totals."""

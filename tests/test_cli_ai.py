@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -83,15 +84,18 @@ def test_end_of_input_stops_quietly(
     assert "Goodbye!" in out
 
 
-def test_hint_uses_the_solver_and_suggests_a_legal_move(
+def test_hint_gives_one_move_to_type_back_and_its_reasons(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out = play(
         monkeypatch, capsys, "hint\ndraw\nhint\nquit\n", "--variant", "hungarian", "--seed", "5"
     )
     assert code == 0
-    assert out.count("Suggestion: ") == 2
-    assert "needed to open" in out or "you can open" in out  # best_opening's verdict (H8)
+    suggested = re.findall(r"Play “(.+?)”", out)
+    assert len(suggested) == 2  # one answer per hint
+    for command in suggested:
+        referee.parse_action(command)  # as typed back, it reads
+    assert "Why — the hard computer player's reasoning" in out
 
 
 def test_ai_moves_are_printed_and_explained_on_request(
@@ -277,4 +281,5 @@ def test_hint_sees_going_out_by_a_last_discard() -> None:
     out = io.StringIO()
     session = TerminalGame(variant("rommi"), 2, "easy", 1, stdin=io.StringIO(), stdout=out)
     session.hint(game)
-    assert "You can go out: meld 7♥ 8♥ 9♥ and discard 5♠." in out.getvalue()
+    first = out.getvalue().splitlines()[0]
+    assert first.startswith("Play “meld 7♥ 8♥ 9♥”") and "going out" in first

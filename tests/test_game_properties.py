@@ -37,6 +37,7 @@ from rummykit.game import (
     ReturnCutCard,
     Undo,
     from_position,
+    parse_action,
 )
 from rummykit.melds import meld_readings
 from rummykit.variants import Variant
@@ -475,3 +476,12 @@ def test_same_seed_same_game(variant: str, players: int, seed: int, moves: int) 
         other.snapshot()["hands"]
         != Game.new(variant, players=players, seed=seed).snapshot()["hands"]
     )
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, steps=st.integers(0, 12))
+def test_every_legal_move_can_be_typed_back_from_its_command(seed: int, steps: int) -> None:
+    # hints and the terminal show a move's command; the learner types it back (issue 12)
+    game = advanced(random.Random(seed), steps)
+    for action in game.legal_actions():
+        assert parse_action(action.command) == action, action.command

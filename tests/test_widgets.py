@@ -33,6 +33,7 @@ from rummykit.game import (
     PlayMeld,
     ReturnCutCard,
     Undo,
+    parse_action,
 )
 from rummykit.game.record import dumps
 from rummykit.widgets import AIStepper, MeldChecker, Table
@@ -198,6 +199,16 @@ def expected_scores(table: Table) -> list[int]:
     return [a + b for a, b in zip(game.match_scores, points)]
 
 
+def assert_hint_is_a_move_to_type_back(table: Table) -> None:
+    """A hint is one sentence naming a legal move as the learner would type it, with the
+    reasoning folded away beside it."""
+    sentence = table.view["hint"]
+    assert "\n" not in sentence and sentence.startswith("Play “"), sentence
+    command = sentence[len("Play “") : sentence.index("”")]
+    assert parse_action(command) in table.game.legal_actions(), command
+    assert "<" in table.view["hint_detail"]  # the trace, as HTML, in a <details>
+
+
 def assert_refused(table: Table, *expected: str, rule: str | None = None) -> None:
     """A refusal: shown with the reasons, each citing its rule, and nothing else changed."""
     assert table.verdict is not None and not table.verdict.ok
@@ -356,7 +367,7 @@ class Learner:
                 self.provoke_refusal()
             if moves == 1:
                 self.send({"type": "hint"})
-                assert table.view["hint"].startswith("Suggestion: ")
+                assert_hint_is_a_move_to_type_back(table)
             self.play(self.choose())
             moves += 1
             assert moves < 1000
@@ -897,7 +908,7 @@ def test_hint_on_my_turn_only_and_ai_steps_one_at_a_time() -> None:
     table.handle({"type": "ai_step"})  # the learner's turn: nothing happens
     assert len(table.ai_log) == steps
     table.handle({"type": "hint"})
-    assert table.view["hint"].startswith("Suggestion: ")
+    assert_hint_is_a_move_to_type_back(table)
     # the learner's move does not make the computer play (the page's timer does)
     table.handle({"type": "draw"})
     table.handle({"type": "discard", "index": 0})

@@ -12,7 +12,7 @@ the referee's rules (its move is one of the legal actions) and gives one answer.
 ...                      turns=[5, 5])
 >>> tip = hint(game.observation(0))
 >>> print(tip.summary)  # doctest: +ELLIPSIS
-Play “lay off 🃏 onto meld ... (joker as 7♥)”: it is the next step of going out this turn.
+Play “lay off 🃏 onto ... as 7♥”: it is the next step of going out this turn.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Hint:
     @property
     def command(self) -> str:
         """The suggested move in the action's own text form."""
-        return str(self.decision.action)
+        return self.decision.action.command
 
     @property
     def summary(self) -> str:

@@ -104,6 +104,17 @@ class Action:
     def __str__(self) -> str:
         return render(f"action_{self.kind}", self._params())
 
+    @property
+    def command(self) -> str:
+        """The move as a learner types it; :func:`parse_action` reads it back.
+
+        >>> LayOff((Card("7♥"),), 1).command
+        'lay off 7♥ onto 2'
+        >>> parse_action(Draw("discard").command)
+        Draw(source='discard')
+        """
+        return render(f"command_{self.kind}", self._params())
+
     def _params(self) -> dict[str, object]:
         return {}
 
@@ -159,6 +170,10 @@ class Draw(Action):
     def __str__(self) -> str:
         return render(f"action_draw_{self.source}")
 
+    @property
+    def command(self) -> str:
+        return render(f"command_draw_{self.source}")
+
 
 @dataclass(frozen=True, slots=True)
 class PlayMeld(Action):
@@ -177,6 +192,11 @@ class PlayMeld(Action):
 
     def __str__(self) -> str:
         return render("action_meld", cards=self.cards) + _joker_text(self.joker_as)
+
+    @property
+    def command(self) -> str:
+        code = "command_meld_as" if self.joker_as is not None else "command_meld"
+        return render(code, cards=self.cards, jokers=self.joker_as)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +218,11 @@ class LayOff(Action):
         return render("action_layoff", cards=self.cards, meld=self.meld + 1) + _joker_text(
             self.joker_as
         )
+
+    @property
+    def command(self) -> str:
+        code = "command_layoff_as" if self.joker_as is not None else "command_layoff"
+        return render(code, cards=self.cards, meld=self.meld + 1, jokers=self.joker_as)
 
 
 @dataclass(frozen=True, slots=True)

@@ -462,7 +462,14 @@ function render({ model, el }) {
       }
       panel.append(verdict);
     }
-    if (v.hint) panel.append(h("div", { class: "rk-hint", "data-testid": "hint-text" }, v.hint));
+    if (v.hint) {
+      panel.append(h("div", { class: "rk-hint", "data-testid": "hint-text" }, v.hint));
+      if (v.hint_detail) {
+        panel.append(
+          h("details", { class: "rk-hint-detail", "data-testid": "hint-detail" }, h("summary", {}, L.hint_why), h("div", { html: v.hint_detail })),
+        );
+      }
+    }
     if (v.review) panel.append(h("div", { class: "rk-review", "data-testid": "review-position", html: v.review }));
     if (v.result.length) {
       panel.append(

@@ -138,6 +138,7 @@ class Table(anywidget.AnyWidget):
         self.announcement = ""
         self.alert = ""
         self.hint_text = ""
+        self.hint_detail = ""  # the reasoning behind a hint, as HTML the page folds away
         self.moves: list[dict[str, Any]] = []
         self.drawn: Card | None = None
         self.pending: dict[str, Any] | None = None
@@ -245,7 +246,12 @@ class Table(anywidget.AnyWidget):
             pending=self.pending,
             log_count=len(self.moves),
             seq=self._seq,
-        ) | {"tools": self._tools(), "round": self._round(), "review": self._review_html()}
+        ) | {
+            "tools": self._tools(),
+            "round": self._round(),
+            "review": self._review_html(),
+            "hint_detail": self.hint_detail,
+        }
         self._send_log(self._log_sent)
 
     # --- the mistake review (rummykit.review), when the round is over ------------------------
@@ -473,6 +479,7 @@ class Table(anywidget.AnyWidget):
             self._send_log(int(message.get("since", 0)))
             return
         self.hint_text = ""
+        self.hint_detail = ""
         self.alert = ""
         if kind == "select":
             self._toggle(int(message["index"]))
@@ -650,7 +657,9 @@ class Table(anywidget.AnyWidget):
         if self.game.current != self.seat or self.game.is_over:
             self.hint_text = render("widget_hint_not_your_turn")
             return
-        self.hint_text = str(hint(self.game.observation(self.seat)))
+        suggestion = hint(self.game.observation(self.seat))
+        self.hint_text = suggestion.summary  # one sentence first, the reasoning folded away
+        self.hint_detail = suggestion.decision.trace._repr_html_()
 
     def next_round(self) -> None:
         """Deal the next round of the match (after the scoring is shown)."""

@@ -308,6 +308,7 @@ LABELS = (
     "undo_button",
     "return_cut_button",
     "hint_button",
+    "hint_why",
     "clear_button",
     "sort_suit",
     "sort_rank",
