@@ -404,7 +404,7 @@ def action_message(ident: int, decision: Decision) -> dict[str, Any]:
     return {
         "type": "action",
         "id": ident,
-        "action": decision.action.to_dict(),
+        "action": _form(decision.action),
         "trace": decision.trace.to_dict(),
     }
 
