@@ -16,6 +16,7 @@ agent protocol's overhead per decision.
    of 1 ms or less.
 
 Run:  .venv/bin/python benchmarks/league_throughput.py [--games 6] [--rounds 10] [--repeat 3]
+      [--part all|throughput|overhead]
 """
 
 from __future__ import annotations
@@ -120,10 +121,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timings per decision (fastest kept)")
     parser.add_argument("--level", default="easy", help="the level served for the overhead")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--part", choices=["all", "throughput", "overhead"], default="all", help="what to run"
+    )
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
-    throughput(args.games, args.seed)
-    overhead(args.rounds, args.seed, args.repeat, args.level)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.part != "overhead":
+        throughput(args.games, args.seed)
+    if args.part != "throughput":
+        overhead(args.rounds, args.seed, args.repeat, args.level)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

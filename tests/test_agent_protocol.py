@@ -8,6 +8,7 @@ import io
 import json
 import os
 import pickle
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -103,6 +104,26 @@ def test_a_program_reading_two_games_in_turn_gets_each_one_right() -> None:
                 obs = game.observation(game.current)
                 assert read_observation(json.loads(json.dumps(decide_message(obs, 1)))) == obs
                 game.play(easy.decide(obs).action)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_referee_s_reused_json_forms_are_each_observation_s_own(players: int) -> None:
+    # the referee reuses the JSON forms of events, actions and melds it has already sent; two
+    # games (the second a replay of the first, so equal but not the same events) and every
+    # seat in turn, with random legal moves, must still each get exactly Observation.to_dict
+    rng = random.Random(players)
+    games = [Game.new(name, players, seed=players) for name in ("hungarian", "rommi")]
+    games.append(Game.new("hungarian", players, seed=players))
+    for _ in range(50):
+        for game in games:
+            if game.is_over:
+                continue
+            for seat in (game.current, rng.randrange(players), game.current):
+                obs = game.observation(seat)
+                message = decide_message(obs, 3)
+                assert message["observation"] == obs.to_dict()
+                assert read_observation(json.loads(json.dumps(message))) == obs
+            game.play(rng.choice(game.legal_actions()))
 
 
 def test_answers_in_json_or_text_form_and_bad_ones_are_refused() -> None:

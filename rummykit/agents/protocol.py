@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace
@@ -154,20 +154,67 @@ def _options(rules: Variant) -> dict[str, object]:
 
 
 def decide_message(obs: Observation, ident: int) -> dict[str, Any]:
-    """The question for one decision: the observation, the house rules, the turn so far."""
+    """The question for one decision: the observation, the house rules, the turn so far.
+
+    The observation is :meth:`Observation.to_dict` exactly, but the JSON forms of its history
+    events and legal actions are reused from earlier questions (a referee asks about one game
+    decision after decision): the message is for encoding, and its inner values are shared.
+
+    >>> from rummykit.game import Game
+    >>> game = Game.new("hungarian", players=3, seed=5)
+    >>> for _ in range(6):
+    ...     obs = game.observation(game.current)
+    ...     assert decide_message(obs, 1)["observation"] == obs.to_dict()
+    ...     game.play(obs.legal_actions[-1])
+    """
+    plain = replace(obs, table=(), history=(), legal_actions=()).to_dict()
+    plain["table"] = [_form(m) for m in obs.table]
+    plain["history"] = _history_forms(obs.history)
+    plain["legal_actions"] = [_form(a) for a in obs.legal_actions]
     return {
         "type": "decide",
         "id": ident,
-        "observation": obs.to_dict(),
+        "observation": plain,
         "options": _options(obs.variant),
         "turn": _plain_fields(obs.turn),
         "turn_status": None if obs.status is None else _plain_fields(obs.status),
     }
 
 
+_BY_TEXT: dict[str, Card] = {str(c): c for c in make_deck(1, 1)}  # every card's own text
+_TEXT: dict[Card, str] = {c: t for t, c in _BY_TEXT.items()}
+
+_SENT_HISTORY: list[tuple[tuple[Event, ...], list[dict[str, Any]]]] = []
+
+
+def _history_forms(history: tuple[Event, ...]) -> list[dict[str, Any]]:
+    """The history's JSON forms; the events already sent (the very same objects) are reused."""
+    known: list[dict[str, Any]] = []
+    if _SENT_HISTORY:
+        sent, forms = _SENT_HISTORY[0]
+        if len(sent) <= len(history) and all(a is b for a, b in zip(sent, history)):
+            known = forms
+    result = known + [e.to_dict() for e in history[len(known) :]]
+    _SENT_HISTORY[:] = [(history, result)]
+    return result
+
+
+_FORMS: dict[Action | TableMeld, dict[str, Any]] = {}
+
+
+def _form(value: Action | TableMeld) -> dict[str, Any]:
+    """An action's or a table meld's JSON form (the same ones come decision after decision)."""
+    found = _FORMS.get(value)
+    if found is None:
+        if len(_FORMS) > 50_000:
+            _FORMS.clear()
+        found = _FORMS[value] = value.to_dict()
+    return found
+
+
 def _plain(value: object) -> object:
     if isinstance(value, Card):
-        return str(value)
+        return _TEXT.get(value) or str(value)
     if isinstance(value, Reason):
         return value.to_dict()
     if isinstance(value, tuple):
@@ -207,20 +254,24 @@ def verdict_message(ident: int, verdict: Verdict) -> dict[str, Any]:
     return {"type": "verdict", "id": ident, "verdict": verdict.to_dict(), "message": str(verdict)}
 
 
-_VARIANTS: dict[str, Variant] = {}
+_VARIANTS: dict[object, Variant] = {}
 
 
 def _variant(name: object, options: object) -> Variant:
-    key = json.dumps([name, options], sort_keys=True)
+    key: object
+    try:
+        # 1, 1.0 and True are equal keys: the types keep them apart
+        items = options.items() if isinstance(options, dict) else ()
+        key = (name, type(options), tuple((k, type(v), v) for k, v in items))
+        hash(key)
+    except TypeError:  # a list among the values
+        key = json.dumps([name, options], sort_keys=True, default=str)
     found = _VARIANTS.get(key)
     if found is None:
         if not isinstance(name, str) or not isinstance(options, dict):
             raise ProtocolError(render("protocol_bad_field", field="variant", expected="a name"))
         found = _VARIANTS[key] = get_variant(name, **options)
     return found
-
-
-_BY_TEXT: dict[str, Card] = {str(c): c for c in make_deck(1, 1)}  # every card's own text
 
 
 def _card(text: object) -> Card:
@@ -353,7 +404,7 @@ def action_message(ident: int, decision: Decision) -> dict[str, Any]:
     return {
         "type": "action",
         "id": ident,
-        "action": decision.action.to_dict(),
+        "action": _form(decision.action),
         "trace": decision.trace.to_dict(),
     }
 
