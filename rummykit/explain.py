@@ -532,6 +532,9 @@ CATALOGUE: dict[str, Code] = {
     "score_hand": rule_code("penalty", "a hand's penalty", seat=2, cards="K♠ 7♥", points=17),
     "score_winner_takes": rule_code("penalty", "the winner's gain", seat=1, points=17),
     "score_no_winner": rule_code("empty_stock", "the stock ran out twice"),
+    "score_nothing_to_reshuffle": rule_code(
+        "empty_stock", "an empty stock with nothing under the discard pile's top card"
+    ),
     "score_deal_ended": rule_code("empty_stock", "the deal ended without a winner"),
     "score_empty_stock": rule_code("empty_stock", "a draw from the empty stock ends the deal"),
     "score_no_progress": rule_code("endless", "a whole round of turns without progress"),

@@ -417,6 +417,18 @@ TEMPLATES: dict[str, str] = {
     "event_discard": "Seat {seat} discarded {card}.",
     "event_reshuffle": "The stock ran out: the discard pile (but its top card) became a new stock of {count}.",
     "event_stock_empty": "Seat {seat} asked for a card, but the stock is empty: the deal ends.",
+    "event_stock_empty_again": (
+        "Seat {seat} asked for a card, but the stock ran out a second time: "
+        "the round ends with no winner."
+    ),
+    "event_stock_empty_no_reshuffle": (
+        "Seat {seat} asked for a card, but the stock is empty and the discard pile holds nothing "
+        "under its top card to reshuffle: the round ends with no winner."
+    ),
+    "event_stock_empty_no_pile": (
+        "Seat {seat} asked for a card, but the stock and the discard pile are both empty: "
+        "the round ends with no winner."
+    ),
     "event_no_progress": (
         "Nobody melded or laid off for a whole round of turns with the stock empty: the deal ends."
     ),
@@ -430,6 +442,10 @@ TEMPLATES: dict[str, str] = {
     "score_hand": "Seat {seat} holds {cards}: {points}.",
     "score_no_winner": (
         "The stock ran out a second time: no winner; everyone scores what they hold."
+    ),
+    "score_nothing_to_reshuffle": (
+        "The stock is empty and the discard pile holds no card under its top card to reshuffle: "
+        "no winner; everyone scores what they hold."
     ),
     "score_deal_ended": "The deal ended with no winner; everyone scores what they hold.",
     "score_empty_stock": "A card was asked for from the empty stock: the deal ends.",
@@ -1113,6 +1129,17 @@ TEMPLATES: dict[str, str] = {
     "widget_you_event_undo": "You took back a move.",
     "widget_you_event_discard": "You discarded {card}.",
     "widget_you_event_stock_empty": "You asked for a card, but the stock is empty: the deal ends.",
+    "widget_you_event_stock_empty_again": (
+        "You asked for a card, but the stock ran out a second time: the round ends with no winner."
+    ),
+    "widget_you_event_stock_empty_no_reshuffle": (
+        "You asked for a card, but the stock is empty and the discard pile holds nothing under "
+        "its top card to reshuffle: the round ends with no winner."
+    ),
+    "widget_you_event_stock_empty_no_pile": (
+        "You asked for a card, but the stock and the discard pile are both empty: "
+        "the round ends with no winner."
+    ),
     "widget_you_status_cut": "Your cut: choose where to cut the deck.",
     "widget_you_status_draw": "Your turn: draw from the stock or the discard pile.",
     "widget_you_status_draw_cut": (

@@ -1007,11 +1007,19 @@ class Game:
                     s.discard = [top]
                     s.reshuffled = True
                     emit(seat, "reshuffle", count=len(s.stock))
-                else:
+                elif not v.reshuffle_discards:
                     emit(seat, "stock_empty")
-                    self._finish(
-                        s, None, "stock_exhausted" if v.reshuffle_discards else "empty_stock"
+                    self._finish(s, None, "empty_stock")
+                    return
+                elif s.reshuffled:  # H15: the rebuilt stock ran out too
+                    emit(seat, "stock_empty_again")
+                    self._finish(s, None, "stock_exhausted")
+                    return
+                else:  # H15: nothing under the discard pile's top card to rebuild it from
+                    emit(
+                        seat, "stock_empty_no_pile" if not s.discard else "stock_empty_no_reshuffle"
                     )
+                    self._finish(s, None, "nothing_to_reshuffle")
                     return
             s.hands[seat].append(s.stock.pop())
             emit(seat, "draw_stock")
