@@ -256,6 +256,11 @@ TEMPLATES: dict[str, str] = {
         "{cards} would need the joker in {meld} to move, but it stands for {stands_for} "
         "and a lay-off can't change that — exchange the joker instead."
     ),
+    "layoff_ok_joker": "{cards} {fit} onto {meld}, making {result}, the joker as {stands_for}.",
+    "layoff_ok_jokers": ("{cards} {fit} onto {meld}, making {result}, the jokers as {stands_for}."),
+    "layoff_ok_joker_open": "{cards} {fit} onto {meld}, making {readings}.",
+    "layoff_ok_joker_reading": "{result} with the joker as {stands_for}",
+    "layoff_ok_jokers_reading": "{result} with the jokers as {stands_for}",
     "condition_if": "if {jokers}",
     "jokers_in_one": "the joker in {meld} is the {card}",
     "jokers_in_many": "the jokers in {meld} are {cards}",
@@ -412,6 +417,12 @@ TEMPLATES: dict[str, str] = {
     "event_return_cut": "Seat {seat} gave back the cut card {card}.",
     "event_meld": "Seat {seat} laid down {cards} (meld {number}).",
     "event_layoff": "Seat {seat} laid off {cards} onto meld {number}.",
+    "event_layoff_joker": (
+        "Seat {seat} laid off {cards} onto meld {number}, the joker as {stands_for}."
+    ),
+    "event_layoff_jokers": (
+        "Seat {seat} laid off {cards} onto meld {number}, the jokers as {stands_for}."
+    ),
     "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {number}.",
     "event_undo": "Seat {seat} took back a move.",
     "event_discard": "Seat {seat} discarded {card}.",
@@ -1125,6 +1136,12 @@ TEMPLATES: dict[str, str] = {
     "widget_you_event_return_cut": "You gave back the cut card {card}.",
     "widget_you_event_meld": "You laid down {cards} (meld {number}).",
     "widget_you_event_layoff": "You laid off {cards} onto meld {number}.",
+    "widget_you_event_layoff_joker": (
+        "You laid off {cards} onto meld {number}, the joker as {stands_for}."
+    ),
+    "widget_you_event_layoff_jokers": (
+        "You laid off {cards} onto meld {number}, the jokers as {stands_for}."
+    ),
     "widget_you_event_exchange": "You exchanged {card} for the joker in meld {number}.",
     "widget_you_event_undo": "You took back a move.",
     "widget_you_event_discard": "You discarded {card}.",
