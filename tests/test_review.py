@@ -13,7 +13,7 @@ from rummykit.cards import parse_card
 from rummykit.cli import main
 from rummykit.game import Action, Game
 from rummykit.game.record import RecordError, load, record_of
-from rummykit.review import Review, review, same_action
+from rummykit.mistakes import Review, review, same_action
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|🃏")
 
@@ -238,3 +238,12 @@ def test_a_position_record_set_up_by_hand_is_reviewed_too():
     mistake = result.mistakes[0]
     assert str(mistake.played) == "discard 2♦"
     assert mistake.suggested.kind == "meld"
+
+
+def test_rummykit_review_and_league_are_the_functions_whatever_was_imported_first() -> None:
+    import rummykit
+    import rummykit.leagues
+    import rummykit.mistakes
+
+    assert rummykit.review is rummykit.mistakes.review
+    assert rummykit.league is rummykit.leagues.league
