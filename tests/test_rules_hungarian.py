@@ -1016,30 +1016,45 @@ def test_H15_second_exhaustion_ends_with_no_winner() -> None:
     everything_accounted_for(game)
 
 
-def test_H15_a_one_card_pile_gives_no_new_stock() -> None:
+def _pile_run_down(pile: int) -> Game:
+    """An empty stock, and a discard pile of ``pile`` cards (0 or 1): the rest of the deck
+    is in seat 0's (long) hand."""
     hands = ("2h 3d Jk", "Ah 2c 5s 9d")
     table = "7h 8h 9h 10h Jh"
     placed = Counter(cards(" ".join(hands))) + Counter(cards(table)) + Counter(cards("Ks"))
     rest = sorted((Counter(HUNGARIAN.deck()) - placed).elements(), key=Card.sort_key)
-    # a round that ran the pile down to one card: the rest is in seat 0's (long) hand
-    game = from_position(
+    kept = len(rest) - pile
+    return from_position(
         "hungarian",
-        hands=[" ".join(str(c) for c in rest[:-1]) + " 2h 3d Jk", "Ah 2c 5s 9d"],
-        discard=rest[-1:],
+        hands=[" ".join(str(c) for c in rest[:kept]) + " " + hands[0], hands[1]],
+        discard=rest[kept:],
         stock=[],
         table=[(0, table)],
         opened=[True, False],
         cut_card="Ks",
     )
+
+
+@pytest.mark.parametrize(
+    ("pile", "event"),
+    [
+        (
+            1,
+            "the stock is empty and the discard pile holds nothing under its top card to reshuffle",
+        ),
+        (0, "the stock and the discard pile are both empty"),
+    ],
+)
+def test_H15_a_pile_of_one_card_or_none_gives_no_new_stock(pile: int, event: str) -> None:
+    game = _pile_run_down(pile)
+    assert len(game.discard_pile) == pile and game.stock_size == 0
     allowed(game, "draw")
     result = game.result
     assert result is not None and result.how == "nothing_to_reshuffle" and result.winner is None
     # the first empty stock, not a second one: the words say what really happened
-    assert [e.code for e in game.events] == ["stock_empty_no_reshuffle"]
-    assert str(game.events[0]) == (
-        "Seat 0 asked for a card, but the stock is empty and the discard pile holds nothing "
-        "under its top card to reshuffle: the round ends with no winner."
-    )
+    assert [str(e) for e in game.events] == [
+        f"Seat 0 asked for a card, but {event}: the round ends with no winner."
+    ]
     assert game.snapshot()["reshuffled"] is False
     assert result.lines[0].code == "score_nothing_to_reshuffle"
     assert str(result.lines[0]) == (
@@ -1048,27 +1063,3 @@ def test_H15_a_one_card_pile_gives_no_new_stock() -> None:
     )
     assert all("second time" not in str(r) for r in result.lines)
     assert game.turn_status().phase == "over"
-
-
-def test_H15_an_empty_pile_and_an_empty_stock_end_the_round() -> None:
-    hands = ("2h 3d Jk", "Ah 2c 5s 9d")
-    table = "7h 8h 9h 10h Jh"
-    placed = Counter(cards(" ".join(hands))) + Counter(cards(table)) + Counter(cards("Ks"))
-    rest = sorted((Counter(HUNGARIAN.deck()) - placed).elements(), key=Card.sort_key)
-    game = from_position(
-        "hungarian",
-        hands=[" ".join(str(c) for c in rest) + " 2h 3d Jk", "Ah 2c 5s 9d"],
-        discard=[],
-        stock=[],
-        table=[(0, table)],
-        opened=[True, False],
-        cut_card="Ks",
-    )
-    allowed(game, "draw")
-    result = game.result
-    assert result is not None and result.how == "nothing_to_reshuffle" and result.winner is None
-    assert [str(e) for e in game.events] == [
-        "Seat 0 asked for a card, but the stock and the discard pile are both empty: "
-        "the round ends with no winner."
-    ]
-    assert all("second time" not in str(r) for r in result.lines)
