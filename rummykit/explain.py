@@ -402,6 +402,35 @@ CATALOGUE: dict[str, Code] = {
         meld="🃏 2♥ 3♥",
         jokers="the joker is the 4♥",
     ),
+    "layoff_ok_joker": rule_code(
+        "joker",
+        "a joker that fits onto a meld, and what it stands for there",
+        only="H",
+        cards="🃏",
+        fit="fits",
+        meld="3♠ 4♠ 5♠ 7♠",
+        result="3♠ 4♠ 5♠ 🃏 7♠",
+        stands_for="the 6♠",
+    ),
+    "layoff_ok_jokers": rule_code(
+        "joker",
+        "jokers that fit onto a meld, and what they stand for there",
+        only="H",
+        cards="🃏 🃏",
+        fit="fit",
+        meld="3♠ 4♠ 5♠ 8♠",
+        result="3♠ 4♠ 5♠ 🃏 🃏 8♠",
+        stands_for="the 6♠ and the 7♠",
+    ),
+    "layoff_ok_joker_open": rule_code(
+        "joker",
+        "a joker that fits onto either end of a run",
+        only="H",
+        cards="🃏",
+        fit="fits",
+        meld="3♠ 4♠ 5♠",
+        readings="3♠ 4♠ 5♠ 🃏 with the joker as the 6♠ or 🃏 3♠ 4♠ 5♠ with the joker as the 2♠",
+    ),
     "layoff_invalid": help_code(
         "the head of a refused lay-off's verdict", cards="10♦", meld="9♠ 9♥ 9♦"
     ),
@@ -532,6 +561,9 @@ CATALOGUE: dict[str, Code] = {
     "score_hand": rule_code("penalty", "a hand's penalty", seat=2, cards="K♠ 7♥", points=17),
     "score_winner_takes": rule_code("penalty", "the winner's gain", seat=1, points=17),
     "score_no_winner": rule_code("empty_stock", "the stock ran out twice"),
+    "score_nothing_to_reshuffle": rule_code(
+        "empty_stock", "an empty stock with nothing under the discard pile's top card"
+    ),
     "score_deal_ended": rule_code("empty_stock", "the deal ended without a winner"),
     "score_empty_stock": rule_code("empty_stock", "a draw from the empty stock ends the deal"),
     "score_no_progress": rule_code("endless", "a whole round of turns without progress"),

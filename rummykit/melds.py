@@ -1173,9 +1173,7 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
     if fitting:
         result = fitting[0][1][0]
         if len(bases) == 1:
-            reasons = [
-                _info(variant, "layoff_ok", cards=added, fit=fit, meld=shown, result=result.cards)
-            ]
+            reasons = [_layoff_ok(bases[0], fitting[0][1], added, fit, variant)]
         else:  # the meld's jokers are open: say in which reading the cards fit
             reasons = []
             for base, found in sorted(grown, key=lambda pair: not pair[1]):
@@ -1206,6 +1204,46 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
             {"readings": tuple(m for _, found in fitting for m in found)},
         )
     return _layoff_refused(shown, bases, added, variant)
+
+
+def laid_off_jokers(base: Meld, grown: Meld) -> list[Card | None]:
+    """What each joker laid off onto ``base`` stands for in ``grown`` (``None``: a set's
+    joker whose suit is open), leaving out the jokers ``base`` already held.
+
+    >>> laid_off_jokers(make_meld("3♠ 4♠ 5♠"), make_meld("3♠ 4♠ 5♠ 🃏", joker_as="6♠"))
+    [Card('6♠')]
+    """
+    before = list(_joker_reps(base))
+    new: list[Card | None] = []
+    for rep in _joker_reps(grown):
+        if rep in before:
+            before.remove(rep)
+        else:
+            new.append(rep)
+    return new
+
+
+def _layoff_ok(
+    base: Meld, found: Sequence[Meld], added: tuple[Card, ...], fit: str, variant: Variant
+) -> Reason:
+    """``… fits onto …, making …`` — with what a laid-off joker stands for, where known."""
+    fields = {"cards": added, "fit": fit, "meld": base.cards}
+    readings = [(m, laid_off_jokers(base, m)) for m in found]
+    if not readings[0][1] or any(None in reps for _, reps in readings):
+        return _info(variant, "layoff_ok", fields, result=readings[0][0].cards)
+    code = "layoff_ok_joker" if len(readings[0][1]) == 1 else "layoff_ok_jokers"
+    if len(readings) == 1:
+        stands = join([render("the_card", card=c) for c in readings[0][1]], "and")
+        return _info(variant, code, fields, result=readings[0][0].cards, stands_for=stands)
+    each = [
+        render(
+            f"{code}_reading",
+            result=format_cards(m.cards),
+            stands_for=join([render("the_card", card=c) for c in reps], "and"),
+        )
+        for m, reps in readings
+    ]
+    return _info(variant, "layoff_ok_joker_open", fields, readings=join(each))
 
 
 def _layoff_refused(

@@ -256,6 +256,11 @@ TEMPLATES: dict[str, str] = {
         "{cards} would need the joker in {meld} to move, but it stands for {stands_for} "
         "and a lay-off can't change that — exchange the joker instead."
     ),
+    "layoff_ok_joker": "{cards} {fit} onto {meld}, making {result}, the joker as {stands_for}.",
+    "layoff_ok_jokers": ("{cards} {fit} onto {meld}, making {result}, the jokers as {stands_for}."),
+    "layoff_ok_joker_open": "{cards} {fit} onto {meld}, making {readings}.",
+    "layoff_ok_joker_reading": "{result} with the joker as {stands_for}",
+    "layoff_ok_jokers_reading": "{result} with the jokers as {stands_for}",
     "condition_if": "if {jokers}",
     "jokers_in_one": "the joker in {meld} is the {card}",
     "jokers_in_many": "the jokers in {meld} are {cards}",
@@ -425,11 +430,29 @@ TEMPLATES: dict[str, str] = {
     "event_return_cut": "Seat {seat} gave back the cut card {card}.",
     "event_meld": "Seat {seat} laid down {cards} (meld {number}).",
     "event_layoff": "Seat {seat} laid off {cards} onto meld {number}.",
+    "event_layoff_joker": (
+        "Seat {seat} laid off {cards} onto meld {number}, the joker as {stands_for}."
+    ),
+    "event_layoff_jokers": (
+        "Seat {seat} laid off {cards} onto meld {number}, the jokers as {stands_for}."
+    ),
     "event_exchange": "Seat {seat} exchanged {card} for the joker in meld {number}.",
     "event_undo": "Seat {seat} took back a move.",
     "event_discard": "Seat {seat} discarded {card}.",
     "event_reshuffle": "The stock ran out: the discard pile (but its top card) became a new stock of {count}.",
     "event_stock_empty": "Seat {seat} asked for a card, but the stock is empty: the deal ends.",
+    "event_stock_empty_again": (
+        "Seat {seat} asked for a card, but the stock ran out a second time: "
+        "the round ends with no winner."
+    ),
+    "event_stock_empty_no_reshuffle": (
+        "Seat {seat} asked for a card, but the stock is empty and the discard pile holds nothing "
+        "under its top card to reshuffle: the round ends with no winner."
+    ),
+    "event_stock_empty_no_pile": (
+        "Seat {seat} asked for a card, but the stock and the discard pile are both empty: "
+        "the round ends with no winner."
+    ),
     "event_no_progress": (
         "Nobody melded or laid off for a whole round of turns with the stock empty: the deal ends."
     ),
@@ -443,6 +466,10 @@ TEMPLATES: dict[str, str] = {
     "score_hand": "Seat {seat} holds {cards}: {points}.",
     "score_no_winner": (
         "The stock ran out a second time: no winner; everyone scores what they hold."
+    ),
+    "score_nothing_to_reshuffle": (
+        "The stock is empty and the discard pile holds no card under its top card to reshuffle: "
+        "no winner; everyone scores what they hold."
     ),
     "score_deal_ended": "The deal ended with no winner; everyone scores what they hold.",
     "score_empty_stock": "A card was asked for from the empty stock: the deal ends.",
@@ -1313,10 +1340,27 @@ TEMPLATES: dict[str, str] = {
     "widget_you_event_return_cut": "You gave back the cut card {card}.",
     "widget_you_event_meld": "You laid down {cards} (meld {number}).",
     "widget_you_event_layoff": "You laid off {cards} onto meld {number}.",
+    "widget_you_event_layoff_joker": (
+        "You laid off {cards} onto meld {number}, the joker as {stands_for}."
+    ),
+    "widget_you_event_layoff_jokers": (
+        "You laid off {cards} onto meld {number}, the jokers as {stands_for}."
+    ),
     "widget_you_event_exchange": "You exchanged {card} for the joker in meld {number}.",
     "widget_you_event_undo": "You took back a move.",
     "widget_you_event_discard": "You discarded {card}.",
     "widget_you_event_stock_empty": "You asked for a card, but the stock is empty: the deal ends.",
+    "widget_you_event_stock_empty_again": (
+        "You asked for a card, but the stock ran out a second time: the round ends with no winner."
+    ),
+    "widget_you_event_stock_empty_no_reshuffle": (
+        "You asked for a card, but the stock is empty and the discard pile holds nothing under "
+        "its top card to reshuffle: the round ends with no winner."
+    ),
+    "widget_you_event_stock_empty_no_pile": (
+        "You asked for a card, but the stock and the discard pile are both empty: "
+        "the round ends with no winner."
+    ),
     "widget_you_status_cut": "Your cut: choose where to cut the deck.",
     "widget_you_status_draw": "Your turn: draw from the stock or the discard pile.",
     "widget_you_status_draw_cut": (

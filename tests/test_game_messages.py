@@ -134,10 +134,37 @@ def test_events_name_melds_by_their_number() -> None:
     game = opened_table("6h 9s 2d", [(1, "Js Qs Ks"), (1, "5h Jk 7h")], other=OTHER)
     play(game, "exchange 6h from 2", "lay off Jk onto 1 as 10s")
     assert str(game.events[0]) == "Seat 0 exchanged 6♥ for the joker in meld 2."
-    assert str(game.events[1]) == "Seat 0 laid off 🃏 onto meld 1."
+    assert str(game.events[1]) == "Seat 0 laid off 🃏 onto meld 1, the joker as the 10♠."
     rommi = from_position("rommi", hands=["Qs Ks As 2d", "3c"], discard="5s", phase="play")
     play(rommi, "meld Qs Ks As")
     assert str(rommi.events[-1]) == "Seat 0 laid down Q♠ K♠ A♠ (meld 1)."
+
+
+@pytest.mark.parametrize(
+    ("move", "meld", "words"),
+    [
+        ("lay off Jk onto 1 as 6s", "3♠ 4♠ 5♠ 🃏", "🃏 onto meld 1, the joker as the 6♠"),
+        ("lay off Jk onto 1 as 2s", "🃏 3♠ 4♠ 5♠", "🃏 onto meld 1, the joker as the 2♠"),
+        ("lay off Jk 7s onto 1", "3♠ 4♠ 5♠ 🃏 7♠", "🃏 7♠ onto meld 1, the joker as the 6♠"),
+        ("lay off Jk onto 2", "9♠ 9♥ 9♦ 🃏", "🃏 onto meld 2, the joker as the 9♣"),
+        ("lay off 6s onto 1", "3♠ 4♠ 5♠ 6♠", "6♠ onto meld 1"),
+    ],
+)
+def test_H5_a_laid_off_joker_is_named_by_the_card_it_stands_for(
+    move: str, meld: str, words: str
+) -> None:
+    game = opened_table("Jk 6s 7s Kd", [(1, "3s 4s 5s"), (1, "9s 9h 9d")], other=OTHER)
+    play(game, move)
+    event = game.events[-1]
+    number = event.params["index"]
+    assert str(game.table[number].meld) == meld  # the sentence matches the table
+    assert str(event) == f"Seat 0 laid off {words}."
+    if "Jk" in move:  # the card named is the one the joker stands for on the table
+        placed = game.table[number].meld
+        reps = [r for c, r in zip(placed.cards, placed.represents) if c.is_joker]
+        assert event.params["joker_as"] == tuple(str(r) for r in reps)
+    else:
+        assert "joker_as" not in event.params
 
 
 # --- the turn status says what is allowed ---------------------------------------------------

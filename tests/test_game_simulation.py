@@ -351,7 +351,7 @@ def play_round(variant: str, players: int, seed: int) -> Game:
     else:
         assert emptied == []
         assert result.how in (
-            ("stock_exhausted",)
+            ("stock_exhausted", "nothing_to_reshuffle")
             if game.variant.reshuffle_discards
             else ("empty_stock", "no_progress")
         )

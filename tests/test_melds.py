@@ -7,6 +7,7 @@ rulebooks in ``shared/rules`` and these tests can be read side by side.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
 
@@ -452,6 +453,41 @@ def test_R6_layoff_fits_at_either_end() -> None:
     assert "7♥" in str(verdict)
     both = check_layoff("4♥ 5♥ 6♥", "3♥ 7♥")
     assert both.ok and both.cards == cards("3♥ 4♥ 5♥ 6♥ 7♥")
+
+
+def test_H5_a_joker_laid_off_says_what_it_stands_for() -> None:
+    one = check_layoff("3♠ 4♠ 5♠", "🃏 7♠")
+    assert one.ok and [r.code for r in one.reasons] == ["layoff_ok_joker"]
+    assert str(one) == ("🃏 7♠ fit onto 3♠ 4♠ 5♠, making 3♠ 4♠ 5♠ 🃏 7♠, the joker as the 6♠. (H5)")
+    onto_set = check_layoff("9♠ 9♥ 9♦", "🃏")
+    assert str(onto_set) == "🃏 fits onto 9♠ 9♥ 9♦, making 9♠ 9♥ 9♦ 🃏, the joker as the 9♣. (H5)"
+    # either end of a run: both readings, each with the card the joker stands for there
+    either = check_layoff("3♠ 4♠ 5♠", "🃏")
+    assert either.ok and [r.code for r in either.reasons] == ["layoff_ok_joker_open"]
+    assert str(either) == (
+        "🃏 fits onto 3♠ 4♠ 5♠, making 3♠ 4♠ 5♠ 🃏 with the joker as the 6♠ or "
+        "🃏 3♠ 4♠ 5♠ with the joker as the 2♠. (H5)"
+    )
+    # no joker laid off: the plain sentence
+    assert [r.code for r in check_layoff("3♠ 4♠ 5♠", "6♠").reasons] == ["layoff_ok"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_H5_the_named_card_is_the_jokers_place_in_the_grown_meld(seed: int) -> None:
+    """Whatever run a joker goes onto, each card the sentence names is what the joker
+    stands for in one reading of the result (never a card the meld already holds)."""
+    rng = random.Random(seed)
+    suit = rng.choice("♠♥♦♣")
+    low = rng.randint(2, 10)
+    names = {r: str(r) for r in range(2, 11)} | {11: "J", 12: "Q", 13: "K"}
+    run = " ".join(f"{names[r]}{suit}" for r in range(low, low + rng.randint(3, 4)))
+    verdict = check_layoff(run, "🃏")
+    assert verdict.ok, run
+    text = str(verdict)
+    for reading in verdict.details["readings"]:
+        rep = next(r for c, r in zip(reading.cards, reading.represents) if c.is_joker)
+        assert f"the joker as the {rep}" in text, (run, text)
+        assert str(rep) not in run.split()
 
 
 def test_R6_layoff_onto_a_set() -> None:

@@ -402,12 +402,15 @@ def _snapshot_record(game: Game) -> dict[str, Any]:
     )
 
 
+def _against_3c_4c_5c_8d(hand: str, **position: Any) -> Game:
+    """A Hungarian position: seat 0 holds ``hand``, seat 1 3♣ 4♣ 5♣ 8♦, 5♠ on the pile."""
+    return from_position("hungarian", hands=[hand, "3c 4c 5c 8d"], discard="5s", **position)
+
+
 def _mid_turn() -> Game:
     """Seat 0 took the cut card and laid a meld; a table of two melds."""
-    game = from_position(
-        "hungarian",
-        hands=["7h 8h 5c 6d 2s", "3c 4c 5c 8d"],
-        discard="5s",
+    game = _against_3c_4c_5c_8d(
+        "7h 8h 5c 6d 2s",
         cut_card="9h",
         opened=[True, True],
         table=[(1, "Js Qs Ks"), (1, "5d 6d 7d")],
@@ -432,14 +435,7 @@ def test_a_cut_card_taken_without_its_step_is_refused_at_load() -> None:
 
 
 def test_a_taken_card_never_taken_is_refused_at_load() -> None:
-    game = from_position(
-        "hungarian",
-        hands=["7h 8h 9h 2s", "3c 4c 5c 8d"],
-        discard="5s",
-        phase="play",
-        turns=[0, 0],
-        opened=[False, False],
-    )
+    game = _against_3c_4c_5c_8d("7h 8h 9h 2s", phase="play", turns=[0, 0], opened=[False, False])
     data = _snapshot_record(game)
     data["position"]["turn"]["taken"] = "2s"  # in hand, but drawn from the stock
     refused(data, "'position.turn.taken' must be a card taken from the discard pile")

@@ -1003,28 +1003,63 @@ def test_H15_second_exhaustion_ends_with_no_winner() -> None:
     assert result is not None
     assert (result.winner, result.how) == (None, "stock_exhausted")
     assert result.lines[0].code == "score_no_winner" and result.lines[0].rule == "H15"
+    assert str(result.lines[0]).startswith("The stock ran out a second time: no winner;")
+    last = game.events[-1]
+    assert last.code == "stock_empty_again"
+    assert str(last) == (
+        f"Seat {last.seat} asked for a card, but the stock ran out a second time: "
+        "the round ends with no winner."
+    )
     hand0 = sum(HUNGARIAN.card_value(c) for c in game.hand(0))
     assert result.points == (hand0, 100)  # penalties as in H13: seat 1 never opened
     assert game.snapshot()["reshuffled"] is True
     everything_accounted_for(game)
 
 
-def test_H15_a_one_card_pile_gives_no_new_stock() -> None:
+def _pile_run_down(pile: int) -> Game:
+    """An empty stock, and a discard pile of ``pile`` cards (0 or 1): the rest of the deck
+    is in seat 0's (long) hand."""
     hands = ("2h 3d Jk", "Ah 2c 5s 9d")
     table = "7h 8h 9h 10h Jh"
     placed = Counter(cards(" ".join(hands))) + Counter(cards(table)) + Counter(cards("Ks"))
     rest = sorted((Counter(HUNGARIAN.deck()) - placed).elements(), key=Card.sort_key)
-    # a round that ran the pile down to one card: the rest is in seat 0's (long) hand
-    game = from_position(
+    kept = len(rest) - pile
+    return from_position(
         "hungarian",
-        hands=[" ".join(str(c) for c in rest[:-1]) + " 2h 3d Jk", "Ah 2c 5s 9d"],
-        discard=rest[-1:],
+        hands=[" ".join(str(c) for c in rest[:kept]) + " " + hands[0], hands[1]],
+        discard=rest[kept:],
         stock=[],
         table=[(0, table)],
         opened=[True, False],
         cut_card="Ks",
     )
+
+
+@pytest.mark.parametrize(
+    ("pile", "event"),
+    [
+        (
+            1,
+            "the stock is empty and the discard pile holds nothing under its top card to reshuffle",
+        ),
+        (0, "the stock and the discard pile are both empty"),
+    ],
+)
+def test_H15_a_pile_of_one_card_or_none_gives_no_new_stock(pile: int, event: str) -> None:
+    game = _pile_run_down(pile)
+    assert len(game.discard_pile) == pile and game.stock_size == 0
     allowed(game, "draw")
     result = game.result
-    assert result is not None and result.how == "stock_exhausted" and result.winner is None
-    assert [e.code for e in game.events] == ["stock_empty"]
+    assert result is not None and result.how == "nothing_to_reshuffle" and result.winner is None
+    # the first empty stock, not a second one: the words say what really happened
+    assert [str(e) for e in game.events] == [
+        f"Seat 0 asked for a card, but {event}: the round ends with no winner."
+    ]
+    assert game.snapshot()["reshuffled"] is False
+    assert result.lines[0].code == "score_nothing_to_reshuffle"
+    assert str(result.lines[0]) == (
+        "The stock is empty and the discard pile holds no card under its top card to "
+        "reshuffle: no winner; everyone scores what they hold. (H15)"
+    )
+    assert all("second time" not in str(r) for r in result.lines)
+    assert game.turn_status().phase == "over"

@@ -1258,3 +1258,32 @@ def test_ai_stepper_names_what_it_remembers() -> None:
     assert "—" not in stepper._html.value.split("What it remembers")[1][:80]
     assert stepper._slider.description and stepper._slider.label == "Decision number"
     assert (stepper._slider.min, stepper._slider.max, stepper._slider.value) == (1, 4, 1)
+
+
+def test_H5_the_learners_laid_off_joker_is_named_in_the_second_person() -> None:
+    from rummykit.game import Event
+    from rummykit.widgets.view import event_text
+
+    joker = Event(0, "layoff", {"cards": ["🃏"], "index": 1, "joker_as": ["6♠"]})
+    assert event_text(joker, 0) == "You laid off 🃏 onto meld 2, the joker as the 6♠."
+    assert event_text(joker, 1) == "Seat 0 laid off 🃏 onto meld 2, the joker as the 6♠."
+    plain = Event(0, "layoff", {"cards": ["6♠"], "index": 1})
+    assert event_text(plain, 0) == "You laid off 6♠ onto meld 2."
+
+
+@pytest.mark.parametrize(
+    ("code", "what"),
+    [
+        ("stock_empty_no_reshuffle", "the stock is empty and the discard pile holds nothing under"),
+        ("stock_empty_no_pile", "the stock and the discard pile are both empty"),
+        ("stock_empty_again", "the stock ran out a second time"),
+    ],
+)
+def test_H15_the_learner_reads_how_the_empty_stock_ended_the_round(code: str, what: str) -> None:
+    from rummykit.game import Event
+    from rummykit.widgets.view import event_text
+
+    mine, theirs = event_text(Event(0, code, {}), 0), event_text(Event(0, code, {}), 1)
+    assert mine.startswith(f"You asked for a card, but {what}")
+    assert theirs.startswith(f"Seat 0 asked for a card, but {what}")
+    assert mine.endswith("the round ends with no winner.") and theirs.endswith(mine[-30:])

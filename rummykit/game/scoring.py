@@ -24,7 +24,7 @@ class RoundResult:
     """How a round ended: the winner (or None), the points each seat scores, and why."""
 
     winner: int | None
-    how: str  # went_out | stock_exhausted | empty_stock | no_progress
+    how: str  # went_out | stock_exhausted | nothing_to_reshuffle | empty_stock | no_progress
     points: tuple[int, ...]
     lines: tuple[Reason, ...]
 
@@ -79,7 +79,10 @@ def score_round(
     if variant.low_score_wins:
         points = [0] * players
         if winner is None:
-            code = "score_no_winner" if how == "stock_exhausted" else "score_deal_ended"
+            code = {
+                "stock_exhausted": "score_no_winner",
+                "nothing_to_reshuffle": "score_nothing_to_reshuffle",
+            }.get(how, "score_deal_ended")
             lines.append(Reason(code, variant.rule("empty_stock"), (), {}, False))
         for seat in range(players):
             if seat == winner:

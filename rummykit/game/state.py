@@ -48,6 +48,7 @@ from rummykit.melds import (
     Meld,
     check_layoff,
     check_meld,
+    laid_off_jokers,
     layoff_readings,
     meld_readings,
     reading_phrase,
@@ -137,7 +138,25 @@ class Event:
         params = {"seat": self.seat, **self.params}
         if isinstance(params.get("index"), int):  # people count melds from 1
             params["number"] = params["index"] + 1
-        return render(template or f"event_{self.code}", params)
+        if params.get("joker_as"):  # what a laid-off joker stands for
+            params["stands_for"] = join(
+                [render("the_card", card=c) for c in params["joker_as"]], "and"
+            )
+        return render(template or self.template, params)
+
+    @property
+    def template(self) -> str:
+        """The code of this event's sentence (``event_layoff_joker`` names the joker's card).
+
+        >>> Event(0, "layoff", {"cards": ["🃏"], "index": 1, "joker_as": ["6♠"]}).template
+        'event_layoff_joker'
+        >>> str(Event(0, "layoff", {"cards": ["🃏"], "index": 1, "joker_as": ["6♠"]}))
+        'Seat 0 laid off 🃏 onto meld 2, the joker as the 6♠.'
+        """
+        jokers = self.params.get("joker_as") or ()
+        return f"event_{self.code}" + (
+            "" if not jokers else "_joker" if len(jokers) == 1 else "_jokers"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -973,7 +992,18 @@ class Game:
             t.placed.extend(action.cards)
             t.joker_moves.extend("placed" for c in action.cards if c.is_joker)
             t.laid_off = True
-            emit(seat, "layoff", cards=[str(c) for c in action.cards], index=action.meld)
+            jokers = laid_off_jokers(old.meld, meld)
+            known = [str(c) for c in jokers if c is not None]
+            if not jokers or len(known) < len(jokers):  # no joker, or one whose suit is open
+                emit(seat, "layoff", cards=[str(c) for c in action.cards], index=action.meld)
+            else:
+                emit(
+                    seat,
+                    "layoff",
+                    cards=[str(c) for c in action.cards],
+                    index=action.meld,
+                    joker_as=known,
+                )
         elif isinstance(action, ExchangeJoker):
             old = s.table[action.meld]
             cards = list(old.meld.cards)
@@ -1007,11 +1037,19 @@ class Game:
                     s.discard = [top]
                     s.reshuffled = True
                     emit(seat, "reshuffle", count=len(s.stock))
-                else:
+                elif not v.reshuffle_discards:
                     emit(seat, "stock_empty")
-                    self._finish(
-                        s, None, "stock_exhausted" if v.reshuffle_discards else "empty_stock"
+                    self._finish(s, None, "empty_stock")
+                    return
+                elif s.reshuffled:  # H15: the rebuilt stock ran out too
+                    emit(seat, "stock_empty_again")
+                    self._finish(s, None, "stock_exhausted")
+                    return
+                else:  # H15: nothing under the discard pile's top card to rebuild it from
+                    emit(
+                        seat, "stock_empty_no_pile" if not s.discard else "stock_empty_no_reshuffle"
                     )
+                    self._finish(s, None, "nothing_to_reshuffle")
                     return
             s.hands[seat].append(s.stock.pop())
             emit(seat, "draw_stock")

@@ -65,7 +65,7 @@ def in_second_person(reason: Reason, seat: int, names: Sequence[str] = ()) -> Re
 
 def event_text(event: Event, seat: int) -> str:
     """What happened, in words; the learner's own moves as "You …"."""
-    code = f"event_{event.code}"
+    code = event.template
     if event.seat == seat and YOU + code in TEMPLATES:
         return event.words(YOU + code)
     return str(event)
