@@ -450,11 +450,15 @@ function render({ model, el }) {
           h(
             "div",
             { class: "rk-choices" },
-            v.joker_choices.map((card) =>
+            v.joker_choices.map((choice) =>
               h(
                 "button",
-                { class: "rk-btn", "data-testid": `joker-as-${card}`, onclick: () => send({ ...v.pending, joker_as: card }) },
-                `🃏 = ${card}`,
+                {
+                  class: "rk-btn",
+                  "data-testid": `joker-as-${[].concat(choice.joker_as).join("-")}`,
+                  onclick: () => send({ ...v.pending, joker_as: choice.joker_as }),
+                },
+                choice.label,
               ),
             ),
           ),

@@ -72,6 +72,17 @@ _TURN_CODES = frozenset({"round_over", "not_your_turn", "cut_first", "draw_first
 _DRAWS = frozenset({"draw", "take_discard", "take_cut", "pile"})
 
 
+def _joker_as(named: Any) -> Card | tuple[Card, ...] | None:
+    """The ``joker_as`` of a message: a card's text, or a list of them (a card per joker).
+
+    >>> _joker_as("4♥"), _joker_as(["6♥", "7♥"]), _joker_as(None)
+    (Card('4♥'), (Card('6♥'), Card('7♥')), None)
+    """
+    if isinstance(named, list):
+        return tuple(parse_card(str(text)) for text in named) or None
+    return parse_card(named) if named else None
+
+
 @dataclass(frozen=True)
 class Tool:
     """A button beside the controls that runs Python rather than a move (e.g. a review).
@@ -530,8 +541,7 @@ class Table(anywidget.AnyWidget):
 
     def _action(self, message: dict[str, Any]) -> Action | None:
         kind = message.get("type")
-        joker_text = message.get("joker_as")
-        joker_as = parse_card(joker_text) if joker_text else None
+        joker_as = _joker_as(message.get("joker_as"))
         simple: dict[str, Action] = {
             "draw": Draw("stock"),
             "take_discard": Draw("discard"),
