@@ -1320,3 +1320,71 @@ def test_ai_stepper_names_what_it_remembers() -> None:
     assert "—" not in stepper._html.value.split("What it remembers")[1][:80]
     assert stepper._slider.description and stepper._slider.label == "Decision number"
     assert (stepper._slider.min, stepper._slider.max, stepper._slider.value) == (1, 4, 1)
+
+
+# --- open-cards teaching: the computer's reasoning shows its cards, unless turned off -----------
+
+CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|🃏")
+
+
+def _public_cards(table: Table) -> set[str]:
+    """Every card text the learner's seat may know: its hand, the table, the piles, history."""
+    obs = table.game.observation(table.seat)
+    cards = {str(c) for c in obs.hand} | {str(c) for c in obs.discard_pile}
+    cards |= {str(c) for tm in obs.table for c in tm.meld.cards}
+    cards |= {str(r) for tm in obs.table for r in tm.meld.represents if r is not None}
+    cards |= {str(c) for tm in obs.table if not tm.meld.is_run for c in tm.meld.missing_suits()}
+    if obs.cut_card is not None:
+        cards.add(str(obs.cut_card))
+    for event in obs.history:
+        for value in event.params.values():
+            cards |= set(CARD_TEXT.findall(str(value)))
+    return cards
+
+
+def _hidden_cards_shown(variant_name: str, players: int, seed: int, show: bool) -> set[str]:
+    """Play a round at the table; the computer seats' hidden cards found in what it showed."""
+    table = Table(
+        variant_name, players=players, ai="normal", seed=seed, ai_delay=0, show_reasoning=show
+    )
+    sent = capture(table)
+    agent = make_agent("normal")
+    found: set[str] = set()
+    while not table.game.is_over:
+        game = table.game
+        hidden: set[str] = set()
+        for s in range(players):
+            if s != table.seat:
+                hidden |= {str(c) for c in game.hand(s)}
+        hidden -= _public_cards(table)
+        shown = json.dumps([table.view, table.moves, sent], ensure_ascii=False)
+        found |= hidden & set(CARD_TEXT.findall(shown))
+        assert table.view["show_reasoning"] is show
+        table.act(agent.decide(game.observation(table.seat)).action)
+    if not show:
+        assert all("why" not in e and "trace_html" not in e for e in table.ai_log)
+        assert table.ai_log and all(e["action"] and e["text"] for e in table.ai_log)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("variant_name", "players", "seed"), [("hungarian", 2, 3), ("rommi", 3, 4), ("hungarian", 4, 2)]
+)
+def test_show_reasoning_false_never_shows_a_computers_hidden_card(
+    variant_name: str, players: int, seed: int
+) -> None:
+    # the default: the reasoning names cards the computer holds (what the note says)
+    assert _hidden_cards_shown(variant_name, players, seed, True)
+    assert _hidden_cards_shown(variant_name, players, seed, False) == set()
+
+
+def test_the_table_says_when_the_computers_cards_are_shown() -> None:
+    table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
+    assert table.labels["reasoning_note"].startswith("The computer's reasoning shows its cards")
+    assert "open-cards teaching" in table.labels["reasoning_note"]
+    assert table.view["show_reasoning"] is True
+    assert all(e["why"] and e["trace_html"] for e in table.ai_log)
+    hidden = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0, show_reasoning=False)
+    assert hidden.view["show_reasoning"] is False
+    assert "hidden" in hidden.labels["reasoning_hidden"]
+    assert "why" not in hidden.labels["ai_moves_plain"]
