@@ -29,7 +29,7 @@ import time
 from rummykit.agents import ProcessAgent
 from rummykit.ai import make_agent
 from rummykit.game import Game
-from rummykit.league import LeagueResult, league
+from rummykit.leagues import LeagueResult, league
 
 LEVELS = ["easy", "normal", "hard"]
 

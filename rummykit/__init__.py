@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
-    from rummykit.league import league
+    from rummykit.leagues import league
     from rummykit.melds import (
         IllegalMeld,
         Meld,
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         make_meld,
         meld_readings,
     )
-    from rummykit.review import review
+    from rummykit.mistakes import review
     from rummykit.solver import (
         best_arrangement,
         best_opening,
@@ -49,7 +49,7 @@ _HOME = {
     ),
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
     **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
-    "league": "rummykit.league",
+    "league": "rummykit.leagues",
     **dict.fromkeys(
         (
             "IllegalMeld",
@@ -62,8 +62,8 @@ _HOME = {
         ),
         "rummykit.melds",
     ),
-    # rummykit.review(record, seat=0) is the review function (the module is callable too)
-    "review": "rummykit.review",
+    # rummykit.review(record, seat=0) is the review function; its module is rummykit.mistakes
+    "review": "rummykit.mistakes",
     **dict.fromkeys(
         (
             "best_arrangement",

@@ -315,12 +315,12 @@ def add_play(commands: Subcommands) -> None:
     parser.set_defaults(run=run_play)
 
 
-# --- rummykit review (the work is in rummykit.review) -----------------------------------------
+# --- rummykit review (the work is in rummykit.mistakes) -----------------------------------------
 
 
 def run_review(args: argparse.Namespace) -> int:
     """``rummykit review FILE``: 0 when the review is printed, 2 on a bad file or seat."""
-    from rummykit.review import review_command
+    from rummykit.mistakes import review_command
 
     return review_command(args.file, args.seat, args.level, args.json)
 
@@ -337,7 +337,7 @@ def add_review(commands: Subcommands) -> None:
     parser.set_defaults(run=run_review)
 
 
-# --- rummykit agent and rummykit league (w17: the work is in rummykit.agents, rummykit.league)
+# --- rummykit agent and rummykit league (w17: the work is in rummykit.agents, rummykit.leagues)
 
 
 def add_agent(commands: Subcommands) -> None:
@@ -384,7 +384,7 @@ def add_league(commands: Subcommands) -> None:
     parser.add_argument("--json", action="store_true", help=render("cli_league_json_help"))
 
     def run(args: argparse.Namespace) -> int:
-        from rummykit.league import run_league_command
+        from rummykit.leagues import run_league_command
 
         return run_league_command(args)
 

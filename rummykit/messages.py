@@ -827,7 +827,7 @@ TEMPLATES: dict[str, str] = {
     # --- the computer opponents' reasoning ---------------------------------------------
     "unknown_level": "'{name}' is not an AI level: choose one of {choices}",
     "ai_header": "{agent} (seat {seat}) thinks:",
-    "ai_candidates_header": "  options weighed (higher score is better):",
+    "ai_candidates_header": "  options weighed, in expected points (higher is better):",
     "ai_candidate": "{action}: {why} — score {score}",
     "ai_chosen": "Chosen: {action}. {why}",
     "ai_col_move": "move",
@@ -840,24 +840,18 @@ TEMPLATES: dict[str, str] = {
     "ai_why_cut": "Taking the cut card {card}: with it I can go out this turn.",
     "ai_discard_goes_out": "With {card} from the discard pile I can go out this turn.",
     "ai_why_discard_out": "Taking {card}: it lets me go out.",
-    "ai_discard_unusable": "{card} on the discard pile could not be played this turn, so I can't take it.",
-    "ai_why_stock": "Drawing from the stock.",
     "ai_discard_mine": "I threw {card} away earlier this round; taking it back would go round in circles.",
-    "ai_why_stock_expected": "Drawing from the stock: an unseen card is worth more on average.",
     "ai_discard_makes_meld": "{card} on the discard pile completes a meld in my hand.",
     "ai_discard_no_meld": "{card} on the discard pile makes no meld with my hand.",
     "ai_why_discard_meld": "Taking {card}: it completes a meld.",
-    "ai_discard_gain": "{card} from the discard pile would lower my deadwood by {gain}.",
-    "ai_why_discard_gain": "Taking {card}: it lowers my deadwood by {gain}.",
     "ai_compare_draws": (
-        "Deadwood with {card} from the discard pile: {take}; expected with a card from the "
-        "stock: {stock}."
+        "My deadwood is {now}; with {card} from the discard pile and my worst card thrown "
+        "away it would be {take}; with a card from the stock, {stock} expected."
     ),
     "ai_return_cut": "I can't go out with the cut card {card}, so it goes back (H10).",
     "ai_why_return_cut": "Giving back the cut card, then drawing normally.",
     "ai_stuck": "My moves this turn don't let the turn end, so I take them back.",
     "ai_why_undo": "Taking back the last move.",
-    "ai_can_go_out": "I can empty my hand this turn.",
     "ai_why_go_out": "Going out: this is the next step.",
     "ai_first_turn": "Nobody may open on their first turn (H9), so I only discard.",
     "ai_opening": "I can open: {points:points} of melds, {threshold} needed.",
@@ -869,22 +863,218 @@ TEMPLATES: dict[str, str] = {
     "ai_why_layoff": "Laying off a single card.",
     "ai_exchange": "Handing in {card} for the joker in meld {meld}: the joker fits a meld of mine.",
     "ai_why_exchange": "Exchanging for the joker: it is worth more in my hand.",
-    "ai_why_discard": "Discarding {card} (score {score}).",
     "ai_memory": "Seat {seat} has taken {count:cards} from the discard pile: {cards}.",
-    "ai_note_single": "{card}: {value:points} of deadwood, not in a meld",
-    "ai_note_in_meld": "{card} is part of a meld — keep it",
     "ai_note_value": "{value:points} of deadwood",
-    "ai_note_joker_future": "a joker fits almost any meld later",
-    "ai_note_partners": "{count} partner card(s) in hand",
-    "ai_note_no_partner": "no partner in hand",
-    "ai_note_feeds": "seat {seat} may want it",
-    "ai_note_safe": "not wanted by seat {seat} as far as I can see",
+    # the traces as an analysis board: options in expected points, each a sum of named terms
+    "ai_term": "{value}  {text}",
+    "ai_term_short": "{value} {label}",
+    "ai_terms": "{terms}",
+    "ai_option": "{action}: {score} points",
+    "ai_behind": " ({diff} behind the best)",
+    "ai_plan": "plan: {text}",
+    "ai_rough_option": "{action} {score}",
+    "ai_not_searched": "{count:options} not searched ({why}): {options}",
+    "ai_label_deadwood_after": "deadwood after",
+    "ai_label_deadwood_now": "deadwood now",
+    "ai_label_habit": "easy's habit",
+    "ai_label_caution": "caution",
+    "ai_label_joker": "joker kept",
+    "ai_label_outs": "outs given up",
+    "ai_label_feed": "feeds the next player",
+    "ai_label_round_ends": "round ends first",
+    "ai_label_next_draw": "after my next draw",
+    "ai_label_go_out": "going out",
+    "ai_label_threat": "next player goes out",
+    "ai_label_opening_gain": "opening points gained",
+    "ai_label_open_chance": "opening next turn",
+    "ai_label_opening_points": "opening points expected",
+    "ai_term_no_deadwood": "every card left is in a meld: no deadwood",
+    "ai_term_deadwood_left": "{value:points} of deadwood left in hand: {cards}",
+    "ai_term_easy_no_meld": (
+        "easy takes a card only when it goes into a meld of its best arrangement, and "
+        "{card} doesn't"
+    ),
+    "ai_term_take": "with {card} taken and my worst card thrown away: {value:points} of deadwood",
+    "ai_term_stock_same": (
+        "a stock card, counted as no change (this level doesn't estimate the stock): "
+        "{value:points} of deadwood"
+    ),
+    "ai_term_caution": (
+        "a take shows the others what I collect: normal wants it to gain more than 4 points"
+    ),
+    "ai_term_no_caution": "{card} goes with two cards in my hand ({cards}): no caution needed",
+    "ai_term_joker_normal": "a joker fits almost any meld later: normal counts 60 points for it",
+    "ai_term_joker_hard": "a joker fits almost any meld later: hard counts 40 points for it",
+    "ai_term_joker_take": "a joker fits almost any meld later: hard counts 40 points for it",
+    "ai_term_outs": (
+        "throwing it gives up {count:unseen_cards} that would make a meld with it and "
+        "{partners}: {cards} (normal counts {weight} points each)"
+    ),
+    "ai_term_dead_partner": (
+        "its partner {partner} needs {needs}, and none of those is unseen: no live out"
+    ),
+    "ai_term_no_partner": "no card among my loose cards could make a meld with it",
+    "ai_term_feed_joker": "a joker is welcome in any hand, seat {seat}'s too",
+    "ai_term_feed_took": (
+        "seat {seat} took {took} from the discard pile, and this card goes with it"
+    ),
+    "ai_term_feed_layoff": "seat {seat} has opened and can lay it off onto meld {meld} ({cards})",
+    "ai_term_round_ends_hands": (
+        "if the round ends before my next turn (about {chance}% by the others' hand sizes), "
+        "I'm caught with {value:points}"
+    ),
+    "ai_term_round_ends_stock": (
+        "if the round ends before my next turn (about {chance}%: the stock is nearly empty), "
+        "I'm caught with {value:points}"
+    ),
+    "ai_term_round_ends_hands_holding": (
+        "if the round ends before my next turn (about {chance}% by the others' hand sizes), "
+        "I'm caught with {value:points}, the melds I hold back included"
+    ),
+    "ai_term_round_ends_stock_holding": (
+        "if the round ends before my next turn (about {chance}%: the stock is nearly empty), "
+        "I'm caught with {value:points}, the melds I hold back included"
+    ),
+    "ai_term_next_draw": (
+        "otherwise ({weight}%), after my next draw and discard I expect {value} points of "
+        "deadwood on average over the {total} unseen cards (0 for a card that takes me out)"
+    ),
+    "ai_term_go_out": (
+        "{count} of the {total} unseen cards take me out ({cards}); going out is worth "
+        "about {bonus} points, counted at {weight}%"
+    ),
+    "ai_term_threat": (
+        "seat {seat} would go out with it in {count} of {samples} sampled hands; that costs "
+        "me about {cost} points"
+    ),
+    "ai_term_threat_opening": (
+        "seat {seat} could open with it in {count} of {samples} sampled hands, escaping the "
+        "flat penalty: about {cost} points to me"
+    ),
+    "ai_term_not_searched": (
+        "scored by its deadwood now, {value:points}: more than the {count} searched options "
+        "leave (at most {limit}), and the next draw can only lower it"
+    ),
+    "ai_term_opening_gain": "my best opening goes from {before} to {after} with {card}",
+    "ai_term_stock_no_sure_gain": "a stock card adds nothing for sure to my opening",
+    "ai_term_open_chance": (
+        "{count} of the {total} unseen cards let me open next turn ({cards}), escaping the "
+        "flat {penalty}"
+    ),
+    "ai_term_opening_points": (
+        "opening points: {now} now, {expected} expected after the next draw (of "
+        "{threshold}), counted at half a point each"
+    ),
+    "ai_term_opening_not_searched": (
+        "not searched: scored by its opening points now, {points} of {threshold} (half a point "
+        "each) — fewer than the {count} searched options keep"
+    ),
+    "ai_plan_no_melds": "no meld",
+    "ai_plan_nothing": "keeps {melds}; no unseen card lowers its deadwood",
+    "ai_plan_waits": (
+        "keeps {melds} and waits for {cards} ({count:unseen_cards} lower its deadwood)"
+    ),
+    "ai_can_go_out_plan": "I can empty my hand this turn: {plan}.",
+    "ai_discard_no_gain": (
+        "{card} completes a meld, but with it my deadwood would not go down, so I leave it."
+    ),
+    "ai_why_stock_easy": "Drawing from the stock: the discard doesn't make a meld for me.",
+    "ai_discard_change": (
+        "With {card} from the discard pile (and my worst card thrown away) my deadwood goes "
+        "from {before} to {after}."
+    ),
+    "ai_why_discard_change": "Taking {card}: my deadwood goes from {before} to {after}.",
+    "ai_why_stock_normal": "Drawing from the stock: {card} doesn't gain me enough.",
+    "ai_why_stock_opening": "Drawing from the stock: {card} adds nothing to my opening.",
+    "ai_why_stock_expected": (
+        "Drawing from the stock: a card from it is worth more on average than {card}."
+    ),
+    "ai_why_stock_mine": "Drawing from the stock: I threw {card} away myself.",
+    "ai_why_stock_before_opening": "Drawing from the stock: I leave {card} before my opening.",
+    "ai_why_stock_unusable": "Drawing from the stock: I couldn't play {card} this turn.",
+    "ai_why_stock_only": "Drawing from the stock: there is no other draw.",
+    "ai_discard_unusable_opened": (
+        "{card} on the discard pile makes no meld with my cards and fits no meld on the "
+        "table, and a card taken now must be played this turn (H7)."
+    ),
+    "ai_discard_unusable_first_turn": (
+        "{card} on the discard pile would have to be played this turn (H7), and nobody may "
+        "open on their first turn (H9)."
+    ),
+    "ai_discard_unusable_opening": (
+        "No opening of 51 or more with {card} holds it, and a card taken now must be used "
+        "in the opening this turn (H7, H8)."
+    ),
+    "ai_discard_off_plan": (
+        "{card} on the discard pile makes a meld only by breaking up my best arrangement, "
+        "and a card taken now must be played this turn (H7), so I leave it."
+    ),
+    "ai_discard_off_plan_opening": (
+        "{card} on the discard pile fits an opening, but not my best one, and a card taken "
+        "now must be used in the opening this turn (H7, H8), so I leave it."
+    ),
+    "ai_hold_melds_stock": (
+        "I keep my melds in hand for now: every other player holds {count} or more cards and "
+        "the stock still has {stock:cards}; on the table my melds would give them places to "
+        "lay off."
+    ),
+    "ai_empty_stock_mean": (
+        "The stock is empty: asking it for a card ends the deal, and the lowest hand wins. "
+        "Mine is worth {mine}; the smallest other hand, at {mean} points a card unseen, is "
+        "about {others}."
+    ),
+    "ai_term_just_taken": (
+        "I took {card} from the discard pile this turn: throwing it straight back gains "
+        "nothing, so this rules it out"
+    ),
+    "ai_label_just_taken": "just taken",
+    "ai_why_discard_ahead": "Discarding {card}: {score} points, {diff} ahead of {other}.",
+    "ai_why_discard_only": "Discarding {card}: the only card I may throw away.",
+    "ai_why_greedy_stock": "Drawing from the stock: greedy always does.",
+    "ai_term_greedy_value": "greedy throws its highest loose card; this one is worth {value:points}",
+    "ai_term_greedy_meld": "it is part of a meld, and greedy keeps its melds",
+    "ai_label_card_value": "card value",
+    "ai_note_partners": "{count:partner_cards} in hand",
+    "ai_why_stock": "Drawing from the stock.",
+    "ai_why_discard": "Discarding {card} (score {score}).",
+    "ai_note_single": "{card}: {value:points} of deadwood, not in a meld",
     "ai_note_deadwood_after": "deadwood after: {value}",
     "ai_note_expected": "expected deadwood after the next draw: {value}",
-    "ai_note_just_taken": "just taken from the discard pile — throwing it back gains nothing",
+    "ai_note_safe": "not wanted by seat {seat} as far as I can see",
+    "count_partner_cards_one": "{n} partner card",
+    "count_partner_cards_other": "{n} partner cards",
+    "ai_known_hand_one": "Seat {seat} still holds {cards}: it took it from the discard pile.",
+    "count_unseen_cards_one": "{n} unseen card",
+    "count_unseen_cards_other": "{n} unseen cards",
+    "count_options_one": "{n} option",
+    "count_options_other": "{n} options",
+    "ai_known_hand_many": "Seat {seat} still holds {cards}: it took them from the discard pile.",
     # --- hints and the widgets -------------------------------------------------------------
-    "hint_suggest": "Suggestion: {action}. {why}",
     "hint_not_your_turn": "It is not seat {seat}'s turn, so there is nothing to suggest.",
+    "hint_summary": "Play “{command}”: {why}.",
+    "hint_details_header": "Why — the hard computer player's reasoning, as if it held your cards:",
+    "hint_generic": "it is what the hard computer player would do in your place",
+    "hint_ai_why_go_out": "it is the next step of going out this turn",
+    "hint_ai_why_cut": "with the cut card {card} you can go out this turn (H10)",
+    "hint_ai_why_return_cut": "you can't go out with the cut card, so give it back and draw (H10)",
+    "hint_ai_why_discard_out": "with {card} you can go out this turn",
+    "hint_ai_why_keep_going": "ending the deal now would not leave you with the lowest hand",
+    "hint_ai_why_discard_change": "your deadwood goes from {before} to {after}",
+    "hint_ai_why_discard_opening": "{card} adds to your opening",
+    "hint_ai_why_stock_expected": "a card from the stock is worth more on average than {card}",
+    "hint_ai_why_stock_opening": "{card} adds nothing to your opening",
+    "hint_ai_why_stock_mine": "you threw {card} away yourself",
+    "hint_ai_why_stock_unusable": "you couldn't play {card} this turn, and you would have to (H7)",
+    "hint_ai_why_stock_only": "there is no other draw",
+    "hint_ai_why_stock_before_opening": "leave {card} before your opening",
+    "hint_ai_why_open": "your melds reach the opening (H8)",
+    "hint_plan": "it {plan} — {diff} points ahead of {other} by the hard player's count",
+    "hint_ai_why_meld": "a meld on the table leaves fewer points in your hand",
+    "hint_ai_why_layoff": "it leaves fewer points in your hand",
+    "hint_ai_why_exchange": "the joker is worth more in your hand, and it fits a meld of yours",
+    "hint_ai_why_undo": "your moves this turn don't let the turn end",
+    "hint_ai_why_discard_ahead": "{score} points by the hard player's count, {diff} ahead of {other}",
+    "hint_ai_why_discard_only": "it is the only card you may throw away",
     "widget_you": "You",
     "widget_selected": "selected",
     "widget_ai_name": "Seat {seat} ({level} AI)",

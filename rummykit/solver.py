@@ -64,6 +64,7 @@ __all__ = [
     "layoff_options",
     "min_deadwood",
     "min_deadwood_many",
+    "opening_points",
 ]
 
 HIGH_ACE = 14
@@ -1071,6 +1072,33 @@ def best_opening(hand: CardsLike, variant: Variant = HUNGARIAN) -> Opening:
         variant.title,
         variant.rule("opening"),
     )
+
+
+_SHARED_OPENING: dict[int, tuple[_Rules, _Search]] = {}
+
+
+def opening_points(hand: CardsLike, variant: Variant = HUNGARIAN) -> int:
+    """``best_opening(hand, variant).points``, for many hands of one variant at a time (an
+    agent looking ahead): the searches share one memo, which holds the exact best of each
+    state of cards whatever hand it came from, so the work one hand did helps the next.
+
+    >>> opening_points("7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 2♦")
+    84
+    """
+    cards = as_cards(hand)
+    rules = _rules(variant)
+    got = _SHARED_OPENING.get(id(rules))
+    if got is None or got[0] is not rules or len(got[1].memo) > _CACHE_LIMIT:
+        if len(_SHARED_OPENING) > 8:
+            _SHARED_OPENING.clear()
+        got = _SHARED_OPENING[id(rules)] = (rules, _Search(rules, _OPENING, False))
+    search = got[1]
+    state, jokers = _encode(cards)
+    flag = int(variant.discard_to_win and bool(cards))
+    keep, _alone = _reach(rules, state, jokers)
+    if flag and state - keep:
+        flag = 0
+    return max(search.best(keep, jokers, flag), 0)
 
 
 # --- lay-offs ---------------------------------------------------------------------------

@@ -49,7 +49,8 @@ from typing import Any, TypeAlias, Union
 
 from rummykit.agents.files import AgentImportError, import_agent
 from rummykit.agents.forfeit import Forfeit, ForfeitRecord, forfeit_points
-from rummykit.ai.agents import LEVELS, Agent, make_agent
+from rummykit.ai.agents import Agent
+from rummykit.ai.levels import AGENTS, make_agent
 from rummykit.game.match import Match
 from rummykit.game.state import Game, IllegalAction
 from rummykit.messages import render
@@ -86,7 +87,7 @@ class TournamentError(RuntimeError):
 def load_agent(spec: AgentSpec) -> Callable[[], Agent]:
     """A zero-argument factory for the agent ``spec`` names.
 
-    ``"easy"``, ``"normal"``, ``"hard"``; ``"package.module:Name"`` (a class or factory,
+    ``"easy"``, ``"normal"``, ``"hard"``, the baseline ``"greedy"``; ``"package.module:Name"`` (a class or factory,
     looked up in the current directory too); a class or factory; or an agent instance,
     which is copied for every game.
 
@@ -97,12 +98,12 @@ def load_agent(spec: AgentSpec) -> Callable[[], Agent]:
     """
     if isinstance(spec, str):
         text = spec.strip()
-        if text.lower() in LEVELS:
+        if text.lower() in AGENTS:
             return _Level(text.lower())
         if ":" in text:
             return _imported(text)
         raise TournamentError(
-            render("tournament_unknown_agent", spec=spec, levels=", ".join(LEVELS))
+            render("tournament_unknown_agent", spec=spec, levels=", ".join(AGENTS))
         )
     if isinstance(spec, type):
         return spec
@@ -110,7 +111,7 @@ def load_agent(spec: AgentSpec) -> Callable[[], Agent]:
         return _Copy(spec)
     if callable(spec):
         return spec
-    raise TournamentError(render("tournament_unknown_agent", spec=spec, levels=", ".join(LEVELS)))
+    raise TournamentError(render("tournament_unknown_agent", spec=spec, levels=", ".join(AGENTS)))
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def agent_label(spec: AgentSpec) -> str:
     """
     if isinstance(spec, str):
         text = spec.strip()
-        return text.lower() if text.lower() in LEVELS else text
+        return text.lower() if text.lower() in AGENTS else text
     name = getattr(spec, "name", None)
     if isinstance(name, str) and name:
         return name

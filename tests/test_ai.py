@@ -9,17 +9,22 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from rummykit.ai import LEVELS, BaseAgent, Decision, make_agent
-from rummykit.cards import Card, parse_cards
+from rummykit.ai import AGENTS, LEVELS, BaseAgent, Decision, make_agent
+from rummykit.ai.hint import hint
+from rummykit.ai.trace import signed
+from rummykit.cards import JOKER, Card, parse_cards
 from rummykit.game import (
     Action,
     Discard,
     Draw,
     ExchangeJoker,
     Game,
+    LayOff,
     PlayMeld,
+    Undo,
     from_position,
 )
+from rummykit.tournament import run_tournament
 from rummykit.variants import variant
 
 AgentMaker = Callable[[], BaseAgent]
@@ -198,7 +203,7 @@ def test_trace_reads_as_text_and_draws_cards_in_html(level: str) -> None:
     assert "Chosen: discard" in text
     assert len(discard.trace.candidates) >= 2
     for candidate in discard.trace.candidates:
-        assert f"{candidate.score:.1f}" in text
+        assert signed(candidate.score) in text
     html = discard.trace._repr_html_()
     assert "<svg" in html
     assert "<table" in html
@@ -355,7 +360,10 @@ def _after_a_take(level: str, took: str) -> Decision:
 def test_R12_normal_avoids_the_card_the_next_player_took_a_partner_of() -> None:
     wanted = _after_a_take("normal", "9♦")
     assert wanted.action == Discard(Card("8♥"))  # not 9♠: seat 1 collects nines
-    assert "seat 1 may want it" in str(wanted.trace)
+    nine = next(c for c in wanted.trace.candidates if c.action == Discard(Card("9♠")))
+    feed = [t for t in nine.terms if t.name == "feed"]
+    assert feed and feed[0].value < 0
+    assert "seat 1 took 9♦ from the discard pile" in str(feed[0])
     assert _after_a_take("normal", "2♦").action == Discard(Card("9♠"))
     assert _after_a_take("easy", "9♦").action == Discard(Card("9♠"))  # easy doesn't look
 
@@ -378,7 +386,10 @@ def test_R12_normal_keeps_a_pair_with_live_cards() -> None:
     easy, normal = (decide(make_agent(level), game) for level in ("easy", "normal"))
     assert easy.action == Discard(Card("10♣"))
     assert normal.action in (Discard(Card("10♣")), Discard(Card("8♥")))
-    assert "unseen card(s) would make a meld" in str(normal.trace)
+    nine = next(c for c in normal.trace.candidates if c.action == Discard(Card("9♠")))
+    outs = next(t for t in nine.terms if t.name == "outs")
+    assert outs.value == -2.5 * len(outs.note.params["cards"]) < 0
+    assert set(map(str, outs.note.params["cards"])) <= {"9♥", "9♣"}
 
 
 # --- hard: the public history -----------------------------------------------------------------
@@ -417,4 +428,127 @@ def test_R12_hard_uses_the_public_history() -> None:
     assert nines.action != Discard(Card("9♠"))  # 9♠ would let seat 1 go out
     text = str(nines.trace)
     assert "Seat 1 still holds 9♦ 9♥" in text
-    assert "seat 1 would go out with it in 100% of the hands it may hold" in text
+    nine = next(c for c in nines.trace.candidates if c.action == Discard(Card("9♠")))
+    threat = next(t for t in nine.terms if t.name == "threat")
+    assert "seat 1 would go out with it in 24 of 24 sampled hands" in str(threat)
+
+
+# --- going out by laying a joker onto a run's end (H5, H12) ----------------------------------
+
+
+@pytest.mark.parametrize("level", sorted(AGENTS))
+def test_H12_goes_out_by_laying_a_joker_onto_the_end_of_a_run(level: str) -> None:
+    game = from_position(
+        "hungarian", hands=["5♣ 🃏", "3♦ 4♠ 7♣"], table=[(1, "4♥ 5♥ 6♥")], discard="K♣",
+        current=0, phase="play", opened=[True, True], turns=[5, 5],
+    )  # fmt: skip
+    first = decide(make_agent(level), game)
+    assert isinstance(first.action, LayOff) and first.action.cards == (JOKER,)
+    assert first.action.joker_as in (Card("3♥"), Card("7♥"))
+    game.play(first.action)
+    play_turn(make_agent(level), game)
+    assert game.is_over and game.result is not None
+    assert game.result.points[0] < 0  # seat 0 went out (H12), the joker not left in hand
+
+
+@pytest.mark.parametrize("level", sorted(AGENTS))
+def test_a_plan_to_go_out_is_played_in_order_never_skipping_to_its_discard(level: str) -> None:
+    for seed in range(4):
+        game = Game.new("hungarian", players=2, seed=seed)
+        agents = [make_agent(level), make_agent(level)]
+        while not game.is_over:
+            seat = game.current
+            decision = decide(agents[seat], game)
+            says_out = any(s.code == "ai_can_go_out_plan" for s in decision.trace.steps)
+            game.play(decision.action, seat)
+            if says_out and isinstance(decision.action, Discard):
+                assert game.is_over  # "I can empty my hand" then a discard: it went out
+
+
+# --- the greedy baseline and the hints ----------------------------------------------------------
+
+
+def test_greedy_draws_from_the_stock_and_throws_its_highest_loose_card() -> None:
+    game = from_position(
+        "rommi", hands=["5♥ 6♥ 7♥ K♠ 9♦ 2♣ Q♦", "2♠ 3♠ 4♦ 8♣ 9♣ 10♦ J♥"], discard="8♥",
+        current=0, phase="draw",
+    )  # fmt: skip
+    greedy = make_agent("greedy")
+    assert decide(greedy, game).action == Draw("stock")  # 8♥ would extend its run: no matter
+    game.play(Draw("stock"))
+    actions = play_turn(greedy, game)
+    assert isinstance(actions[0], PlayMeld)  # it melds whenever it may
+    thrown = actions[-1]
+    assert isinstance(thrown, Discard)
+    loose = [c for c in game.hand(0)] + [thrown.card]
+    rules = variant("rommi")
+    assert rules.card_value(thrown.card) == max(rules.card_value(c) for c in loose if c != JOKER)
+
+
+def test_greedy_plays_by_name_in_a_tournament() -> None:
+    result = run_tournament("rommi", 2, ["greedy", "easy"], games=2, seed=3, workers=1)
+    assert {s.agent for s in result.standings} == {"greedy", "easy"}
+
+
+def test_a_hint_is_one_sentence_to_the_learner_with_the_move_as_text() -> None:
+    for seed in range(4):
+        game = Game.new("hungarian", players=2, seed=seed)
+        for _ in range(12):
+            if game.is_over:
+                break
+            obs = game.observation(game.current)
+            tip = hint(obs)
+            assert tip.decision.action in obs.legal_actions
+            assert tip.command == str(tip.decision.action)
+            assert f"“{tip.command}”" in tip.summary
+            assert "\n" not in tip.summary
+            words = tip.summary.lower().split()
+            assert not {"i", "my", "me"} & set(words)  # second person
+            if obs.turns[obs.seat] == 0:  # H9: nobody may open on their first turn
+                assert "opening (h8)" not in tip.summary.lower()
+            assert tip.details and str(tip).startswith(tip.summary)
+            game.play(tip.decision.action)
+
+
+# --- the example agent on docs/ai.md ------------------------------------------------------------
+
+
+def _page_agent() -> type:
+    """The from-scratch agent, exactly as docs/ai.md prints it."""
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "docs" / "ai.md").read_text(encoding="utf-8")
+    section = page[page.index("### An agent from scratch") :]
+    start = section.index("```python\n") + len("```python\n")
+    code = section[start : section.index("\n```", start)]
+    namespace: dict[str, object] = {}
+    exec(compile(code, "docs/ai.md", "exec"), namespace)
+    return namespace["FirstSteps"]  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(("name", "players"), [("hungarian", 2), ("hungarian", 4), ("rommi", 3)])
+def test_the_example_agent_on_the_page_plays_both_variants(name: str, players: int) -> None:
+    agent_class = _page_agent()
+    for seed in range(3):
+        game = Game.new(name, players=players, seed=seed)
+        agents = [agent_class() for _ in range(players)]
+        actions = 0
+        while not game.is_over:
+            obs = game.observation(game.current)
+            decision = agents[game.current].decide(obs)
+            assert decision.action in obs.legal_actions
+            game.play(decision.action, game.current)
+            actions += 1
+            assert actions < 3000
+        assert game.result is not None
+
+
+def test_the_example_agent_takes_a_short_opening_back() -> None:
+    game = from_position(
+        "hungarian", hands=["🃏 2♥ 3♥ 7♠ 8♠ 9♠ K♦ K♣ K♥ Q♣ 5♦", "3♦ 4♠ 7♣"], discard="K♣",
+        current=0, phase="play", opened=[False, True], turns=[5, 5],
+    )  # fmt: skip
+    game.play(PlayMeld(parse_cards("K♥ K♦ K♣")))  # 30 of the 51 (H8): only Undo is legal
+    obs = game.observation(0)
+    assert not any(isinstance(a, Discard) for a in obs.legal_actions)
+    assert _page_agent()().decide(obs).action == Undo()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rummykit.cli import main
-from rummykit.league import LeagueError, league
+from rummykit.leagues import LeagueError, league
 from rummykit.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent

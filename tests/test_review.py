@@ -13,7 +13,7 @@ from rummykit.cards import parse_card
 from rummykit.cli import main
 from rummykit.game import Action, Game
 from rummykit.game.record import RecordError, load, record_of
-from rummykit.review import Review, review, same_action
+from rummykit.mistakes import Review, review, same_action
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|🃏")
 
@@ -250,3 +250,12 @@ def test_a_mistake_repr_is_one_short_line_without_the_observation(played):
             f"suggested={str(m.suggested)!r}, cost={cost})"
         )
         assert "\n" not in text and "Observation" not in text and len(text) < 200
+
+
+def test_rummykit_review_and_league_are_the_functions_whatever_was_imported_first() -> None:
+    import rummykit
+    import rummykit.leagues
+    import rummykit.mistakes
+
+    assert rummykit.review is rummykit.mistakes.review
+    assert rummykit.league is rummykit.leagues.league

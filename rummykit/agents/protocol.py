@@ -31,7 +31,7 @@ import json
 from dataclasses import fields
 from typing import Any, TypeVar
 
-from rummykit.ai.trace import Candidate, Decision, Note, Trace
+from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace
 from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card
 from rummykit.explain import Reason, Verdict
 from rummykit.game.actions import Action, ActionParseError, parse_action
@@ -407,6 +407,12 @@ def read_trace(data: dict[str, Any] | None, name: str, seat: int, action: Action
                     Action.from_dict(c["action"]),
                     float(c["score"]),
                     tuple(_note(n) for n in c.get("notes", [])),
+                    tuple(
+                        Term(str(t["name"]), float(t["value"]), _note(t["note"]))
+                        for t in c.get("terms", [])
+                    ),
+                    _note(c["plan"]) if c.get("plan") else None,
+                    bool(c.get("searched", True)),
                 )
                 for c in data.get("candidates", [])
             )

@@ -101,7 +101,7 @@ def serve_command(level: str | None, spec: str | None, name: str | None = None) 
     """``rummykit agent``: serve a built-in level, or the agent ``FILE.py:Name`` or
     ``module:Name`` names, on standard input and output (2 when it can't be loaded)."""
     from rummykit.agents.files import AgentImportError, import_agent
-    from rummykit.ai.agents import make_agent
+    from rummykit.ai.levels import make_agent
 
     try:
         agent: Agent = import_agent(spec)() if spec else make_agent(level or "normal")

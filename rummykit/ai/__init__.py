@@ -15,20 +15,24 @@ from rummykit.ai.agents import (
     EasyAgent,
     HardAgent,
     NormalAgent,
-    make_agent,
 )
-from rummykit.ai.trace import Candidate, Decision, Note, Trace
+from rummykit.ai.greedy import GreedyAgent
+from rummykit.ai.levels import AGENTS, make_agent
+from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace
 
 __all__ = [
+    "AGENTS",
     "LEVELS",
     "Agent",
     "BaseAgent",
     "Candidate",
     "Decision",
     "EasyAgent",
+    "GreedyAgent",
     "HardAgent",
     "NormalAgent",
     "Note",
+    "Term",
     "Trace",
     "make_agent",
 ]

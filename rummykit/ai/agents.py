@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from rummykit.ai import planning as plan
-from rummykit.ai.trace import Candidate, Decision, Note, Trace
-from rummykit.cards import ACE, JOKER, Card, format_cards
+from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace, signed
+from rummykit.cards import JOKER, Card, format_cards
 from rummykit.game.actions import (
     Action,
     Cut,
@@ -44,9 +44,12 @@ from rummykit.game.actions import (
     Undo,
 )
 from rummykit.game.observation import Observation
+from rummykit.melds import layoff_readings
+from rummykit.messages import join, render
 from rummykit.solver import best_arrangement, best_opening, min_deadwood
+from rummykit.variants import Variant
 
-__all__ = ["LEVELS", "Agent", "EasyAgent", "HardAgent", "NormalAgent", "make_agent"]
+__all__ = ["LEVELS", "Agent", "BaseAgent", "EasyAgent", "HardAgent", "NormalAgent"]
 
 
 @runtime_checkable
@@ -118,19 +121,33 @@ class BaseAgent(ABC):
                 return Draw("discard"), Note("ai_why_keep_going", {"card": top})
             if top in plan.public_discards(obs, obs.seat):
                 self.step("ai_discard_mine", (top,), card=top)
-                return Draw("stock"), Note("ai_why_stock")
+                return Draw("stock"), Note("ai_why_stock_mine", {"card": top})
             unopened = obs.variant.opening_threshold and not obs.opened[obs.seat]
             if unopened and not self.takes_before_opening(obs):
                 self.step("ai_no_take_before_opening", (top,), card=top)
-                return Draw("stock"), Note("ai_why_stock")
+                return Draw("stock"), Note("ai_why_stock_before_opening", {"card": top})
             usable = self._discard_usable(obs, top)
             if usable:
                 take, note = self.judge_discard_take(obs, top)
-                if take:
-                    return Draw("discard"), note
-            else:
-                self.step("ai_discard_unusable", (top,), card=top)
-        return Draw("stock"), Note("ai_why_stock")
+                return (Draw("discard") if take else Draw("stock")), note
+            self.step(self._unusable_code(obs), (top,), card=top)
+            return Draw("stock"), Note("ai_why_stock_unusable", {"card": top})
+        return Draw("stock"), Note("ai_why_stock_only")
+
+    def _unusable_code(self, obs: Observation) -> str:
+        """Why the top discard can't be taken: H7 wants it played this turn, and ..."""
+        v = obs.variant
+        top = obs.discard_top
+        assert top is not None
+        if obs.opened[obs.seat]:
+            if plan.melds_with(top, obs.hand, v):
+                return "ai_discard_off_plan"
+            return "ai_discard_unusable_opened"
+        if not plan.may_open_this_turn(obs):
+            return "ai_discard_unusable_first_turn"
+        if plan.opening_holding([*obs.hand, top], top, v) >= v.opening_threshold:
+            return "ai_discard_off_plan_opening"
+        return "ai_discard_unusable_opening"
 
     def _discard_usable(self, obs: Observation, top: Card) -> bool:
         """Can the top discard be taken without breaking H7's obligation?"""
@@ -180,16 +197,18 @@ class BaseAgent(ABC):
         # 1. going out this turn beats everything
         moves = plan.going_out_moves(obs, hand)
         if moves:
-            self.step("ai_can_go_out")
-            for move in moves:
-                legal = plan.find_legal(obs, move)
-                if legal is not None:
-                    return legal, Note("ai_why_go_out")
-                if isinstance(move, LayOff):
-                    for card in move.cards:
-                        single = plan.find_legal(obs, LayOff((card,), move.meld))
-                        if single is not None:
-                            return single, Note("ai_why_go_out")
+            # the moves go in order: a step of the plan is never skipped (the final
+            # discard comes only once everything else is on the table)
+            move = moves[0]
+            legal = plan.find_legal(obs, move)
+            if legal is None and isinstance(move, LayOff):
+                for card in move.cards:
+                    legal = plan.find_legal(obs, LayOff((card,), move.meld, move.joker_as))
+                    if legal is not None:
+                        break
+            if legal is not None:
+                self.step("ai_can_go_out_plan", plan=join([str(m) for m in moves], "and"))
+                return legal, Note("ai_why_go_out")
         # 2. the opening (H8)
         if not obs.opened[obs.seat] and v.opening_threshold:
             if not plan.may_open_this_turn(obs):
@@ -267,20 +286,32 @@ class BaseAgent(ABC):
                 return ex
         return None
 
+    just_taken = 200.0  # points that rule out throwing back the card just taken
+
     def _choose_discard(self, obs: Observation, discards: list[Discard]) -> tuple[Action, Note]:
         self._candidates = self.score_discards(obs, discards)
         taken = plan.taken_this_turn(obs)
         if taken is not None:  # throwing back what was just taken gains nothing
+            note = Note("ai_term_just_taken", {"card": taken})
             self._candidates = [
-                Candidate(c.action, c.score - 200, (*c.notes, Note("ai_note_just_taken")))
-                if isinstance(c.action, Discard) and c.action.card == taken
+                c.with_terms(Term("just_taken", -self.just_taken, note))
+                if isinstance(c.action, Discard) and c.action.card == taken and c.terms
                 else c
                 for c in self._candidates
             ]
         order = {c.action: i for i, c in enumerate(self._candidates)}
-        best = max(self._candidates, key=lambda c: (c.score, -order[c.action]))
+        ranked = sorted(self._candidates, key=lambda c: (-c.score, order[c.action]))
+        best = ranked[0]
         card = best.action.card if isinstance(best.action, Discard) else None
-        return best.action, Note("ai_why_discard", {"card": card, "score": f"{best.score:.1f}"})
+        if len(ranked) > 1:
+            params = {
+                "card": card,
+                "score": signed(best.score),
+                "diff": f"{best.score - ranked[1].score:.1f}",
+                "other": str(ranked[1].action),
+            }
+            return best.action, Note("ai_why_discard_ahead", params)
+        return best.action, Note("ai_why_discard_only", {"card": card})
 
     @abstractmethod
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
@@ -290,18 +321,49 @@ class BaseAgent(ABC):
 # --- the three levels ----------------------------------------------------------------------
 
 
+def deadwood_term(hand: Sequence[Card], variant: Variant) -> Term:
+    """The deadwood a hand is left with once its melds are made, as a (negative) term."""
+    left = best_arrangement(list(hand), variant).deadwood
+    value = sum(variant.card_value(c) for c in left)
+    if not left:
+        return Term("deadwood_after", 0.0, Note("ai_term_no_deadwood"))
+    note = Note("ai_term_deadwood_left", {"value": value, "cards": left}, left)
+    return Term("deadwood_after", -float(value), note)
+
+
+def discard_rest(hand: Sequence[Card], card: Card) -> list[Card]:
+    """The hand less one copy of ``card``."""
+    rest = list(hand)
+    rest.remove(card)
+    return rest
+
+
+EASY_HABIT = 100.0  # points easy's rule weighs: it takes a discard only to make a meld
+
+
 class EasyAgent(BaseAgent):
     """Lays every meld it can make now; discards its highest-value single card (R12)."""
 
     name = "easy"
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
-        melds = plan.arrangement_melds(obs, [*obs.hand, top])
-        if any(top in m.cards for m in melds):
+        v = obs.variant
+        hand = list(obs.hand)
+        melds = plan.arrangement_melds(obs, [*hand, top])
+        makes = any(top in m.cards for m in melds)
+        take = [take_term(hand, top, v)]
+        if not makes:
+            take.append(Term("habit", -EASY_HABIT, Note("ai_term_easy_no_meld", {"card": top})))
+        self._candidates = [
+            Candidate.of(Draw("discard"), take),
+            Candidate.of(Draw("stock"), [stock_term(hand, v)]),
+        ]
+        best = max(self._candidates, key=lambda c: c.score)
+        if best.action == Draw("discard"):
             self.step("ai_discard_makes_meld", (top,), card=top)
             return True, Note("ai_why_discard_meld", {"card": top})
-        self.step("ai_discard_no_meld", (top,), card=top)
-        return False, Note("ai_why_stock")
+        self.step("ai_discard_no_meld" if not makes else "ai_discard_no_gain", (top,), card=top)
+        return False, Note("ai_why_stock_easy")
 
     def lays_off_onto(self, obs: Observation, meld: int) -> bool:
         """Only onto its own melds: easy doesn't study the other players' melds (it still
@@ -313,38 +375,55 @@ class EasyAgent(BaseAgent):
         return False
 
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
-        v = obs.variant
-        single = Counter(best_arrangement(list(obs.hand), v).deadwood)
-        out = []
-        for d in discards:
-            value = v.card_value(d.card)
-            if single[d.card]:
-                notes = (Note("ai_note_single", {"card": d.card, "value": value}),)
-                score = float(value)
-            else:
-                notes = (Note("ai_note_in_meld", {"card": d.card}),)
-                score = value - 100.0
-            out.append(Candidate(d, score, notes))
-        return out
+        hand = list(obs.hand)
+        return [
+            Candidate.of(d, [deadwood_term(discard_rest(hand, d.card), obs.variant)])
+            for d in discards
+        ]
+
+
+def take_term(hand: Sequence[Card], top: Card, variant: Variant) -> Term:
+    """The deadwood after taking ``top`` and throwing the worst card away."""
+    after = min_deadwood([*hand, top], variant, discard=True)
+    note = Note("ai_term_take", {"card": top, "value": after}, (top,))
+    return Term("deadwood_after", -float(after), note)
+
+
+def stock_term(hand: Sequence[Card], variant: Variant) -> Term:
+    """A stock card counted as no change: the deadwood the hand has now."""
+    now = min_deadwood(list(hand), variant)
+    return Term("deadwood_now", -float(now), Note("ai_term_stock_same", {"value": now}))
 
 
 class NormalAgent(BaseAgent):
     """Values partial melds and avoids feeding the next player (R12)."""
 
     name = "normal"
+    out_weight = 2.5  # points one live out is worth keeping a card for
+    feed_penalty = 8.0  # points worth keeping rather than feed the next player
+    joker_keep = 60.0  # points a joker in hand is worth beyond its value
+    caution = 4.0  # points a take must gain (none with two partner cards in hand)
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
         v = obs.variant
-        now = min_deadwood(list(obs.hand), v)
-        after = min_deadwood([*obs.hand, top], v, discard=True)
-        gain = now - after
-        self.step("ai_discard_gain", (top,), card=top, gain=gain)
-        if gain >= 5 or (gain > 0 and partners(obs.hand, top) >= 2):
-            return True, Note("ai_why_discard_gain", {"card": top, "gain": gain})
-        return False, Note("ai_why_stock")
-
-    out_weight = 2.5  # points of deadwood one live out is worth keeping for
-    feed_penalty = 8.0  # points of deadwood worth keeping rather than feed the next player
+        hand = list(obs.hand)
+        found = [p for p, _ in plan.partners_of(top, hand, Counter(), v).partners]
+        take = [take_term(hand, top, v)]
+        if len(found) >= 2:
+            note = Note("ai_term_no_caution", {"card": top, "cards": found[:2]}, tuple(found[:2]))
+            take.append(Term("caution", 0.0, note))
+        else:
+            take.append(Term("caution", -self.caution, Note("ai_term_caution", {"card": top})))
+        self._candidates = [
+            Candidate.of(Draw("discard"), take),
+            Candidate.of(Draw("stock"), [stock_term(hand, v)]),
+        ]
+        now = min_deadwood(hand, v)
+        after = min_deadwood([*hand, top], v, discard=True)
+        self.step("ai_discard_change", (top,), card=top, before=now, after=after)
+        if self._candidates[0].score > self._candidates[1].score:
+            return True, Note("ai_why_discard_change", {"card": top, "before": now, "after": after})
+        return False, Note("ai_why_stock_normal", {"card": top})
 
     def takes_before_opening(self, obs: Observation) -> bool:
         """Only on the first draw, when the card may simply be kept (H7): taking a card to
@@ -354,59 +433,78 @@ class NormalAgent(BaseAgent):
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         v = obs.variant
         hand = list(obs.hand)
-        arrangement = best_arrangement(hand, v)
-        single = Counter(arrangement.deadwood)
+        loose = best_arrangement(hand, v).deadwood
+        single = Counter(loose)
         unseen = plan.unseen_counts(obs)
         nxt = plan.next_seat(obs)
         taken = plan.public_takes(obs, nxt)
         out = []
         for d in discards:
             c = d.card
-            value = float(v.card_value(c))
-            notes = [Note("ai_note_value", {"card": c, "value": v.card_value(c)})]
-            score = value
-            if not single[c]:
-                score -= 100
-                notes.append(Note("ai_note_in_meld", {"card": c}))
+            terms = [deadwood_term(discard_rest(hand, c), v)]
             if c.is_joker:
-                score -= 60
-                notes.append(Note("ai_note_joker_future"))
-            else:
-                outs = plan.live_outs(c, arrangement.deadwood, unseen, v)
-                if outs:
-                    score -= self.out_weight * outs
-                    notes.append(Note("ai_note_outs", {"card": c, "count": outs}))
-                else:
-                    notes.append(Note("ai_note_no_partner", {"card": c}))
-            if _wanted_by(obs, nxt, c, taken):
-                score -= self.feed_penalty
-                notes.append(Note("ai_note_feeds", {"card": c, "seat": nxt}))
-            else:
-                notes.append(Note("ai_note_safe", {"seat": nxt}))
-            out.append(Candidate(d, score, tuple(notes)))
+                terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_normal")))
+            elif single[c]:
+                terms.append(self.outs_term(c, loose, unseen, v))
+            wanted = wanted_by(obs, nxt, c, taken)
+            if wanted is not None:
+                terms.append(Term("feed", -self.feed_penalty, wanted))
+            out.append(Candidate.of(d, terms))
         return out
+
+    def outs_term(
+        self, card: Card, loose: Sequence[Card], unseen: Counter[Card], v: Variant
+    ) -> Term:
+        """What a loose card's partners and live outs are worth keeping it for."""
+        found = plan.partners_of(card, loose, unseen, v)
+        if found.outs:
+            note = Note(
+                "ai_term_outs",
+                {
+                    "count": len(found.outs),
+                    "cards": found.outs,
+                    "partners": [p for p, _ in found.partners],
+                    "weight": self.out_weight,
+                },
+                found.outs,
+            )
+            return Term("outs", -self.out_weight * len(found.outs), note)
+        if found.partners:
+            partner, need = found.partners[0]
+            note = Note(
+                "ai_term_dead_partner",
+                {"partner": partner, "needs": join([str(c) for c in need]), "cards": need},
+                (partner,),
+            )
+            return Term("outs", 0.0, note)
+        return Term("outs", 0.0, Note("ai_term_no_partner", {"card": card}))
 
 
 class HardAgent(NormalAgent):
     """Remembers public cards and searches draw and discard options with the solver (R12)."""
 
     name = "hard"
-    shortlist = 5  # discards searched in full (the rest are clearly worse)
+    shortlist = 5  # discards searched in full (the rest are scored by their deadwood now)
     opening_shortlist = 4  # the same before the opening
     samples = 24  # hands dealt to the next player to see what a discard would give them
     opening_samples = 8  # ... and before its opening, where each look costs more
     threat_size = 6  # ... when it holds this many cards or fewer
-    hold_until = 3  # without an opening rule: melds stay in hand until someone is this close
+    hold_until = 5  # without an opening rule: melds stay in hand until someone is this close
+    hold_turns = 3  # ... or the stock holds this few rounds of draws
+    joker_keep = 40.0  # points a joker in hand is worth beyond its value
+    feed_penalty = 2.0  # points for a card the next player has shown it wants
+    opening_weight = 0.5  # points per opening point expected after the next draw
 
     def decide(self, obs: Observation) -> Decision:
         """Choose a legal action for ``obs.seat`` and explain it."""
         self.out_bonus = self._out_value(obs)
+        self.look = plan.Outlook(obs)
         return super().decide(obs)
 
     def _out_value(self, obs: Observation) -> float:
-        """What going out is worth, in points of deadwood: what the others would be left
-        paying (a flat penalty for an unopened hand, else its likely value), plus the
-        bonus for going out."""
+        """What going out is worth, in points: what the others would be left paying (a
+        flat penalty for an unopened hand, else its likely value), plus the bonus for
+        going out."""
         v = obs.variant
         unseen = plan.unseen_cards(obs)
         mean = sum(v.card_value(c) for c in unseen) / len(unseen) if unseen else 5.0
@@ -424,29 +522,38 @@ class HardAgent(NormalAgent):
             return sum(values) / len(values) - v.go_out_points
         return sum(values)  # the winner takes it all (R8)
 
-    def _end_chance(self, obs: Observation) -> float:
-        """How likely the round ends before this seat's next turn (someone goes out)."""
-        if obs.stock_size < obs.players and not obs.variant.reshuffle_discards:
-            return 0.9
+    def _end_chance(self, obs: Observation) -> tuple[float, str]:
+        """How likely the round ends before this seat's next turn, and the reason:
+        the stock runs out (R10, H15), or someone close to going out goes out."""
+        v = obs.variant
+        if obs.stock_size < obs.players and not v.reshuffle_discards:
+            return 0.9, "stock"
         chance = 0.0
         for seat in range(obs.players):
             if seat == obs.seat:
                 continue
             size = obs.hand_sizes[seat]
-            if obs.variant.opening_threshold and not obs.opened[seat]:
+            if v.opening_threshold and not obs.opened[seat]:
                 chance += 0.01
             else:
                 chance += {1: 0.35, 2: 0.25, 3: 0.15, 4: 0.1}.get(size, 0.04)
-        return min(chance, 0.9)
+        return min(chance, 0.9), "hands"
+
+    def holds_melds(self, obs: Observation) -> bool:
+        """Without an opening rule, whether to keep melds in hand: while every other player
+        holds more than ``hold_until`` cards and the stock has more than ``hold_turns``
+        rounds of draws left. On the table melds give the others places to lay off (R6);
+        in hand they count against me if the deal ends (R8, R10)."""
+        if obs.variant.opening_threshold:
+            return False
+        closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
+        return closest > self.hold_until and obs.stock_size > self.hold_turns * obs.players
 
     def lays_melds(self, obs: Observation) -> bool:
-        """Without an opening rule, keep melds in hand while nobody is close to going out:
-        on the table they would give the others places to lay off (R6)."""
-        if obs.variant.opening_threshold:
-            return True
-        closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
-        if closest > self.hold_until:
-            self.step("ai_hold_melds", count=closest)
+        """Lay melds down unless :meth:`holds_melds` says to keep them (the trace says why)."""
+        if self.holds_melds(obs):
+            closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
+            self.step("ai_hold_melds_stock", count=closest, stock=obs.stock_size)
             return False
         return True
 
@@ -460,15 +567,13 @@ class HardAgent(NormalAgent):
         mine = sum(v.card_value(c) for c in obs.hand)
         unseen = plan.unseen_cards(obs)
         mean = sum(v.card_value(c) for c in unseen) / len(unseen) if unseen else 5.0
-        others = [
-            obs.hand_sizes[s] * mean for s in range(obs.players) if s != obs.seat
-        ]  # fmt: skip
+        others = [obs.hand_sizes[s] * mean for s in range(obs.players) if s != obs.seat]
         lowest = mine <= min(others)
-        self.step("ai_empty_stock", mine=mine, others=f"{min(others):.0f}")
+        self.step("ai_empty_stock_mean", mine=mine, others=f"{min(others):.0f}", mean=f"{mean:.1f}")
         return lowest
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
-        look = plan.Outlook(obs, out_bonus=self.out_bonus)
+        look = self.look
         hand = list(obs.hand)
         v = obs.variant
         if v.opening_threshold and not obs.opened[obs.seat]:
@@ -478,23 +583,76 @@ class HardAgent(NormalAgent):
                 "ai_opening_with", (top,), card=top, before=before, after=after,
                 threshold=v.opening_threshold,
             )  # fmt: skip
-            if after > before or top.is_joker:
+            terms = [
+                Term(
+                    "opening_gain",
+                    float(after - before),
+                    Note("ai_term_opening_gain", {"card": top, "before": before, "after": after}),
+                )
+            ]
+            if top.is_joker:
+                terms.append(Term("joker", self.joker_keep, Note("ai_term_joker_take")))
+            none = Term("opening_gain", 0.0, Note("ai_term_stock_no_sure_gain"))
+            self._candidates = [
+                Candidate.of(Draw("discard"), terms),
+                Candidate.of(Draw("stock"), [none]),
+            ]
+            if self._candidates[0].score > 0:
                 return True, Note("ai_why_discard_opening", {"card": top})
-            return False, Note("ai_why_stock")
-        take = float(look.deadwood([*hand, top], discard=True))
-        stock, _ = look.expected(hand)
-        self.step("ai_compare_draws", (top,), card=top, take=f"{take:.1f}", stock=f"{stock:.1f}")
+            return False, Note("ai_why_stock_opening", {"card": top})
+        take = look.deadwood([*hand, top], discard=True)
+        now = look.deadwood(hand)
+        stock = look.forecast(hand)
+        self.step(
+            "ai_compare_draws", (top,), card=top, now=now, take=take,
+            stock=f"{stock.deadwood:.1f}",
+        )  # fmt: skip
+        take_note = Note("ai_term_take", {"card": top, "value": take}, (top,))
         self._candidates = [
-            Candidate(
-                Draw("discard"), -take, (Note("ai_note_deadwood_after", {"value": f"{take:.1f}"}),)
-            ),
-            Candidate(
-                Draw("stock"), -stock, (Note("ai_note_expected", {"value": f"{stock:.1f}"}),)
-            ),
+            Candidate.of(Draw("discard"), [Term("deadwood_after", -float(take), take_note)]),
+            Candidate.of(Draw("stock"), self._forecast_terms(stock, 0.0)),
         ]
-        if take < stock:
-            return True, Note("ai_why_discard_gain", {"card": top, "gain": f"{stock - take:.1f}"})
-        return False, Note("ai_why_stock_expected")
+        if self._candidates[0].score > self._candidates[1].score:
+            return True, Note("ai_why_discard_change", {"card": top, "before": now, "after": take})
+        return False, Note("ai_why_stock_expected", {"card": top})
+
+    def _forecast_terms(self, forecast: plan.Forecast, end: float) -> list[Term]:
+        """The next draw's terms: the expected deadwood after it, and going out."""
+        weight = 1.0 - end
+        terms = [
+            Term(
+                "next_draw",
+                -weight * forecast.deadwood,
+                Note(
+                    "ai_term_next_draw",
+                    {
+                        "value": f"{forecast.deadwood:.1f}",
+                        "total": forecast.total,
+                        "weight": f"{100 * weight:.0f}",
+                    },
+                ),
+            )
+        ]
+        if forecast.outs:
+            names = sorted(set(forecast.outs), key=Card.sort_key)
+            terms.append(
+                Term(
+                    "go_out",
+                    weight * forecast.chance * self.out_bonus,
+                    Note(
+                        "ai_term_go_out",
+                        {
+                            "count": len(forecast.outs),
+                            "total": forecast.total,
+                            "cards": names,
+                            "bonus": f"{self.out_bonus:.0f}",
+                            "weight": f"{100 * weight:.0f}",
+                        },
+                        tuple(names),
+                    ),
+                )
+            )
+        return terms
 
     def _next_hands(self, obs: Observation, count: int) -> list[list[Card]]:
         """Hands the next player may hold: the cards it is known to hold (taken in full
@@ -510,179 +668,208 @@ class HardAgent(NormalAgent):
         if len(pool) < size - len(known):
             return []
         if known:
-            self.step("ai_known_hand", known, seat=nxt, cards=known)
+            code = "ai_known_hand_one" if len(known) == 1 else "ai_known_hand_many"
+            self.step(code, known, seat=nxt, cards=known)
         rng = plan.seeded_rng(obs, "threats")
         return [known + rng.sample(pool, size - len(known)) for _ in range(count)]
 
-    def threats(self, obs: Observation, cards: Sequence[Card]) -> dict[Card, float]:
-        """For each card, the chance that the next player takes it from the discard pile
-        and goes out with it (or, before its opening, opens with it: H7, H8)."""
+    def threats(self, obs: Observation, cards: Sequence[Card]) -> tuple[dict[Card, int], int]:
+        """For each card, in how many of the sampled hands the next player takes it from
+        the discard pile and goes out with it (or, before its opening, opens with it: H7,
+        H8); and how many hands were sampled."""
         nxt = plan.next_seat(obs)
         v = obs.variant
         if v.opening_threshold and not obs.opened[nxt]:
             if v.no_opening_first_turn and obs.turns[nxt] == 0:
-                return {}
+                return {}, 0
             return self.opening_threats(obs, cards)
         if obs.hand_sizes[nxt] > self.threat_size:
-            return {}
+            return {}, 0
         hands = self._next_hands(obs, self.samples)
         if not hands:
-            return {}
+            return {}, 0
         look = plan.Outlook(obs, seat=nxt)
         return {
-            card: sum(look.after_draw(h, card) == 0 for h in hands) / len(hands)
-            for card in dict.fromkeys(cards)
-        }
+            card: sum(look.after_draw(h, card) == 0 for h in hands) for card in dict.fromkeys(cards)
+        }, len(hands)
 
-    def opening_threats(self, obs: Observation, cards: Sequence[Card]) -> dict[Card, float]:
-        """For each card, the chance that it lets the (unopened) next player open now."""
+    def opening_threats(
+        self, obs: Observation, cards: Sequence[Card]
+    ) -> tuple[dict[Card, int], int]:
+        """For each card, in how many sampled hands it lets the (unopened) next player open."""
         hands = self._next_hands(obs, self.opening_samples)
         if not hands:
-            return {}
+            return {}, 0
         v = obs.variant
         look = plan.Outlook(obs, seat=plan.next_seat(obs))
         closed = [h for h in hands if look.opening(h) < v.opening_threshold]
         out = {}
         for card in dict.fromkeys(cards):
-            opens = sum(
+            out[card] = sum(
                 look.opening([*h, card]) >= v.opening_threshold
                 for h in closed
                 if card.is_joker or card in plan.completers(h, v)
             )
-            out[card] = opens / len(hands)
-        return out
+        return out, len(hands)
+
+    def _threat_term(
+        self, obs: Observation, card: Card, count: int, samples: int, now: float
+    ) -> Term:
+        v = obs.variant
+        nxt = plan.next_seat(obs)
+        opening = bool(v.opening_threshold and not obs.opened[nxt])
+        if opening:  # it escapes the flat penalty
+            cost = 0.8 * v.unopened_penalty / (obs.players - 1)
+        else:
+            cost = now + 0.5 * self.out_bonus
+        code = "ai_term_threat_opening" if opening else "ai_term_threat"
+        note = Note(
+            code,
+            {"seat": nxt, "count": count, "samples": samples, "cost": f"{cost:.0f}", "card": card},
+        )
+        return Term("threat", -count / samples * cost, note)
 
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         if obs.variant.opening_threshold and not obs.opened[obs.seat]:
             return self._before_opening(obs, discards)
         hand = list(obs.hand)
-        look = plan.Outlook(obs, out_bonus=self.out_bonus)
+        v = obs.variant
+        look = self.look
         nxt = plan.next_seat(obs)
         taken = plan.public_takes(obs, nxt)
-        end = self._end_chance(obs)
+        end, why_end = self._end_chance(obs)
         if taken:
             self.step("ai_memory", taken, seat=nxt, cards=format_cards(taken), count=len(taken))
+        holding = self.holds_melds(obs)
         rows = []
         for d in discards:
-            rest = list(hand)
-            rest.remove(d.card)
+            rest = discard_rest(hand, d.card)
             rows.append((d, rest, look.deadwood(rest)))
         rows.sort(key=lambda r: r[2])
-        threats = self.threats(obs, [d.card for d, _, _ in rows[: self.shortlist]])
+        short = rows[: self.shortlist]
+        threats, samples = self.threats(obs, [d.card for d, _, _ in short])
         out = []
         for i, (d, rest, now) in enumerate(rows):
-            notes = [Note("ai_note_deadwood_after", {"value": now})]
-            if i < self.shortlist:
-                future, chance = look.expected(rest)
-                notes.append(Note("ai_note_expected", {"value": f"{future:.1f}"}))
-                if chance:
-                    notes.append(Note("ai_note_out_chance", {"chance": f"{100 * chance:.0f}"}))
-                score = -(end * now + (1 - end) * future)
+            searched = i < self.shortlist
+            if searched:
+                caught = sum(v.card_value(c) for c in rest) if holding else now
+                code = f"ai_term_round_ends_{why_end}" + ("_holding" if holding else "")
+                terms = [
+                    Term(
+                        "round_ends",
+                        -end * caught,
+                        Note(code, {"value": caught, "chance": f"{100 * end:.0f}"}),
+                    ),
+                    *self._forecast_terms(look.forecast(rest), end),
+                ]
             else:
-                score = -now - 50.0
+                worst = short[-1][2]
+                note = Note(
+                    "ai_term_not_searched", {"value": now, "limit": worst, "count": self.shortlist}
+                )
+                terms = [Term("deadwood_now", -float(now), note)]
             if d.card.is_joker:
-                score -= 40
-                notes.append(Note("ai_note_joker_future"))
-            threat = threats.get(d.card, 0.0)
-            if threat:
-                score -= threat * self._threat_cost(obs, now)
-                pct = f"{100 * threat:.0f}"
-                notes.append(Note(self._threat_note(obs), {"seat": nxt, "chance": pct}))
-            elif _wanted_by(obs, nxt, d.card, taken):
-                score -= 2
-                notes.append(Note("ai_note_feeds", {"card": d.card, "seat": nxt}))
-            out.append(Candidate(d, score, tuple(notes)))
+                terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_hard")))
+            if searched:
+                count = threats.get(d.card, 0)
+                if count:
+                    terms.append(self._threat_term(obs, d.card, count, samples, now))
+                else:
+                    wanted = wanted_by(obs, nxt, d.card, taken)
+                    if wanted is not None:
+                        terms.append(Term("feed", -self.feed_penalty, wanted))
+            out.append(
+                Candidate.of(
+                    d, terms, plan=self._plan(obs, rest) if i < 3 else None, searched=searched
+                )
+            )
         return out
 
-    def _threat_cost(self, obs: Observation, now: float) -> float:
-        """What handing the next player its way out (or its opening) costs me."""
-        v = obs.variant
-        nxt = plan.next_seat(obs)
-        if v.opening_threshold and not obs.opened[nxt]:  # it escapes the flat penalty
-            return 0.8 * v.unopened_penalty / (obs.players - 1)
-        return now + 0.5 * self.out_bonus
-
-    def _threat_note(self, obs: Observation) -> str:
-        v = obs.variant
-        opening = v.opening_threshold and not obs.opened[plan.next_seat(obs)]
-        return "ai_note_threat_opening" if opening else "ai_note_threat"
+    def _plan(self, obs: Observation, rest: list[Card]) -> Note:
+        """What a hand keeps and waits for."""
+        improvers = self.look.improvers(rest)
+        names = sorted(set(improvers), key=Card.sort_key)
+        melds = best_arrangement(rest, obs.variant).melds
+        kept = join([str(m) for m in melds], "and") if melds else render("ai_plan_no_melds")
+        if not improvers:
+            return Note("ai_plan_nothing", {"melds": kept})
+        params = {"melds": kept, "cards": names, "count": len(improvers)}
+        return Note("ai_plan_waits", params, tuple(names))
 
     def _before_opening(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         """Not opened yet (H8): keep what makes the opening likely after the next draw."""
         v = obs.variant
         hand = list(obs.hand)
-        look = plan.Outlook(obs)
+        look = self.look
         threshold = v.opening_threshold
         rows = []
         for d in discards:
-            rest = list(hand)
-            rest.remove(d.card)
+            rest = discard_rest(hand, d.card)
             rows.append((d, rest, look.opening(rest)))
         rows.sort(key=lambda r: (-r[2], -v.card_value(r[0].card)))
-        nxt = plan.next_seat(obs)
-        threats = self.threats(obs, [d.card for d, _, _ in rows[: self.opening_shortlist]])
+        short = rows[: self.opening_shortlist]
+        threats, samples = self.threats(obs, [d.card for d, _, _ in short])
+        penalty = float(v.unopened_penalty)
         out = []
         for i, (d, rest, points) in enumerate(rows):
-            notes = [Note("ai_note_opening_now", {"points": points, "threshold": threshold})]
-            if i < self.opening_shortlist:
-                chance, expected = look.opening_expected(rest)
-                notes.append(Note("ai_note_opening_chance", {"chance": f"{100 * chance:.0f}"}))
-                score = 100 * chance + expected / 2
+            searched = i < self.opening_shortlist
+            if searched:
+                chance, expected, openers = look.opening_forecast(rest)
+                names = sorted(set(openers), key=Card.sort_key)
+                terms = [
+                    Term(
+                        "open_chance",
+                        chance * penalty,
+                        Note(
+                            "ai_term_open_chance",
+                            {
+                                "count": len(openers),
+                                "total": look.total,
+                                "cards": names,
+                                "penalty": v.unopened_penalty,
+                            },
+                            tuple(names),
+                        ),
+                    ),
+                    Term(
+                        "opening_points",
+                        self.opening_weight * expected,
+                        Note(
+                            "ai_term_opening_points",
+                            {"now": points, "expected": f"{expected:.1f}", "threshold": threshold},
+                        ),
+                    ),
+                ]
             else:
-                score = points / 2 - 50.0
+                note = Note(
+                    "ai_term_opening_not_searched",
+                    {"points": points, "threshold": threshold, "count": self.opening_shortlist},
+                )
+                terms = [Term("opening_points", self.opening_weight * min(points, threshold), note)]
             if d.card.is_joker:
-                score -= 40
-                notes.append(Note("ai_note_joker_future"))
-            threat = threats.get(d.card, 0.0)
-            if threat:
-                score -= threat * self._threat_cost(obs, 0.0)
-                pct = f"{100 * threat:.0f}"
-                notes.append(Note(self._threat_note(obs), {"seat": nxt, "chance": pct}))
-            out.append(Candidate(d, score, tuple(notes)))
+                terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_hard")))
+            count = threats.get(d.card, 0) if searched else 0
+            if count:
+                terms.append(self._threat_term(obs, d.card, count, samples, 0.0))
+            out.append(Candidate.of(d, terms, searched=searched))
         return out
 
 
-def partners(hand: Sequence[Card], card: Card) -> int:
-    """How many cards in hand could make a meld with ``card`` (same rank, or suit ±2)."""
+def wanted_by(obs: Observation, seat: int, card: Card, taken: list[Card]) -> Note | None:
+    """Why ``seat`` may want this card — it took a card that makes a meld with it, or it
+    can lay it off — as a note; ``None`` when nothing public says it wants it."""
     if card.is_joker:
-        return 0
-    count = 0
-    for other in hand:
-        if other is card or other.is_joker or other == card:
-            continue
-        if other.rank == card.rank or (
-            other.suit == card.suit and _gap(other.rank, card.rank) <= 2
-        ):
-            count += 1
-    return count
-
-
-def _gap(a: int, b: int) -> int:
-    d = abs(a - b)
-    if ACE in (a, b):
-        d = min(d, abs((14 if a == ACE else a) - (14 if b == ACE else b)))
-    return d
-
-
-def _wanted_by(obs: Observation, seat: int, card: Card, taken: list[Card]) -> bool:
-    """Whether ``seat`` has shown it wants cards like this one (or can lay it off)."""
-    if card.is_joker:
-        return True
-    if any(
-        t.rank == card.rank or (t.suit == card.suit and _gap(t.rank, card.rank) <= 2) for t in taken
-    ):
-        return True
-    return obs.opened[seat] and plan.fits_table(obs, card)
+        return Note("ai_term_feed_joker", {"seat": seat})
+    for t in taken:
+        if plan.partners_of(card, (t,), Counter(), obs.variant).partners:
+            return Note("ai_term_feed_took", {"seat": seat, "took": t}, (t,))
+    if obs.opened[seat]:
+        for index, tm in enumerate(obs.table):
+            if layoff_readings(tm.meld, (card,), obs.variant):
+                return Note(
+                    "ai_term_feed_layoff", {"seat": seat, "meld": index, "cards": tm.meld.cards}
+                )
+    return None
 
 
 LEVELS: dict[str, type[BaseAgent]] = {"easy": EasyAgent, "normal": NormalAgent, "hard": HardAgent}
-
-
-def make_agent(level: str) -> BaseAgent:
-    """An agent by level name: ``easy``, ``normal`` or ``hard``."""
-    try:
-        return LEVELS[level.strip().lower()]()
-    except KeyError:
-        from rummykit.messages import render
-
-        raise ValueError(render("unknown_level", name=level, choices=", ".join(LEVELS))) from None

@@ -10,12 +10,20 @@ import random
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game.actions import Action, Discard, ExchangeJoker, LayOff, PlayMeld
 from rummykit.game.observation import Observation
 from rummykit.melds import Meld, layoff_readings
-from rummykit.solver import Opening, best_arrangement, best_opening, can_go_out, min_deadwood
+from rummykit.solver import (
+    Opening,
+    best_arrangement,
+    best_opening,
+    can_go_out,
+    min_deadwood,
+    opening_points,
+)
 from rummykit.variants import Variant
 
 __all__ = [
@@ -221,10 +229,29 @@ def going_out_moves(obs: Observation, hand: Sequence[Card]) -> list[Action] | No
         if points < v.opening_threshold:
             return None
     moves: list[Action] = [meld_action(m) for m in result.melds]
-    moves += [LayOff(lay.cards, lay.index) for lay in result.layoffs]
+    moves += [
+        LayOff(lay.cards, lay.index, layoff_joker(lay.meld, lay.result)) for lay in result.layoffs
+    ]
     if result.discard is not None:
         moves.append(Discard(result.discard))
     return moves
+
+
+def layoff_joker(meld: Meld, result: Meld) -> Card | None:
+    """What a joker laid off onto a run stands for (H5: at an end the player says which):
+    the card the result's new joker represents, or ``None`` when no joker goes onto a run.
+
+    >>> from rummykit import make_meld
+    >>> meld = make_meld("4♥ 5♥ 6♥")
+    >>> layoff_joker(meld, make_meld("4♥ 5♥ 6♥ 🃏", joker_as=Card("7♥")))
+    Card('7♥')
+    """
+    if not result.is_run:
+        return None
+    before = Counter(rep for c, rep in zip(meld.cards, meld.represents) if c.is_joker)
+    after = Counter(rep for c, rep in zip(result.cards, result.represents) if c.is_joker)
+    new = [rep for rep in (after - before).elements() if rep is not None]
+    return new[0] if len(new) == 1 else None
 
 
 def arrangement_melds(obs: Observation, hand: Sequence[Card]) -> list[Meld]:
@@ -390,20 +417,35 @@ def rank_gap(a: int, b: int) -> int:
     return d
 
 
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """What the next draw is expected to bring a hand: ``deadwood`` is the expected
+    deadwood after drawing and throwing the worst card away (0 counted for a draw that
+    goes out), ``outs`` the unseen cards (one per copy) that go out, ``total`` how many
+    cards are unseen."""
+
+    deadwood: float
+    outs: tuple[Card, ...]
+    total: int
+
+    @property
+    def chance(self) -> float:
+        """The chance that the next card lets the hand go out."""
+        return len(self.outs) / self.total if self.total else 0.0
+
+
 class Outlook:
     """What a hand is worth now and after the next draw, for one decision (results cached).
 
     ``deadwood(hand)`` is the least value left in hand after laying down melds and, when the
-    seat may, laying cards off onto the table. ``expected(hand)`` averages, over every card
+    seat may, laying cards off onto the table. ``forecast(hand)`` averages, over every card
     this seat has not seen (weighted by copies), the deadwood after drawing it and discarding
-    the best card — less ``out_bonus`` when that card lets the hand go out. Only the cards
+    the best card, and names the cards that let the hand go out. Only the cards
     that could meld with the hand or go onto the table are worked out with the solver; any
     other card is either thrown back or kept instead of the worst card.
     """
 
-    def __init__(
-        self, obs: Observation, *, out_bonus: float = 0.0, seat: int | None = None
-    ) -> None:
+    def __init__(self, obs: Observation, *, seat: int | None = None) -> None:
         v = obs.variant
         self.variant = v
         opened = obs.opened[obs.seat if seat is None else seat] or not v.opening_threshold
@@ -413,7 +455,6 @@ class Outlook:
             (card, counts[card], v.card_value(card)) for card in sorted(counts, key=Card.sort_key)
         ]
         self.total = sum(counts.values())
-        self.out_bonus = out_bonus
         self.evaluations = 0  # solver calls made (the search's size, for the trace)
         self._cache: dict[tuple[tuple[int, ...], bool], int] = {}
         self._openings: dict[tuple[int, ...], int] = {}
@@ -456,24 +497,38 @@ class Outlook:
             found |= self.table.layoffs(hand)[1]
         return found
 
-    def expected(self, hand: Sequence[Card]) -> tuple[float, float]:
-        """(expected deadwood after the next draw and best discard, chance of going out)."""
+    def forecast(self, hand: Sequence[Card]) -> Forecast:
+        """What the next draw is expected to do for ``hand``: the expected deadwood after
+        drawing and discarding the best card (0 for a draw that goes out), and the unseen
+        cards that go out."""
         if not self.total:
-            return float(self.deadwood(hand)), 0.0
+            return Forecast(float(self.deadwood(hand)), (), 0)
         keep = self.deadwood(hand)
         spare = self.deadwood(hand, discard=True)
         relevant = self.relevant(hand)
         acc = 0.0
-        outs = 0
+        outs: list[Card] = []
         for card, count, value in self.unseen:
             if card.is_joker or card in relevant:
                 dead = self.after_draw(hand, card)
             else:  # a card that can't meld: keep it instead of the worst, or throw it back
                 dead = min(keep, spare + value)
             if dead == 0:
-                outs += count
+                outs += [card] * count
             acc += count * dead
-        return (acc - self.out_bonus * outs) / self.total, outs / self.total
+        return Forecast(acc / self.total, tuple(outs), self.total)
+
+    def improvers(self, hand: Sequence[Card]) -> list[Card]:
+        """The unseen cards (one per copy) that would lower ``hand``'s deadwood once drawn
+        and the worst card thrown away."""
+        now = self.deadwood(hand)
+        relevant = self.relevant(hand)
+        return [
+            card
+            for card, count, _ in self.unseen
+            if (card.is_joker or card in relevant) and self.after_draw(hand, card) < now
+            for _ in range(count)
+        ]
 
     def opening(self, hand: Sequence[Card]) -> int:
         """The points of the best opening in ``hand`` (H8), keeping a card to discard."""
@@ -481,19 +536,21 @@ class Outlook:
         found = self._openings.get(key)
         if found is None:
             self.evaluations += 1
-            found = best_opening(tuple(hand), self.variant).points if hand else 0
+            found = opening_points(tuple(hand), self.variant) if hand else 0
             self._openings[key] = found
         return found
 
-    def opening_expected(self, hand: Sequence[Card]) -> tuple[float, float]:
-        """(chance that the next draw lets ``hand`` open, expected opening points after it,
-        counted up to the threshold)."""
+    def opening_forecast(self, hand: Sequence[Card]) -> tuple[float, float, list[Card]]:
+        """(chance that the next draw lets ``hand`` open, expected opening points after it
+        counted up to the threshold, the unseen cards that open — one per copy)."""
         threshold = self.variant.opening_threshold
         now = min(self.opening(hand), threshold)
+        if now >= threshold:  # a card can only add to an opening: every draw opens
+            return 1.0, float(now), [c for c, count, _ in self.unseen for _ in range(count)]
         if not self.total:
-            return float(now >= threshold), float(now)
+            return 0.0, float(now), []
         relevant = completers(hand, self.variant)
-        chance = 0.0
+        openers: list[Card] = []
         points = 0.0
         for card, count, _ in self.unseen:
             if card.is_joker or card in relevant:
@@ -502,48 +559,157 @@ class Outlook:
                 value = now
             points += count * value
             if value >= threshold:
-                chance += count
-        return chance / self.total, points / self.total
+                openers += [card] * count
+        return len(openers) / self.total, points / self.total, openers
 
 
-def live_outs(card: Card, hand: Iterable[Card], unseen: Counter[Card], variant: Variant) -> int:
-    """How many unseen cards would make a three-card meld with ``card`` and one partner
-    from ``hand`` (a pair waiting for its third, two cards of a run waiting for a neighbour).
+@dataclass(frozen=True, slots=True)
+class Partners:
+    """A loose card's partners: the other loose cards it could make a meld with (same
+    rank, or same suit within two ranks), and for each, the cards that would complete
+    that meld; ``outs`` are those cards still unseen, one per copy (with the unseen
+    jokers, in a variant that has them)."""
+
+    card: Card
+    partners: tuple[tuple[Card, tuple[Card, ...]], ...]
+    outs: tuple[Card, ...]
+
+    @property
+    def dead(self) -> tuple[tuple[Card, tuple[Card, ...]], ...]:
+        """The partners whose completing cards are all seen already."""
+        unseen = set(self.outs)
+        return tuple((p, need) for p, need in self.partners if not unseen & set(need))
+
+
+def partners_of(
+    card: Card, loose: Iterable[Card], unseen: Counter[Card], variant: Variant
+) -> Partners:
+    """The partners of ``card`` among ``loose`` cards and its live outs.
 
     >>> from rummykit import ROMMI, parse_cards
     >>> unseen = Counter(parse_cards("7♠ 7♦ 4♥ 9♥ K♣"))
-    >>> live_outs(Card("7♥"), parse_cards("7♣ 8♥"), unseen, ROMMI)  # 7♠ 7♦, and 9♥
-    3
+    >>> found = partners_of(Card("7♥"), parse_cards("7♣ 8♥"), unseen, ROMMI)
+    >>> sorted(str(c) for c in found.outs)  # 7♠ 7♦ with the 7♣, and 9♥ with the 8♥
+    ['7♠', '7♦', '9♥']
     """
     if card.is_joker:
-        return 0
+        return Partners(card, (), ())
     low = 1 if variant.ace_low else 2
     high = 14 if variant.ace_above_king else 13
-
-    def places(c: Card) -> list[int]:
-        return [p for p in ((1, 14) if c.rank == 1 else (c.rank,)) if low <= p <= high]
-
-    wanted: set[Card] = set()
-    partnered = False
-    for other in hand:
+    found: dict[Card, set[Card]] = {}
+    for other in loose:
         if other.is_joker or other == card:
             continue
+        need: set[Card] = set()
         if other.rank == card.rank:
-            partnered = True
-            wanted.update(Card(card.rank, s) for s in SUITS if s not in (card.suit, other.suit))
+            need.update(Card(card.rank, s) for s in SUITS if s not in (card.suit, other.suit))
         elif other.suit == card.suit:
-            for a in places(card):
-                for b in places(other):
+            for a in _positions(card, low, high):
+                for b in _positions(other, low, high):
                     lo, hi = min(a, b), max(a, b)
                     if hi - lo == 1:
-                        partnered = True
-                        wanted.update(
-                            _RUN_CARDS[p, card.suit] for p in (lo - 1, hi + 1) if low <= p <= high
+                        need.update(
+                            _RUN_CARDS[q, card.suit] for q in (lo - 1, hi + 1) if low <= q <= high
                         )
                     elif hi - lo == 2:
-                        partnered = True
-                        wanted.add(_RUN_CARDS[lo + 1, card.suit])
-    outs = sum(unseen[c] for c in wanted)
-    if partnered and variant.jokers:
-        outs += unseen[JOKER]
-    return outs
+                        need.add(_RUN_CARDS[lo + 1, card.suit])
+        if need:
+            found.setdefault(other, set()).update(need)
+    wanted = set().union(*found.values()) if found else set()
+    outs = [c for c in sorted(wanted, key=Card.sort_key) for _ in range(unseen[c])]
+    if found and variant.jokers:
+        outs += [JOKER] * unseen[JOKER]
+    return Partners(
+        card,
+        tuple((p, tuple(sorted(n, key=Card.sort_key))) for p, n in found.items()),
+        tuple(outs),
+    )
+
+
+def melds_with(card: Card, others: Sequence[Card], variant: Variant) -> list[Meld]:
+    """Every meld that ``card`` can make with some of ``others`` (sets of its rank, runs
+    through it; at most one joker, as the variant allows).
+
+    >>> from rummykit import HUNGARIAN, parse_cards
+    >>> [str(m) for m in melds_with(Card("5♥"), parse_cards("6♥ 7♥ 5♠ 5♣"), HUNGARIAN)]
+    ['5♠ 5♥ 5♣', '5♥ 6♥ 7♥']
+    """
+    from rummykit.melds import IllegalMeld, make_meld
+
+    if card.is_joker:
+        return []
+    avail = Counter(others)
+    jokers = min(avail[JOKER], variant.jokers_per_meld if variant.jokers else 0)
+    found: dict[tuple[Card, ...], Meld] = {}
+
+    def add(cards: Sequence[Card]) -> None:
+        key = tuple(sorted(cards, key=Card.sort_key))
+        if key in found:
+            return
+        try:
+            found[key] = make_meld(list(cards), variant)
+        except (IllegalMeld, ValueError):
+            return
+
+    suits = [s for s in SUITS if s != card.suit and avail[Card(card.rank, s)]]
+    for size in (2, 3):
+        for pick in _subsets(suits, size):
+            add([card, *(Card(card.rank, s) for s in pick)])
+    for size in (1, 2):
+        for pick in _subsets(suits, size):
+            for k in range(1, jokers + 1):
+                if 1 + size + k <= 4:
+                    add([card, *(Card(card.rank, s) for s in pick), *[JOKER] * k])
+    low = 1 if variant.ace_low else 2
+    high = 14 if variant.ace_above_king else 13
+    for pos in _positions(card, low, high):
+        for start in range(max(low, pos - 12), pos + 1):
+            for end in range(max(pos, start + 2), min(high, start + 12) + 1):
+                cards: list[Card] = []
+                used = 0
+                ok = True
+                for q in range(start, end + 1):
+                    if q == pos:
+                        cards.append(card)
+                        continue
+                    want = _RUN_CARDS[q, card.suit]
+                    if avail[want]:
+                        cards.append(want)
+                    elif used < jokers:
+                        cards.append(JOKER)
+                        used += 1
+                    else:
+                        ok = False
+                        break
+                if ok:
+                    add(cards)
+    return list(found.values())
+
+
+def _subsets(items: Sequence[str], size: int) -> list[tuple[str, ...]]:
+    from itertools import combinations
+
+    return list(combinations(items, size))
+
+
+def opening_holding(hand: Sequence[Card], card: Card, variant: Variant) -> int:
+    """The most opening points (H8) of new melds from ``hand`` that include ``card`` — 0
+    when no meld holds it. One card is kept back for the discard when the variant ends a
+    turn with one.
+
+    >>> from rummykit import HUNGARIAN, parse_cards
+    >>> opening_holding(parse_cards("Q♥ K♥ A♥ 10♠ 10♦ 10♣ 2♣ 9♠"), Card("10♠"), HUNGARIAN)
+    60
+    """
+    rest = list(hand)
+    rest.remove(card)
+    best = 0
+    for meld in melds_with(card, rest, variant):
+        left = list(hand)
+        for c in meld.cards:
+            left.remove(c)
+        if not left and variant.discard_to_win:
+            continue
+        points = meld.points(variant) + (best_opening(left, variant).points if left else 0)
+        best = max(best, points)
+    return best

@@ -7,15 +7,16 @@ with the cards drawn, and the widgets step through it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 from rummykit.cards import Card
 from rummykit.game.actions import Action
-from rummykit.messages import render
+from rummykit.messages import TEMPLATES, render
 
-__all__ = ["Candidate", "Decision", "Note", "Trace", "action_cards"]
+__all__ = ["Candidate", "Decision", "Note", "Term", "Trace", "action_cards", "signed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,30 +36,136 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
+class Term:
+    """One named part of an option's score, in expected points (higher is better): its
+    stable ``name``, its ``value``, and the sentence (``note``) that says what was counted.
+
+    >>> term = Term("deadwood_after", -12.0, Note("ai_say", {"text": "12 points left"}))
+    >>> str(term)
+    '−12.0  12 points left'
+    """
+
+    name: str
+    value: float
+    note: Note
+
+    def __str__(self) -> str:
+        return render("ai_term", value=signed(self.value), text=str(self.note))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "name": self.name,
+            "value": self.value,
+            "label": render(f"ai_label_{self.name}")
+            if f"ai_label_{self.name}" in TEMPLATES
+            else self.name,
+            "note": self.note.to_dict(),
+        }
+
+
+def signed(value: float) -> str:
+    """A score as text, with its sign and one decimal: ``+3.0``, ``−12.5``, ``0.0``."""
+    text = f"{value:+.1f}"
+    if text in ("+0.0", "-0.0"):
+        return "0.0"
+    return text.replace("-", "−")
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
-    """An option the agent weighed: the action, its score (higher is better), and why."""
+    """An option the agent weighed: the action, its score (higher is better) and why.
+
+    The built-in agents score every option as a sum of named :class:`Term` s in expected
+    points, so ``score == sum(t.value for t in terms)``; ``plan`` says what the option keeps
+    and waits for, and ``searched`` is false for an option the search scored only roughly
+    (the trace collapses those into one line saying so). An agent of your own may give a
+    score and ``notes`` alone.
+    """
 
     action: Action
     score: float
     notes: tuple[Note, ...] = ()
+    terms: tuple[Term, ...] = ()
+    plan: Note | None = None
+    searched: bool = True
+
+    @classmethod
+    def of(
+        cls,
+        action: Action,
+        terms: Sequence[Term],
+        *,
+        plan: Note | None = None,
+        searched: bool = True,
+    ) -> Candidate:
+        """The option whose score is the sum of ``terms``; its one note lists them (value
+        and label), for tools that read notes."""
+        return cls(
+            action, sum(t.value for t in terms), (_summary(terms),), tuple(terms), plan, searched
+        )
+
+    def with_terms(self, *more: Term) -> Candidate:
+        """The same option with more terms added to its score."""
+        terms = (*self.terms, *more)
+        return Candidate(
+            self.action,
+            self.score + sum(t.value for t in more),
+            (_summary(terms),),
+            terms,
+            self.plan,
+            self.searched,
+        )
+
+    def why(self) -> str:
+        """The reasons in one line: its terms (value and label) or its notes."""
+        if self.terms:
+            return str(_summary(self.terms))
+        return "; ".join(str(n) for n in self.notes)
 
     def __str__(self) -> str:
-        why = "; ".join(str(n) for n in self.notes)
-        return render("ai_candidate", action=str(self.action), why=why, score=f"{self.score:.1f}")
+        return render(
+            "ai_candidate", action=str(self.action), why=self.why(), score=signed(self.score)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "action": self.action.to_dict(),
             "text": str(self.action),
-            "score": round(self.score, 3),
+            "score": self.score,
             "notes": [n.to_dict() for n in self.notes],
+            "terms": [t.to_dict() for t in self.terms],
+            "plan": self.plan.to_dict() if self.plan is not None else None,
+            "searched": self.searched,
         }
+
+
+def _summary(terms: Sequence[Term]) -> Note:
+    """One note listing the terms: ``−18.0 deadwood after, −2.5 outs given up``."""
+    text = ", ".join(render("ai_term_short", value=signed(t.value), label=_label(t)) for t in terms)
+    return Note("ai_terms", {"terms": text})
+
+
+def _label(term: Term) -> str:
+    code = f"ai_label_{term.name}"
+    return render(code) if code in TEMPLATES else term.name
+
+
+TOP = 3  # options shown in full, with their terms and plan
 
 
 @dataclass(frozen=True, slots=True)
 class Trace:
-    """The reasoning behind one decision."""
+    """The reasoning behind one decision: the steps, every option weighed, and why the
+    winner won.
+
+    ``steps`` are :class:`Note` s in order; ``candidates`` the options with their scores
+    (each the sum of its terms); ``chosen`` the action played; ``why`` the sentence that
+    says why. ``str(trace)`` shows the best options in full — every term of their score,
+    their plan and how far each is behind the best — then the others one per line, and
+    collapses the options the search did not look at closely into one line that says so.
+    """
 
     agent: str
     seat: int
@@ -67,16 +174,47 @@ class Trace:
     chosen: Action
     why: Note
 
-    def __str__(self) -> str:
+    def ranked(self) -> list[Candidate]:
+        """The options, best first (the chosen one first among equals)."""
+        return sorted(self.candidates, key=lambda c: (-c.score, c.action != self.chosen))
+
+    def lines(self) -> list[str]:
+        """The trace as text lines."""
         lines = [render("ai_header", agent=self.agent, seat=self.seat)]
         lines += [f"  - {n}" for n in self.steps]
-        if self.candidates:
+        ranked = self.ranked()
+        if ranked:
             lines.append(render("ai_candidates_header"))
-            for c in sorted(self.candidates, key=lambda c: -c.score):
+            best = ranked[0].score
+            searched = [c for c in ranked if c.searched]
+            rough = [c for c in ranked if not c.searched]
+            for i, c in enumerate(searched):
                 mark = "→" if c.action == self.chosen else " "
-                lines.append(f"  {mark} {c}")
+                if i < TOP and c.terms:
+                    head = render("ai_option", action=str(c.action), score=signed(c.score))
+                    if i:
+                        head += render("ai_behind", diff=f"{best - c.score:.1f}")
+                    lines.append(f"  {mark} {head}")
+                    lines += [f"        {t}" for t in c.terms]
+                    if c.plan is not None:
+                        lines.append(f"        {render('ai_plan', text=str(c.plan))}")
+                else:
+                    lines.append(f"  {mark} {c}")
+            if rough:
+                reason = rough[0].terms[-1].note if rough[0].terms else None
+                options = "; ".join(
+                    render("ai_rough_option", action=str(c.action), score=signed(c.score))
+                    for c in rough
+                )
+                why = str(reason) if reason is not None else ""
+                lines.append(
+                    "    " + render("ai_not_searched", count=len(rough), options=options, why=why)
+                )
         lines.append(render("ai_chosen", action=str(self.chosen), why=str(self.why)))
-        return "\n".join(lines)
+        return lines
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (what the widgets step through)."""
@@ -84,7 +222,7 @@ class Trace:
             "agent": self.agent,
             "seat": self.seat,
             "steps": [n.to_dict() for n in self.steps],
-            "candidates": [c.to_dict() for c in self.candidates],
+            "candidates": [c.to_dict() for c in self.ranked()],
             "chosen": self.chosen.to_dict(),
             "chosen_text": str(self.chosen),
             "why": self.why.to_dict(),
@@ -97,14 +235,17 @@ class Trace:
             f"<li>{escape(str(n))}{cards_html(n.cards) if n.cards else ''}</li>" for n in self.steps
         )
         rows = "".join(
-            "<tr{}><td>{}{}</td><td style='text-align:right'>{:.1f}</td><td>{}</td></tr>".format(
+            "<tr{}><td>{}{}</td><td style='text-align:right'>{}</td><td>{}</td></tr>".format(
                 " style='font-weight:bold'" if c.action == self.chosen else "",
                 cards_html(action_cards(c.action)) if action_cards(c.action) else "",
                 escape(str(c.action)),
-                c.score,
-                escape("; ".join(str(n) for n in c.notes)),
+                escape(signed(c.score)),
+                "<br>".join(escape(str(t)) for t in c.terms)
+                + (f"<br><i>{escape(str(c.plan))}</i>" if c.plan is not None else "")
+                if c.terms
+                else escape("; ".join(str(n) for n in c.notes)),
             )
-            for c in sorted(self.candidates, key=lambda c: -c.score)
+            for c in self.ranked()
         )
         table = (
             "<table><tr><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>".format(

@@ -19,7 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from rummykit.messages import render
-from rummykit.review import Review, review
+from rummykit.mistakes import Review, review
 from rummykit.widgets.stepper import Step, decision_html
 
 __all__ = ["ReviewWidget"]

@@ -59,7 +59,7 @@ from rummykit.game.actions import (
 )
 from rummykit.game.record import from_position, loads
 from rummykit.messages import render
-from rummykit.review import Review, review
+from rummykit.mistakes import Review, review
 from rummykit.widgets.view import (
     Control,
     Scores,

@@ -21,14 +21,13 @@ True
 It works on a :class:`~rummykit.game.Game`, a saved record (JSON text, a path, or the
 parsed data), for any seat and either variant; ``rummykit review FILE`` prints it.
 ``rummykit.review`` is this module's :func:`review` function; import the classes with
-``from rummykit.review import Review, Mistake``.
+``from rummykit.mistakes import Review, Mistake``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import types
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
@@ -314,14 +313,3 @@ def review_command(path: str, seat: int = 0, level: str = "hard", as_json: bool 
     else:
         print(str(result), file=out)
     return 0
-
-
-class _CallableModule(types.ModuleType):
-    """This module, callable as :func:`review`: ``rummykit.review(game)`` works whether
-    ``rummykit.review`` names the function or, once imported as a module, the module."""
-
-    def __call__(self, source: Any, seat: int = 0, level: str | Agent = "hard") -> Review:
-        return review(source, seat, level)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -41,7 +41,6 @@ import math
 import random
 import shlex
 import sys
-import types
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -624,14 +623,3 @@ def run_league_command(args: Any) -> int:
         Path(args.html).write_text(result._repr_html_(), encoding="utf-8")
     print(result.to_json() if args.json else result)
     return 0
-
-
-class _CallableModule(types.ModuleType):
-    """``rummykit.league(...)`` calls :func:`league` even where ``rummykit.league`` names this
-    module (the import system sets that attribute when the module is imported first)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> LeagueResult:
-        return league(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
