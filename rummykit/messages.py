@@ -1410,6 +1410,12 @@ TEMPLATES: dict[str, str] = {
     "widget_drawn": "just drawn",
     "stepper_memory_none": "What it remembers: seat {seat} has taken nothing from the discard pile.",
     "stepper_slider_label": "Decision number",
+    "widget_reasoning_note": (
+        "The computer's reasoning shows its cards: open-cards teaching. Make the table with "
+        "show_reasoning=False to keep them hidden."
+    ),
+    "widget_reasoning_hidden": "The computer's reasoning and cards are hidden.",
+    "widget_ai_moves_plain": "Computer moves",
     # --- rummykit simulate and rummykit play --------------------------------------------------
     "ai_note_outs": "{count} unseen card(s) would make a meld with it",
     "ai_note_opening_now": "best opening without it: {points} of {threshold}",

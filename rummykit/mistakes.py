@@ -90,9 +90,22 @@ def cost_of(decision: Decision, played: Action) -> float | None:
     return chosen.score - mine.score
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Mistake:
-    """One decision where the AI would have chosen differently."""
+    """One decision where the AI would have chosen differently.
+
+    Its repr is one short line (a notebook shows it, not the whole observation):
+
+    >>> from rummykit.game import Discard, from_position
+    >>> from rummykit import Card
+    >>> game = from_position("rommi", hands=["9♠ K♦ 2♣", "3♣"], discard="5♥", phase="play")
+    >>> decision = make_agent("hard").decide(game.observation(0))
+    >>> m = Mistake(7, 0, game.observation(0), Discard(Card("9♠")), decision, 3.24)
+    >>> m
+    Mistake(move=7, seat=0, played='discard 9♠', suggested=..., cost=3.2)
+    >>> repr(m) == repr(Mistake(7, 0, m.observation, m.played, m.decision, 3.2400001))
+    True
+    """
 
     number: int  # the action's number in the round's record (from 1)
     seat: int
@@ -138,6 +151,13 @@ class Mistake:
 
     def __str__(self) -> str:
         return " ".join(self.sentences)
+
+    def __repr__(self) -> str:
+        cost = "None" if self.cost is None else f"{self.cost:.1f}"
+        return (
+            f"Mistake(move={self.number}, seat={self.seat}, played={str(self.played)!r}, "
+            f"suggested={str(self.suggested)!r}, cost={cost})"
+        )
 
     def _repr_html_(self) -> str:
         obs = self.observation

@@ -240,6 +240,18 @@ def test_a_position_record_set_up_by_hand_is_reviewed_too():
     assert mistake.suggested.kind == "meld"
 
 
+def test_a_mistake_repr_is_one_short_line_without_the_observation(played):
+    _game, learner, result = played
+    for m in result.mistakes:
+        text = repr(m)
+        cost = "None" if m.cost is None else f"{m.cost:.1f}"
+        assert text == (
+            f"Mistake(move={m.number}, seat={learner}, played={str(m.played)!r}, "
+            f"suggested={str(m.suggested)!r}, cost={cost})"
+        )
+        assert "\n" not in text and "Observation" not in text and len(text) < 200
+
+
 def test_rummykit_review_and_league_are_the_functions_whatever_was_imported_first() -> None:
     import rummykit
     import rummykit.leagues

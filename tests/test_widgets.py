@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from referee_helpers import REFEREE_HELPS
 
+from rummykit import variant
 from rummykit.ai import make_agent
 from rummykit.cards import Card, as_cards
 from rummykit.game import (
@@ -33,6 +34,7 @@ from rummykit.game import (
     PlayMeld,
     ReturnCutCard,
     Undo,
+    from_position,
     parse_action,
 )
 from rummykit.game.record import dumps
@@ -305,11 +307,14 @@ class Learner:
                 self.send(message)  # first without saying what the joker is
                 if table.verdict is not None and not table.verdict.ok:
                     assert codes(table) == ["joker_ambiguous"]
-                    assert str(action.joker_as) in table.view["joker_choices"]
+                    named = action.joker_as
+                    wanted = str(named) if isinstance(named, Card) else [str(c) for c in named]
+                    offered = [c["joker_as"] for c in table.view["joker_choices"]]
+                    assert wanted in offered, (wanted, offered)
                     assert table.view["pending"] == message
                     self.refusals["joker_ambiguous"] += 1
                     # the page's choice button repeats the pending message with the choice
-                    self.send({**table.view["pending"], "joker_as": str(action.joker_as)})
+                    self.send({**table.view["pending"], "joker_as": wanted})
             else:
                 self.send(message)
         elif isinstance(action, ExchangeJoker):
@@ -737,7 +742,8 @@ def test_H5_joker_as_chosen_after_joker_ambiguous_meld() -> None:
     select(table, "5♥", "6♥", "🃏")
     table.handle({"type": "meld"})
     assert_refused(table, "joker_ambiguous", rule="H5")
-    assert sorted(table.view["joker_choices"]) == ["4♥", "7♥"]
+    assert sorted(c["joker_as"] for c in table.view["joker_choices"]) == ["4♥", "7♥"]
+    assert [c["label"] for c in table.view["joker_choices"]] == ["🃏 = 4♥", "🃏 = 7♥"]
     assert table.view["pending"] == {"type": "meld"}
     assert highlighted(table) == ["5♥", "6♥", "🃏"]
     # the page's "🃏 = 4♥" button
@@ -748,6 +754,73 @@ def test_H5_joker_as_chosen_after_joker_ambiguous_meld() -> None:
     assert table.view["melds"][0]["jokers"] == ["🃏 = 4♥"]
     assert table.view["joker_choices"] == []
     assert table.view["opening"] == "Opening: 15 of 51"
+
+
+def _two_jokers_table(hand: str, table: tuple[tuple[int, str], ...] = ()) -> Table:
+    """A table under the house rule ``jokers_per_meld=2``, both seats opened, seat 0 to play."""
+    game = from_position(
+        variant("hungarian", jokers_per_meld=2),
+        hands=[hand, "2♦ 3♦ 9♦ 9♣ 4♠"],
+        table=table,
+        discard="8♣",
+        phase="play",
+        turns=[3, 3],
+        opened=[True, True],
+    )
+    return Table(game=game, ai="easy", ai_delay=0)
+
+
+def _joker_meanings(table: Table, index: int) -> list[str]:
+    meld = table.game.table[index].meld
+    return sorted(str(r) for c, r in zip(meld.cards, meld.represents) if c.is_joker)
+
+
+@pytest.mark.parametrize(
+    ("wanted", "kind"), [(["J♥", "Q♥"], "run"), (["Q♥", "A♥"], "run"), (None, "set")]
+)
+def test_H5_two_jokers_offered_as_whole_readings_in_words(wanted: Any, kind: str) -> None:
+    table = _two_jokers_table("K♥ 🃏 🃏 2♦ 5♣")
+    select(table, "K♥", "🃏", "🃏")
+    table.handle({"type": "meld"})
+    assert_refused(table, "joker_ambiguous", rule="H5")
+    choices = table.view["joker_choices"]
+    assert len(choices) == 3
+    labels = [c["label"] for c in choices]
+    # each button a whole reading, in the words of the refusal, never a printed tuple
+    assert "the jokers are the J♥ and the Q♥" in labels
+    assert "the jokers are the Q♥ and the A♥" in labels
+    assert "the jokers are two of the missing K♠, K♦ and K♣" in labels
+    for label in labels:
+        assert "(" not in label and "Card" not in label and label in failing(table)[0]["message"]
+    assert all(isinstance(c["joker_as"], list) and len(c["joker_as"]) == 2 for c in choices)
+    if wanted is None:
+        (choice,) = [c for c in choices if "missing" in c["label"]]
+    else:
+        (choice,) = [c for c in choices if sorted(c["joker_as"]) == sorted(wanted)]
+    table.handle({**table.view["pending"], "joker_as": choice["joker_as"]})  # the button
+    assert_played(table)
+    meld = table.game.table[0].meld
+    assert meld.kind == kind
+    if wanted is not None:
+        assert _joker_meanings(table, 0) == sorted(wanted)
+    assert Counter(str(c) for c in meld.cards) == Counter(["K♥", "🃏", "🃏"])
+    assert table.view["joker_choices"] == []
+
+
+def test_H5_two_jokers_laid_off_at_once_with_the_reading_chosen() -> None:
+    table = _two_jokers_table("🃏 🃏 2♣ 7♦", ((1, "5♥ 6♥ 7♥"),))
+    select(table, "🃏", "🃏")
+    before = table.game.snapshot()
+    table.handle({"type": "layoff", "meld": 0})
+    assert_refused(table, "joker_ambiguous", rule="H5")
+    assert table.game.snapshot() == before
+    offered = {tuple(c["joker_as"]): c["label"] for c in table.view["joker_choices"]}
+    assert offered[("8♥", "9♥")] == "the jokers are the 8♥ and the 9♥"
+    assert offered[("3♥", "4♥")] == "the jokers are the 3♥ and the 4♥"
+    table.handle({**table.view["pending"], "joker_as": ["8♥", "9♥"]})
+    assert_played(table)
+    assert [str(c) for c in table.game.table[0].meld.cards] == ["5♥", "6♥", "7♥", "🃏", "🃏"]
+    assert _joker_meanings(table, 0) == ["8♥", "9♥"]
 
 
 def test_H5_joker_as_after_dropping_a_joker_on_a_meld() -> None:
@@ -767,7 +840,7 @@ def test_H5_joker_as_after_dropping_a_joker_on_a_meld() -> None:
     select(table, "K♠")  # unrelated selection: the choice must repeat the drop, not use it
     table.handle({"type": "layoff", "meld": 0, "index": index_of(table, "🃏")})
     assert_refused(table, "joker_ambiguous")
-    assert sorted(table.view["joker_choices"]) == ["4♥", "8♥"]
+    assert sorted(c["joker_as"] for c in table.view["joker_choices"]) == ["4♥", "8♥"]
     pending = table.view["pending"]
     assert pending == {"type": "layoff", "meld": 0, "index": index_of(table, "🃏")}
     table.handle({**pending, "joker_as": "8♥"})
@@ -1287,3 +1360,71 @@ def test_H15_the_learner_reads_how_the_empty_stock_ended_the_round(code: str, wh
     assert mine.startswith(f"You asked for a card, but {what}")
     assert theirs.startswith(f"Seat 0 asked for a card, but {what}")
     assert mine.endswith("the round ends with no winner.") and theirs.endswith(mine[-30:])
+
+
+# --- open-cards teaching: the computer's reasoning shows its cards, unless turned off -----------
+
+CARD_TEXT = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|🃏")
+
+
+def _public_cards(table: Table) -> set[str]:
+    """Every card text the learner's seat may know: its hand, the table, the piles, history."""
+    obs = table.game.observation(table.seat)
+    cards = {str(c) for c in obs.hand} | {str(c) for c in obs.discard_pile}
+    cards |= {str(c) for tm in obs.table for c in tm.meld.cards}
+    cards |= {str(r) for tm in obs.table for r in tm.meld.represents if r is not None}
+    cards |= {str(c) for tm in obs.table if not tm.meld.is_run for c in tm.meld.missing_suits()}
+    if obs.cut_card is not None:
+        cards.add(str(obs.cut_card))
+    for event in obs.history:
+        for value in event.params.values():
+            cards |= set(CARD_TEXT.findall(str(value)))
+    return cards
+
+
+def _hidden_cards_shown(variant_name: str, players: int, seed: int, show: bool) -> set[str]:
+    """Play a round at the table; the computer seats' hidden cards found in what it showed."""
+    table = Table(
+        variant_name, players=players, ai="normal", seed=seed, ai_delay=0, show_reasoning=show
+    )
+    sent = capture(table)
+    agent = make_agent("normal")
+    found: set[str] = set()
+    while not table.game.is_over:
+        game = table.game
+        hidden: set[str] = set()
+        for s in range(players):
+            if s != table.seat:
+                hidden |= {str(c) for c in game.hand(s)}
+        hidden -= _public_cards(table)
+        shown = json.dumps([table.view, table.moves, sent], ensure_ascii=False)
+        found |= hidden & set(CARD_TEXT.findall(shown))
+        assert table.view["show_reasoning"] is show
+        table.act(agent.decide(game.observation(table.seat)).action)
+    if not show:
+        assert all("why" not in e and "trace_html" not in e for e in table.ai_log)
+        assert table.ai_log and all(e["action"] and e["text"] for e in table.ai_log)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("variant_name", "players", "seed"), [("hungarian", 2, 3), ("rommi", 3, 4), ("hungarian", 4, 2)]
+)
+def test_show_reasoning_false_never_shows_a_computers_hidden_card(
+    variant_name: str, players: int, seed: int
+) -> None:
+    # the default: the reasoning names cards the computer holds (what the note says)
+    assert _hidden_cards_shown(variant_name, players, seed, True)
+    assert _hidden_cards_shown(variant_name, players, seed, False) == set()
+
+
+def test_the_table_says_when_the_computers_cards_are_shown() -> None:
+    table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
+    assert table.labels["reasoning_note"].startswith("The computer's reasoning shows its cards")
+    assert "open-cards teaching" in table.labels["reasoning_note"]
+    assert table.view["show_reasoning"] is True
+    assert all(e["why"] and e["trace_html"] for e in table.ai_log)
+    hidden = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0, show_reasoning=False)
+    assert hidden.view["show_reasoning"] is False
+    assert "hidden" in hidden.labels["reasoning_hidden"]
+    assert "why" not in hidden.labels["ai_moves_plain"]

@@ -776,6 +776,7 @@ class Game:
                     cards,
                     {
                         "choices": tuple(_named_meaning(m) for m in distinct),
+                        "readings": tuple(reading_phrase(m) for m in distinct),
                         "choices_text": join([reading_phrase(m) for m in distinct]),
                     },
                     True,

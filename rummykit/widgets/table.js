@@ -38,11 +38,14 @@ function render({ model, el }) {
   const alert = h("div", { class: "rk-sr-only", role: "alert", "data-testid": "alert" });
   const mine = h("div", { class: "rk-log-list", "data-testid": "my-log" });
   const theirs = h("div", { class: "rk-log-list", "data-testid": "ai-log" });
+  // whether the computer's reasoning (and so its cards) is shown: said beside its moves
+  const theirsTitle = h("div", { class: "rk-owner-name", "data-label": "ai_moves" });
+  const reasoningNote = h("div", { class: "rk-reasoning-note", "data-testid": "reasoning-note", "data-label": "reasoning_note" });
   const logs = h(
     "div",
     { class: "rk-logs" },
     h("div", { class: "rk-log" }, h("div", { class: "rk-owner-name", "data-label": "your_moves" }), mine),
-    h("div", { class: "rk-log" }, h("div", { class: "rk-owner-name", "data-label": "ai_moves" }), theirs),
+    h("div", { class: "rk-log" }, theirsTitle, reasoningNote, theirs),
   );
   el.replaceChildren(body, live, alert, logs);
 
@@ -104,6 +107,15 @@ function render({ model, el }) {
   function logEntry(entry) {
     if (entry.mine) {
       return h("div", { class: "rk-my-move", "data-testid": `my-move-${entry.number}` }, entry.text);
+    }
+    if (entry.trace_html === undefined) {
+      // show_reasoning=False: only what every player saw
+      return h(
+        "div",
+        { class: "rk-ai-move", "data-testid": `ai-move-${entry.number}` },
+        h("div", {}, `${entry.name}: ${entry.action}`),
+        h("div", { class: "rk-ai-said" }, entry.text),
+      );
     }
     return h(
       "details",
@@ -173,6 +185,9 @@ function render({ model, el }) {
     const key = hadFocus && body.contains(active) ? active.getAttribute("data-testid") : null;
     const keepOpen = new Set([...body.querySelectorAll("details[open]")].map((d) => d.getAttribute("data-testid")));
 
+    const open = v.show_reasoning !== false;
+    theirsTitle.dataset.label = open ? "ai_moves" : "ai_moves_plain";
+    reasoningNote.dataset.label = open ? "reasoning_note" : "reasoning_hidden";
     for (const node of logs.querySelectorAll("[data-label]")) node.textContent = labels[node.dataset.label];
     body.replaceChildren(...parts(v, labels, keepOpen));
     el.dataset.seq = v.seq;
@@ -450,11 +465,15 @@ function render({ model, el }) {
           h(
             "div",
             { class: "rk-choices" },
-            v.joker_choices.map((card) =>
+            v.joker_choices.map((choice) =>
               h(
                 "button",
-                { class: "rk-btn", "data-testid": `joker-as-${card}`, onclick: () => send({ ...v.pending, joker_as: card }) },
-                `🃏 = ${card}`,
+                {
+                  class: "rk-btn",
+                  "data-testid": `joker-as-${[].concat(choice.joker_as).join("-")}`,
+                  onclick: () => send({ ...v.pending, joker_as: choice.joker_as }),
+                },
+                choice.label,
               ),
             ),
           ),

@@ -17,6 +17,16 @@ always ask "why not?". The front end sends small messages (``{"type": "draw"}``,
 What goes to the browser is split so that a click sends little: the card pictures once
 (``deck``), the words of the page once (``labels``), the view on every change (no pictures,
 no log), and the move log as new entries only (custom ``{"type": "log"}`` messages).
+
+Open-cards teaching: the computer's reasoning in the move log (each move's "why" and its
+trace, the moves it weighed) names the cards that computer holds, so a learner who opens it
+sees the computer's hand. That is on by default, for learning how the AI thinks, and the
+table says so beside the computer's moves. To play with the computer's cards hidden, make
+the table with ``show_reasoning=False``: the log then keeps only what every player saw.
+
+>>> secret = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0, show_reasoning=False)
+>>> sorted(secret.ai_log[0])
+['action', 'mine', 'name', 'number', 'seat', 'text']
 """
 
 from __future__ import annotations
@@ -72,6 +82,17 @@ _TURN_CODES = frozenset({"round_over", "not_your_turn", "cut_first", "draw_first
 _DRAWS = frozenset({"draw", "take_discard", "take_cut", "pile"})
 
 
+def _joker_as(named: Any) -> Card | tuple[Card, ...] | None:
+    """The ``joker_as`` of a message: a card's text, or a list of them (a card per joker).
+
+    >>> _joker_as("4♥"), _joker_as(["6♥", "7♥"]), _joker_as(None)
+    (Card('4♥'), (Card('6♥'), Card('7♥')), None)
+    """
+    if isinstance(named, list):
+        return tuple(parse_card(str(text)) for text in named) or None
+    return parse_card(named) if named else None
+
+
 @dataclass(frozen=True)
 class Tool:
     """A button beside the controls that runs Python rather than a move (e.g. a review).
@@ -86,7 +107,11 @@ class Tool:
 
 
 class Table(anywidget.AnyWidget):
-    """A playable card table: one human seat, the others played by the AI."""
+    """A playable card table: one human seat, the others played by the AI.
+
+    ``show_reasoning`` (default True) puts each computer move's reasoning in the move log;
+    the reasoning shows that computer's cards (open-cards teaching). False hides it.
+    """
 
     _esm = _HERE / "table.js"
     _css = _HERE / "table.css"
@@ -110,6 +135,7 @@ class Table(anywidget.AnyWidget):
         ai_delay: float = 0.8,
         four_colour: bool | None = None,
         names: list[str] | None = None,
+        show_reasoning: bool = True,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -151,6 +177,9 @@ class Table(anywidget.AnyWidget):
         """Buttons that run Python rather than a move, by message type (the mistake review's
         are built in); add one with ``table.tools["mine"] = Tool(…)``."""
         self.ai_delay = ai_delay
+        self.show_reasoning = show_reasoning
+        """Whether the move log carries each computer move's reasoning. The reasoning names
+        the cards that computer holds (open-cards teaching); False keeps them hidden."""
         self._seq = 0
         self._acted = -1
         self._log_sent = 0
@@ -215,7 +244,8 @@ class Table(anywidget.AnyWidget):
 
     @property
     def ai_log(self) -> list[dict[str, Any]]:
-        """The computer seats' moves this round, each with its reasoning."""
+        """The computer seats' moves this round, each with its reasoning (``why``,
+        ``trace_html``) unless the table was made with ``show_reasoning=False``."""
         return [entry for entry in self.moves if not entry["mine"]]
 
     def _refresh(self) -> None:
@@ -251,6 +281,7 @@ class Table(anywidget.AnyWidget):
             "round": self._round(),
             "review": self._review_html(),
             "hint_detail": self.hint_detail,
+            "show_reasoning": self.show_reasoning,
         }
         self._send_log(self._log_sent)
 
@@ -537,8 +568,7 @@ class Table(anywidget.AnyWidget):
 
     def _action(self, message: dict[str, Any]) -> Action | None:
         kind = message.get("type")
-        joker_text = message.get("joker_as")
-        joker_as = parse_card(joker_text) if joker_text else None
+        joker_as = _joker_as(message.get("joker_as"))
         simple: dict[str, Action] = {
             "draw": Draw("stock"),
             "take_discard": Draw("discard"),
@@ -636,12 +666,12 @@ class Table(anywidget.AnyWidget):
         decision = agent.decide(game.observation(seat))
         game.play(decision.action, seat)
         self.announcement = " ".join(event_text(e, self.seat) for e in game.events[before:])
+        reasoning = {"why": str(decision.trace.why), "trace_html": decision.trace._repr_html_()}
         self._logged(
             seat,
             self.announcement,
             action=str(decision.action),
-            why=str(decision.trace.why),
-            trace_html=decision.trace._repr_html_(),
+            **(reasoning if self.show_reasoning else {}),
         )
         self._refresh()
         return True

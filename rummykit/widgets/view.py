@@ -279,14 +279,28 @@ def table_view(
     }
 
 
-def _joker_choices(verdict: Verdict | None) -> list[str]:
-    """When a joker's meaning is open, the cards it may stand for (offered as buttons)."""
+def _joker_choices(verdict: Verdict | None) -> list[dict[str, Any]]:
+    """When a joker's meaning is open, the meanings it may take, offered as buttons: each a
+    ``label`` in words and the ``joker_as`` to send back (a card, or with several jokers a
+    whole reading: a card per joker)."""
     if verdict is None:
         return []
     for r in verdict.failures:
-        if r.code == "joker_ambiguous":
-            choices = r.params.get("choices", ())
-            return [str(c) for c in choices] if isinstance(choices, (tuple, list)) else []
+        if r.code != "joker_ambiguous":
+            continue
+        choices = r.params.get("choices", ())
+        if not isinstance(choices, (tuple, list)):
+            return []
+        readings = r.params.get("readings")
+        offered: list[dict[str, Any]] = []
+        for i, choice in enumerate(choices):
+            if isinstance(choice, Card):
+                offered.append(
+                    {"label": render("widget_joker_is", card=choice), "joker_as": str(choice)}
+                )
+            elif isinstance(choice, tuple) and isinstance(readings, tuple):
+                offered.append({"label": readings[i], "joker_as": [str(c) for c in choice]})
+        return offered
     return []
 
 
@@ -314,6 +328,9 @@ LABELS = (
     "sort_rank",
     "next_round_button",
     "ai_moves",
+    "ai_moves_plain",
+    "reasoning_note",
+    "reasoning_hidden",
     "your_moves",
     "scores",
     "round_over",

@@ -382,6 +382,10 @@ def test_play_a_turn_in_the_browser(table_page: Any, playwright_api: Any) -> Non
     expect(latest).to_have_attribute("open", "")
     expect(latest.locator(".rk-trace")).to_be_visible()
     expect(latest.locator(".rk-trace")).to_contain_text("easy")
+    # the table says that this reasoning shows the computer's cards
+    expect(page.get_by_test_id("reasoning-note")).to_contain_text(
+        "The computer's reasoning shows its cards: open-cards teaching."
+    )
     # ... and it stays open while the table redraws
     page.get_by_test_id("stock").click()
     expect(page.get_by_test_id("stock")).to_have_attribute("aria-disabled", "true")
