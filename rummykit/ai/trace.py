@@ -142,7 +142,7 @@ class Candidate:
 
 
 def _summary(terms: Sequence[Term]) -> Note:
-    """One note listing the terms: ``−18.0 deadwood after, −2.5 outs given up``."""
+    """One note listing the terms: ``−18.0 for the deadwood left, −2.5 for outs given up``."""
     text = ", ".join(render("ai_term_short", value=signed(t.value), label=_label(t)) for t in terms)
     return Note("ai_terms", {"terms": text})
 
