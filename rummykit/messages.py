@@ -1417,12 +1417,6 @@ TEMPLATES: dict[str, str] = {
     "widget_reasoning_hidden": "The computer's reasoning and cards are hidden.",
     "widget_ai_moves_plain": "Computer moves",
     # --- rummykit simulate and rummykit play --------------------------------------------------
-    "ai_note_outs": "{count} unseen card(s) would make a meld with it",
-    "ai_note_opening_now": "best opening without it: {points} of {threshold}",
-    "ai_note_opening_chance": "{chance}% chance that the next card lets me open",
-    "ai_note_out_chance": "{chance}% chance to go out on my next turn",
-    "ai_note_threat": "seat {seat} would go out with it in {chance}% of the hands it may hold",
-    "ai_known_hand": "Seat {seat} still holds {cards}: it took them from the discard pile.",
     "ai_opening_with": (
         "My best opening is {before:points}; with {card} from the discard pile it would be "
         "{after} ({threshold} needed)."
