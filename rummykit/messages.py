@@ -414,11 +414,11 @@ TEMPLATES: dict[str, str] = {
     "status_draw_cut": "Seat {seat} draws: from the stock, the discard pile, or the cut card.",
     "status_play": "Seat {seat} plays: lay down, lay off, or discard to end the turn.",
     "status_play_start": (
-        "Seat {seat} plays: your first turn: discard only — you start with one card more, "
-        "so you don't draw."
+        "Seat {seat} plays its first turn: discard only — it starts with one card more, "
+        "so it doesn't draw."
     ),
     "status_play_first_turn": (
-        "Seat {seat} plays: your first turn: discard only — nobody opens on their very first turn."
+        "Seat {seat} plays its first turn: discard only — nobody opens on their very first turn."
     ),
     "status_over": "The round is over.",
     "status_opening": "Opening: {points} of {threshold} points so far.",
@@ -1367,6 +1367,12 @@ TEMPLATES: dict[str, str] = {
         "Your turn: draw from the stock, the discard pile, or the cut card."
     ),
     "widget_you_status_play": "Your turn: lay down, lay off, or discard to end the turn.",
+    "widget_you_status_play_start": (
+        "Your first turn: discard only — you start with one card more, so you don't draw."
+    ),
+    "widget_you_status_play_first_turn": (
+        "Your first turn: discard only — nobody opens on their very first turn."
+    ),
     "widget_you_score_went_out": "You went out: {points}.",
     "widget_you_score_out": "You went out.",
     "widget_you_score_went_out_hand": (

@@ -174,7 +174,7 @@ def test_the_starter_first_turn_status_says_discard_only() -> None:
     for players in (2, 3, 4):
         game = Game.new("hungarian", players=players, seed=players)
         status = str(game.turn_status())
-        assert "your first turn: discard only" in status, status
+        assert "plays its first turn: discard only" in status, status
         assert "lay down" not in status and "Opening" not in status
         assert {a.kind for a in game.legal_actions()} == {"discard"}
 
@@ -191,7 +191,7 @@ def test_a_first_turn_status_says_discard_only_H9() -> None:
     allowed(game, "draw")
     status = str(game.turn_status())
     assert status == (
-        "Seat 0 plays: your first turn: discard only — nobody opens on their very first turn."
+        "Seat 0 plays its first turn: discard only — nobody opens on their very first turn."
     )
     assert {a.kind for a in game.legal_actions()} == {"discard"}
     verdict = refuse(game, "draw", "already_drew", "H6")

@@ -1428,3 +1428,13 @@ def test_the_table_says_when_the_computers_cards_are_shown() -> None:
     assert hidden.view["show_reasoning"] is False
     assert "hidden" in hidden.labels["reasoning_hidden"]
     assert "why" not in hidden.labels["ai_moves_plain"]
+
+
+def test_the_learners_first_turn_says_discard_only_in_the_second_person() -> None:
+    # the starter in Hungarian (H3), the seat to the dealer's left, may only discard: the
+    # table says so to "you" (with three players and seat 0 dealing, seat 1 starts)
+    table = Table("hungarian", players=3, seat=1, ai="easy", seed=2, ai_delay=0)
+    assert table.game.current == table.seat and table.game.phase == "play"
+    assert table.view["status"] == (
+        "Your first turn: discard only — you start with one card more, so you don't draw."
+    )

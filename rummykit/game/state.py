@@ -55,7 +55,7 @@ from rummykit.melds import (
     readings_with,
     variant_words,
 )
-from rummykit.messages import join, render
+from rummykit.messages import TEMPLATES, join, render
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
 
@@ -180,12 +180,23 @@ class TurnStatus:
         None  # why only a discard is allowed: "start" (H3) or "first_turn" (H9)
     )
 
-    def __str__(self) -> str:
-        code = f"status_{self.phase}"
+    @property
+    def code(self) -> str:
+        """The template of the status line: what the player to act may do now."""
         if self.phase == "draw" and self.can_take_cut:
-            code = "status_draw_cut"
-        elif self.phase == "play" and self.discard_only:
-            code = f"status_play_{self.discard_only}"
+            return "status_draw_cut"
+        if self.phase == "play" and self.discard_only:
+            return f"status_play_{self.discard_only}"
+        return f"status_{self.phase}"
+
+    def __str__(self) -> str:
+        return self.words()
+
+    def words(self, prefix: str = "", reason: Callable[[Reason], str] = lambda r: r.message) -> str:
+        """The status in words; a view may word it its own way: ``prefix + code`` where
+        such a template exists (the table's "Your turn: …"), and each obligation by
+        ``reason``."""
+        code = prefix + self.code if prefix + self.code in TEMPLATES else self.code
         parts = [render(code, seat=self.seat)]
         short = any(r.code == "turn_opening_short" for r in self.obligations)
         if (
@@ -198,7 +209,7 @@ class TurnStatus:
             parts.append(
                 render("status_opening", points=self.meld_points, threshold=self.threshold)
             )
-        parts.extend(r.message for r in self.obligations)
+        parts.extend(reason(r) for r in self.obligations)
         return " ".join(parts)
 
 
@@ -596,7 +607,7 @@ class Game:
 
         >>> game = Game.new("hungarian", players=2, seed=1)
         >>> print(game.turn_status())
-        Seat 1 plays: your first turn: discard only — you start with one card more, so you don't draw.
+        Seat 1 plays its first turn: discard only — it starts with one card more, so it doesn't draw.
         """
         s = self._state
         obligations = tuple(self._end_failures(s, going_out=False)) if s.phase == "play" else ()

@@ -72,20 +72,8 @@ def event_text(event: Event, seat: int) -> str:
 
 
 def status_text(status: TurnStatus) -> str:
-    """Where the learner's turn stands ("You draw: …"), with what is still missing."""
-    code = (
-        "status_draw_cut"
-        if status.phase == "draw" and status.can_take_cut
-        else f"status_{status.phase}"
-    )
-    parts = [render(YOU + code if YOU + code in TEMPLATES else code, seat=status.seat)]
-    short = any(r.code == "turn_opening_short" for r in status.obligations)
-    if status.threshold and not status.opened and status.phase == "play" and not short:
-        parts.append(
-            render("status_opening", points=status.meld_points, threshold=status.threshold)
-        )
-    parts.extend(in_second_person(r, status.seat).message for r in status.obligations)
-    return " ".join(parts)
+    """Where the learner's turn stands ("Your turn: …"), with what is still missing."""
+    return status.words(YOU, lambda r: in_second_person(r, status.seat).message)
 
 
 def card_view(card: Card, *, highlight: bool = False, selected: bool = False) -> dict[str, Any]:
