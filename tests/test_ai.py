@@ -553,3 +553,23 @@ def test_the_example_agent_takes_a_short_opening_back() -> None:
     obs = game.observation(0)
     assert not any(isinstance(a, Discard) for a in obs.legal_actions)
     assert _page_agent()().decide(obs).action == Undo()
+
+
+def test_a_lay_off_step_names_the_meld_as_people_number_it() -> None:
+    # "6♠ fits onto meld N" must be the meld the lay-off goes to, counted from 1 as the
+    # action's own words count it ("lay off 6♠ onto meld N")
+    seen = 0
+    for seed, level in [(s, lv) for s in range(4) for lv in ("easy", "normal", "hard")]:
+        game = Game.new("rommi", players=2, seed=seed)
+        while not game.is_over:
+            decision = make_agent(level).decide(game.observation(game.current))
+            action = decision.action
+            for step in decision.trace.steps:
+                if step.code == "ai_layoff" and isinstance(action, LayOff):
+                    assert step.params["meld"] == action.meld + 1
+                    assert f"meld {action.meld + 1}" in str(
+                        step
+                    ) and f"meld {action.meld + 1}" in str(action)
+                    seen += 1
+            game.play(action)
+    assert seen

@@ -254,7 +254,8 @@ def check_note(obs: Observation, decision: Decision, note: Note, action: object)
     elif code == "ai_term_feed_layoff":
         if not obs.opened[p["seat"]]:
             return "that seat has not opened"
-        if not layoff_readings(obs.table[p["meld"]].meld, (action.card,), v):  # type: ignore[attr-defined]
+        meld = obs.table[p["meld"] - 1].meld  # people number the melds from 1
+        if not layoff_readings(meld, (action.card,), v):  # type: ignore[attr-defined]
             return "the card doesn't fit that meld"
     elif code in ("ai_term_next_draw", "ai_term_go_out", "ai_term_open_chance"):
         if p["total"] != sum(un.values()):

@@ -242,7 +242,7 @@ class BaseAgent(ABC):
         deadwood = best_arrangement(hand, v).deadwood  # every card outside a meld
         for lay in plan.layoff_moves(obs, deadwood):
             if isinstance(lay, LayOff) and self.lays_off_onto(obs, lay.meld):
-                self.step("ai_layoff", lay.cards, cards=lay.cards, meld=lay.meld)
+                self.step("ai_layoff", lay.cards, cards=lay.cards, meld=lay.meld + 1)  # from 1
                 return lay, Note("ai_why_layoff")
         exchange = self.choose_exchange(obs, hand)
         if exchange is not None:
@@ -282,7 +282,7 @@ class BaseAgent(ABC):
             rest.append(JOKER)
             melds = plan.arrangement_melds(obs, rest)
             if any(c.is_joker for m in melds for c in m.cards):
-                self.step("ai_exchange", (ex.card,), card=ex.card, meld=ex.meld)
+                self.step("ai_exchange", (ex.card,), card=ex.card, meld=ex.meld + 1)  # from 1
                 return ex
         return None
 
@@ -867,7 +867,7 @@ def wanted_by(obs: Observation, seat: int, card: Card, taken: list[Card]) -> Not
         for index, tm in enumerate(obs.table):
             if layoff_readings(tm.meld, (card,), obs.variant):
                 return Note(
-                    "ai_term_feed_layoff", {"seat": seat, "meld": index, "cards": tm.meld.cards}
+                    "ai_term_feed_layoff", {"seat": seat, "meld": index + 1, "cards": tm.meld.cards}
                 )
     return None
 
