@@ -1002,12 +1002,12 @@ TEMPLATES: dict[str, str] = {
         "flat {penalty}"
     ),
     "ai_term_opening_points": (
-        "opening points: {now} now, {expected} expected after the next draw (of "
-        "{threshold}), counted at half a point each"
+        "opening points: {now} now; after the next draw {expected} expected, counting up to "
+        "the {threshold} needed, at half a point each"
     ),
     "ai_term_opening_not_searched": (
-        "not searched: scored by its opening points now, {points} of {threshold} (half a point "
-        "each) — fewer than the {count} searched options keep"
+        "scored by its opening points now, {points} (counting up to the {threshold} needed, "
+        "at half a point each) — fewer than the {count} searched options keep"
     ),
     "ai_plan_no_melds": "no meld",
     "ai_plan_nothing": "keeps {melds}; no unseen card lowers its deadwood",
@@ -1042,8 +1042,8 @@ TEMPLATES: dict[str, str] = {
         "open on their first turn (H9)."
     ),
     "ai_discard_unusable_opening": (
-        "No opening of 51 or more with {card} holds it, and a card taken now must be used "
-        "in the opening this turn (H7, H8)."
+        "No opening of {threshold} or more would hold {card}, and a card taken now must be "
+        "used in the opening this turn (H7, H8)."
     ),
     "ai_discard_off_plan": (
         "{card} on the discard pile makes a meld only by breaking up my best arrangement, "

@@ -573,3 +573,19 @@ def test_a_lay_off_step_names_the_meld_as_people_number_it() -> None:
                     seen += 1
             game.play(action)
     assert seen
+
+
+def test_the_opening_threshold_in_the_ai_notes_is_the_variants() -> None:
+    # a house rule's threshold (40 here) is the one the notes name, never a fixed 51
+    rules = variant("hungarian", opening_threshold=40)
+    seen = 0
+    for seed in range(8):
+        game = Game.new(rules, players=2, seed=seed)
+        while not game.is_over and seen < 3:
+            decision = make_agent("hard").decide(game.observation(game.current))
+            for step in decision.trace.steps:
+                if step.code == "ai_discard_unusable_opening":
+                    assert "40 or more" in str(step) and "51" not in str(step)
+                    seen += 1
+            game.play(decision.action)
+    assert seen

@@ -130,7 +130,8 @@ class BaseAgent(ABC):
             if usable:
                 take, note = self.judge_discard_take(obs, top)
                 return (Draw("discard") if take else Draw("stock")), note
-            self.step(self._unusable_code(obs), (top,), card=top)
+            code = self._unusable_code(obs)
+            self.step(code, (top,), card=top, threshold=obs.variant.opening_threshold)
             return Draw("stock"), Note("ai_why_stock_unusable", {"card": top})
         return Draw("stock"), Note("ai_why_stock_only")
 
