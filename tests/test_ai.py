@@ -25,6 +25,7 @@ from rummykit.game import (
     from_position,
     parse_action,
 )
+from rummykit.solver import best_arrangement
 from rummykit.tournament import run_tournament
 from rummykit.variants import variant
 
@@ -587,5 +588,25 @@ def test_the_opening_threshold_in_the_ai_notes_is_the_variants() -> None:
                 if step.code == "ai_discard_unusable_opening":
                     assert "40 or more" in str(step) and "51" not in str(step)
                     seen += 1
+            game.play(decision.action)
+    assert seen
+
+
+def test_melds_held_back_are_mentioned_only_when_there_are_some() -> None:
+    # "I'm caught with N points, the melds I hold back included" is true only when the hand
+    # keeps a meld back; a hand with no meld says no such thing
+    seen = 0
+    for seed in range(4):
+        game = Game.new("rommi", players=2, seed=seed)
+        while not game.is_over:
+            obs = game.observation(game.current)
+            decision = make_agent("hard").decide(obs)
+            for candidate in decision.trace.candidates:
+                for term in candidate.terms:
+                    if term.note.code.endswith("_holding"):
+                        rest = list(obs.hand)
+                        rest.remove(candidate.action.card)  # type: ignore[attr-defined]
+                        assert best_arrangement(rest, obs.variant).melds, str(term)
+                        seen += 1
             game.play(decision.action)
     assert seen

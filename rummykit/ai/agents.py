@@ -754,7 +754,8 @@ class HardAgent(NormalAgent):
             searched = i < self.shortlist
             if searched:
                 caught = sum(v.card_value(c) for c in rest) if holding else now
-                code = f"ai_term_round_ends_{why_end}" + ("_holding" if holding else "")
+                held = caught > now  # melds kept in hand that the end of the round would catch
+                code = f"ai_term_round_ends_{why_end}" + ("_holding" if held else "")
                 terms = [
                     Term(
                         "round_ends",
