@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: lab lab-command test lint typecheck unit venv docs notebooks bench clean
+.PHONY: lab lab-command test lint typecheck unit venv docs notebooks bench clean lite lite-serve
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -c "import sys; assert sys.version_info >= (3, 10), 'rummykit needs Python 3.10 or newer'"
@@ -32,12 +32,13 @@ lab-command:
 bench: venv
 	for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python "$$script" $(BENCH_ARGS) || exit 1; done
 
-## make test: lint, type-check, run every test (unit, property, doctests, notebooks), build the docs
-test: venv lint typecheck unit docs
+## make test: lint, type-check, build the JupyterLite site, run every test (unit, property,
+## doctests, notebooks, browser), build the docs
+test: venv lint typecheck lite unit docs
 
 lint: venv
-	$(BIN)/ruff check rummykit tests benchmarks
-	$(BIN)/ruff format --check rummykit tests benchmarks
+	$(BIN)/ruff check rummykit tests benchmarks lite
+	$(BIN)/ruff format --check rummykit tests benchmarks lite
 
 typecheck: venv
 	$(BIN)/mypy
@@ -60,5 +61,23 @@ notebooks: venv
 	    "$$nb" || exit 1; \
 	done
 
+## make lite: the JupyterLite site in build/lite — the tutorials in a browser, nothing installed,
+## offline — from pinned versions (lite/requirements.txt, lite/build.py) in its own .venv-lite;
+## downloads are kept in build/lite-cache, so a rebuild needs no network
+LITE_VENV  := .venv-lite
+LITE_STAMP := $(LITE_VENV)/.installed-stamp
+LITE_PORT  ?= 8000
+$(LITE_STAMP): lite/requirements.txt
+	$(PYTHON) -m venv $(LITE_VENV)
+	$(LITE_VENV)/bin/python -m pip --disable-pip-version-check -q install -r lite/requirements.txt
+	touch $(LITE_STAMP)
+
+lite: $(LITE_STAMP)
+	$(LITE_VENV)/bin/python lite/build.py --output build/lite --cache build/lite-cache
+
+## make lite-serve: serve build/lite on http://127.0.0.1:$(LITE_PORT)/ (make lite-serve LITE_PORT=9000)
+lite-serve: lite
+	$(PYTHON) lite/serve.py build/lite --port $(LITE_PORT)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks
+	rm -rf $(VENV) $(LITE_VENV) build/lite .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks

@@ -1,0 +1,354 @@
+"""Build the JupyterLite site: rummykit's tutorials in a browser, nothing installed, offline.
+
+    .venv-lite/bin/python lite/build.py [--output build/lite] [--cache build/lite-cache]
+
+(``make lite`` creates ``.venv-lite`` from ``lite/requirements.txt`` and runs this.)
+
+Everything the site needs is in the output folder, so any static web host can serve it and a
+school network needs to allow that host only:
+
+- the JupyterLab/Notebook app of ``jupyterlite-core`` and the labextensions installed in the
+  build environment (the Pyodide kernel, the ipywidgets and anywidget front-ends);
+- Pyodide itself in ``static/pyodide/``: the runtime from the npm package ``pyodide`` (its full
+  release tarball, which would hold the package wheels, is not used), the pure-Python wheels
+  the kernel loads at boot downloaded from PyPI at the versions of Pyodide's lock, and the
+  wheels of rummykit and its widget libraries. ``pyodide-lock.json`` is rewritten to list
+  exactly these files (with their own sha256: Pyodide repackages, PyPI's files differ), so
+  ``import rummykit`` loads them with no ``%pip``, and the kernel's PyPI fallback is off;
+- the tutorial notebooks (``notebooks/**/*.ipynb``, translations included) and the rule pages
+  they refer to, in ``notebooks/`` and ``docs/`` as in the repository.
+
+Downloads are kept in the cache folder: a second build needs no network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import email.parser
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path
+
+from packaging.requirements import Requirement  # installed with jupyterlab
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PYODIDE_VERSION = "314.0.6"  # what jupyterlite-pyodide-kernel 0.8.6 expects
+PYODIDE_SHA256 = "d78ac549b28a2a58600cd06f44e017024151775f8c6b2d73fab1475400d38ea2"  # npm tarball
+PYODIDE_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+
+# What the kernel loads at boot (micropip, then piplite installs ipykernel's shim, comm,
+# pyodide-kernel, jedi and ipython): these and everything they depend on in Pyodide's lock,
+# at the lock's versions.
+BOOT = ("micropip", "packaging", "ipython", "jedi", "typing-extensions")
+
+# Not in Pyodide's lock; added as lock entries. Their versions match the build environment's
+# labextensions (lite/requirements.txt), so the widget front-ends and the kernel agree.
+EXTRA = {
+    "comm": "0.2.3",
+    "ipywidgets": "8.1.9",
+    "jupyterlab-widgets": "3.0.17",
+    "anywidget": "0.11.0",
+    "psygnal": "0.16.1",
+    "ipython-pygments-lexers": "1.1.1",  # IPython 9 needs it; Pyodide's lock leaves it out
+}
+# Requirements a wheel declares that the browser does without: the kernel ships its own
+# widgetsnbextension shim, and the front-end half comes from the build's labextensions.
+NOT_IN_BROWSER = {"widgetsnbextension"}
+# rummykit's core needs nothing; its widgets (imported lazily by the notebooks) need these,
+# so importing rummykit loads them too.
+RUMMYKIT_DEPENDS = ["ipywidgets", "anywidget"]
+
+# The pages of docs/ the notebooks refer to (by name: `docs/rules.md`, `docs/reasons.md`).
+RULE_DOCS = ("rules.md", "reasons.md")
+
+# How Pyodide answers environment markers (``sys_platform != "emscripten"`` and the like).
+PYODIDE_MARKERS = {
+    "sys_platform": "emscripten",
+    "platform_system": "Emscripten",
+    "platform_machine": "wasm32",
+    "os_name": "posix",
+    "python_version": "3.14",
+    "python_full_version": "3.14.2",
+    "implementation_name": "cpython",
+    "platform_python_implementation": "CPython",
+    "extra": "",
+}
+
+KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
+
+
+def canonical(name: str) -> str:
+    """A distribution name as the lock keys it (PEP 503): ``Prompt_Toolkit`` -> ``prompt-toolkit``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def run(*command: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    print("+", " ".join(str(c) for c in command), flush=True)
+    subprocess.run([str(c) for c in command], check=True, cwd=cwd, env=env)
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# --- downloads (cached) ------------------------------------------------------------------------
+
+
+def fetch_pyodide(cache: Path) -> Path:
+    """The npm package pyodide@PYODIDE_VERSION, from the npm registry (checked by its sha256)."""
+    tarball = cache / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not tarball.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        run("npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", cache)
+    if sha256(tarball) != PYODIDE_SHA256:
+        sys.exit(f"{tarball} is not the pyodide {PYODIDE_VERSION} this build pins: delete it")
+    return tarball
+
+
+def read_lock(tarball: Path) -> dict[str, object]:
+    with tarfile.open(tarball) as tar:
+        member = tar.extractfile("package/pyodide-lock.json")
+        assert member is not None
+        lock: dict[str, object] = json.load(member)
+    return lock
+
+
+def boot_closure(packages: dict[str, dict[str, object]]) -> list[str]:
+    """BOOT and everything they depend on, by the lock's own ``depends``."""
+    seen: list[str] = []
+    todo = list(BOOT)
+    while todo:
+        name = canonical(todo.pop())
+        if name in seen:
+            continue
+        seen.append(name)
+        depends = packages[name]["depends"]
+        assert isinstance(depends, list)
+        todo.extend(depends)
+    return sorted(seen)
+
+
+def fetch_wheels(pins: dict[str, str], wheels: Path) -> dict[str, Path]:
+    """Pure-Python wheels for Python 3.14 from PyPI, one per pin, downloaded once."""
+    wheels.mkdir(parents=True, exist_ok=True)
+
+    def cached() -> dict[str, Path]:
+        found = {}
+        for path in wheels.glob("*.whl"):
+            name, version = path.name.split("-")[:2]
+            if pins.get(canonical(name)) == version:
+                found[canonical(name)] = path
+        return found
+
+    missing = [f"{name}=={version}" for name, version in pins.items() if name not in cached()]
+    if missing:
+        run(
+            sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+            "--only-binary=:all:", "--python-version", "3.14", "--platform", "any",
+            "--implementation", "py", "--abi", "none", "--dest", wheels, *missing,
+        )  # fmt: skip
+    found = cached()
+    if absent := sorted(set(pins) - set(found)):
+        sys.exit(f"no pure wheel downloaded for {absent}")
+    return found
+
+
+def build_rummykit(into: Path) -> Path:
+    """rummykit's wheel, built from this tree (dated by the last commit: reproducible)."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": commit_time()}
+    run(
+        sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+        "--wheel-dir", into, ROOT, env=env,
+    )  # fmt: skip
+    return next(into.glob("rummykit-*.whl"))
+
+
+def commit_time() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True
+        )
+        return out.stdout.strip() or "315532800"
+    except OSError:
+        return "315532800"  # 1980-01-01, the earliest date a zip holds
+
+
+# --- the lock ----------------------------------------------------------------------------------
+
+
+def wheel_facts(path: Path) -> tuple[str, str, list[str], list[str]]:
+    """A wheel's (name, version, top-level imports, required distributions without extras)."""
+    with zipfile.ZipFile(path) as whl:
+        names = whl.namelist()
+        meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        meta = email.parser.Parser().parsestr(whl.read(meta_name).decode())
+    imports = sorted(
+        {
+            n.split("/")[0].removesuffix(".py")
+            for n in names
+            if not n.split("/")[0].endswith((".dist-info", ".data"))
+            and (n.endswith(".py") or "/" in n)
+        }
+    )
+    requires = []
+    for line in meta.get_all("Requires-Dist") or []:
+        req = Requirement(line)
+        if req.marker is None or req.marker.evaluate(PYODIDE_MARKERS):
+            requires.append(canonical(req.name))
+    return meta["Name"], meta["Version"], imports, requires
+
+
+def lock_entry(
+    path: Path, depends: list[str], imports: list[str] | None = None
+) -> dict[str, object]:
+    name, version, top_level, _ = wheel_facts(path)
+    return {
+        "name": name,
+        "version": version,
+        "file_name": path.name,
+        "install_dir": "site",
+        "sha256": sha256(path),
+        "package_type": "package",
+        "imports": imports if imports is not None else top_level,
+        "depends": sorted(depends),
+        "unvendored_tests": False,
+    }
+
+
+def write_lock(
+    lock: dict[str, object], boot: dict[str, Path], extra: dict[str, Path], rummykit: Path
+) -> dict[str, object]:
+    """Pyodide's lock, keeping only the packages this site holds, each with its real file."""
+    packages = lock["packages"]
+    assert isinstance(packages, dict)
+    present = set(boot) | set(extra) | {"rummykit"}
+
+    def depends(path: Path, known: list[str]) -> list[str]:
+        """What the wheel requires (and the lock said), every one of them in the site."""
+        _, _, _, requires = wheel_facts(path)
+        if unknown := set(requires) - present - NOT_IN_BROWSER:
+            sys.exit(f"{path.name} needs {sorted(unknown)}, which the site does not hold")
+        return sorted({canonical(d) for d in known} | (set(requires) & present))
+
+    kept: dict[str, object] = {}
+    for name, path in boot.items():
+        original = packages[name]
+        entry = lock_entry(path, depends(path, original["depends"]), original["imports"])
+        kept[name] = {**original, **entry}
+    for name, path in extra.items():
+        kept[name] = lock_entry(path, depends(path, []))
+    kept["rummykit"] = lock_entry(rummykit, RUMMYKIT_DEPENDS, ["rummykit"])
+    return {**lock, "packages": dict(sorted(kept.items()))}
+
+
+# --- the site ----------------------------------------------------------------------------------
+
+
+def stage_pyodide(tarball: Path, wheels: list[Path], lock: dict[str, object], into: Path) -> None:
+    into.mkdir(parents=True)
+    with tarfile.open(tarball) as tar:
+        for name in PYODIDE_RUNTIME:
+            member = tar.extractfile(f"package/{name}")
+            assert member is not None
+            (into / name).write_bytes(member.read())
+    for wheel in wheels:
+        shutil.copy2(wheel, into / wheel.name)
+    (into / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+
+
+def stage_files(into: Path) -> list[Path]:
+    """The notebooks (subfolders too: translations) and the rule pages, as in the repository."""
+    copied = []
+    sources = [
+        *sorted((ROOT / "notebooks").rglob("*.ipynb")),
+        ROOT / "notebooks" / "README.md",
+        *(ROOT / "docs" / name for name in RULE_DOCS),
+    ]
+    for source in sources:
+        relative = source.relative_to(ROOT)
+        if ".ipynb_checkpoints" in relative.parts:
+            continue
+        target = into / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        copied.append(relative)
+    return copied
+
+
+def lite_config(output: Path) -> dict[str, object]:
+    return {
+        "LiteBuildConfig": {
+            "contents": ["files"],
+            "output_dir": str(output),
+            "no_sourcemaps": True,
+            "no_unused_shared_packages": True,
+        }
+    }
+
+
+def site_settings() -> dict[str, object]:
+    """jupyter-lite.json: rummykit's name, the kernel's PyPI fallback off (nothing but this host)."""
+    return {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "rummykit",
+            "litePluginSettings": {KERNEL_SETTINGS: {"disablePyPIFallback": True}},
+        },
+    }
+
+
+def build(output: Path, cache: Path) -> None:
+    tarball = fetch_pyodide(cache)
+    lock = read_lock(tarball)
+    packages = lock["packages"]
+    assert isinstance(packages, dict)
+    boot_pins = {name: str(packages[name]["version"]) for name in boot_closure(packages)}
+    boot = fetch_wheels(boot_pins, cache / "wheels")
+    extra = fetch_wheels(EXTRA, cache / "wheels")
+    with tempfile.TemporaryDirectory(prefix="rummykit-lite-") as tmp:
+        lite_dir = Path(tmp)
+        rummykit = build_rummykit(lite_dir / "dist")
+        new_lock = write_lock(lock, boot, extra, rummykit)
+        stage_pyodide(
+            tarball, [*boot.values(), *extra.values(), rummykit], new_lock,
+            lite_dir / "static" / "pyodide",
+        )  # fmt: skip
+        files = stage_files(lite_dir / "files")
+        (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(lite_config(output)))
+        (lite_dir / "jupyter-lite.json").write_text(json.dumps(site_settings(), indent=1))
+        if output.exists():
+            shutil.rmtree(output)
+        env = {**os.environ, "SOURCE_DATE_EPOCH": commit_time()}
+        jupyter = Path(sys.executable).parent / "jupyter"
+        # from the staging folder: jupyter lite keeps its task database in the working folder,
+        # and a stale one would skip steps
+        run(
+            jupyter, "lite", "build", "--lite-dir", lite_dir, "--output-dir", output,
+            f"--LiteBuildConfig.cache_dir={lite_dir / '.cache'}", cwd=lite_dir, env=env,
+        )  # fmt: skip
+    print(f"JupyterLite site in {output}: {len(files)} files, Pyodide {PYODIDE_VERSION}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--output", type=Path, default=ROOT / "build" / "lite")
+    parser.add_argument("--cache", type=Path, default=ROOT / "build" / "lite-cache")
+    args = parser.parse_args()
+    build(args.output.resolve(), args.cache.resolve())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The JupyterLite site in a real browser, offline: the tutorials run with nothing installed.
+
+``make lite`` builds the site into ``build/lite`` (``make test`` builds it before the tests;
+run alone, this module builds it when it is missing). ``lite/serve.py`` serves it on
+127.0.0.1 and Debian's Chromium opens it with **every request that isn't to 127.0.0.1 aborted**
+(and logged: any such request fails the test). Chromium also resolves no host name but
+127.0.0.1's, so nothing a worker asks for can leave either.
+
+What a class does: notebook 01's first ``check_meld`` cell gives the verdict the notebook
+shows on the desktop; 04's table draws and a click on the stock adds a card to the hand; 06
+runs to the end with no error and nothing on stderr. Screenshots go to
+``test-output/browser/lite-*.png``; the times (page shell, kernel boot, first verdict) are
+printed, not asserted: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_table_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    OUTPUT,
+    ROOT,
+    _free_port,
+    _stop,
+    _unavailable,
+    hand,
+    playwright_api,  # noqa: F401 (the fixture)
+    wait_for_my_turn,
+)
+
+SITE = ROOT / "build" / "lite"
+NOTEBOOKS = ROOT / "notebooks"
+BUILD_TIME = 1800  # s: a first build downloads Pyodide and the wheels
+BOOT = 600_000  # ms for the page, Pyodide and the first imports (a shared, slow machine)
+RUN_06 = 900_000  # ms for notebook 06 to run to the end in the browser
+LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
+
+
+@pytest.fixture(scope="module")
+def site(playwright_api: Any) -> Path:  # noqa: F811 (the fixture imported above)
+    """The built site: ``make test``'s, or built here when there is none."""
+    if not (SITE / "index.html").exists():
+        done = subprocess.run(
+            ["make", "lite"], cwd=ROOT, capture_output=True, text=True, timeout=BUILD_TIME
+        )
+        if done.returncode:
+            _unavailable(f"`make lite` failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return SITE
+
+
+@pytest.fixture(scope="module")
+def site_url(site: Path) -> Iterator[str]:
+    """``lite/serve.py`` (what ``make lite-serve`` runs) on 127.0.0.1 at a free port."""
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    log_path = OUTPUT / "lite-serve.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"lite/serve.py exited:\n{log_path.read_text()}")
+            try:
+                urllib.request.urlopen(url + "jupyter-lite.json", timeout=5).close()
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"lite/serve.py did not answer:\n{log_path.read_text()}")
+                time.sleep(0.3)
+        yield url
+    finally:
+        _stop(process)
+
+
+@pytest.fixture(scope="module")
+def offline_browser(playwright_api: Any) -> Iterator[Any]:  # noqa: F811
+    """Chromium that can resolve no host but 127.0.0.1."""
+    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=args, timeout=60_000)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def lite(offline_browser: Any, site_url: str) -> Iterator[Any]:
+    """Open a notebook of the site in a fresh page: ``lite("notebooks/01_melds.ipynb")``."""
+    contexts: list[Any] = []
+    outside: list[str] = []  # requests that tried to leave 127.0.0.1: there must be none
+
+    def block(route: Any) -> None:
+        if route.request.url.startswith(LOCAL):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    def opener(path: str) -> Any:
+        context = offline_browser.new_context(viewport={"width": 1280, "height": 1000})
+        contexts.append(context)
+        context.route("**/*", block)
+        context.on(
+            "request",
+            lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url),
+        )
+        page = context.new_page()
+        page.set_default_timeout(BOOT)
+        started = time.monotonic()
+        page.goto(f"{site_url}lab/index.html?path={path}", wait_until="domcontentloaded")
+        page.wait_for_selector(".jp-Notebook .jp-CodeCell")
+        page.started = started  # type: ignore[attr-defined]
+        print(f"{path}: page shell {time.monotonic() - started:.1f} s")
+        return page
+
+    try:
+        yield opener
+        assert not outside, f"requests that tried to leave 127.0.0.1: {sorted(set(outside))}"
+    finally:
+        for context in contexts:
+            context.close()
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def code_cells(notebook: str) -> list[dict[str, Any]]:
+    cells: list[dict[str, Any]] = json.loads((NOTEBOOKS / notebook).read_text())["cells"]
+    return [c for c in cells if c["cell_type"] == "code"]
+
+
+def stored_text(cell: dict[str, Any]) -> str:
+    """What the cell printed when the notebook was run on the desktop (nbval keeps it so)."""
+    return "".join(
+        "".join(o["text"]) for o in cell["outputs"] if o["output_type"] == "stream"
+    ).strip()
+
+
+def run_cell(page: Any, index: int) -> Any:
+    """Run the index-th code cell (a click on its editor, Shift+Enter); its cell, when done."""
+    cell = page.locator(".jp-Notebook .jp-CodeCell").nth(index)
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    prompt = cell.locator(".jp-InputArea-prompt")
+    page.wait_for_function(
+        "p => /\\[\\d+\\]/.test(p.textContent)", arg=prompt.element_handle(), timeout=BOOT
+    )
+    return cell
+
+
+def errors_shown(page: Any) -> list[str]:
+    """Tracebacks and stderr text in the notebook's outputs."""
+    found: list[str] = page.locator(
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'],"
+        " .jp-OutputArea-output.jp-mod-error, .jp-RenderedText[data-mime-type*=stderr]"
+    ).all_inner_texts()
+    return found
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(OUTPUT / f"lite-{name}.png"))
+
+
+# --- the tests ---------------------------------------------------------------------------------
+
+
+def test_lite_first_verdict(lite: Any) -> None:
+    """Notebook 01: the imports, then the first ``check_meld`` cell, as on the desktop."""
+    page = lite("notebooks/01_melds.ipynb")
+    cells = code_cells("01_melds.ipynb")
+    first = next(i for i, c in enumerate(cells) if "print(check_meld(" in "".join(c["source"]))
+    run_cell(page, 0)  # import rummykit ...: the kernel boots, the lock's wheels load
+    print(f"01: kernel boot and imports {time.monotonic() - page.started:.1f} s")
+    cell = run_cell(page, first)
+    print(f"01: first verdict {time.monotonic() - page.started:.1f} s after opening")
+    shot(page, "01-verdict")
+    shown = cell.locator(".jp-OutputArea-output").inner_text().strip()
+    assert shown == stored_text(cells[first])
+    assert re.search(r"\(H4\)", shown)
+    assert not errors_shown(page)
+
+
+def test_lite_table_stock(lite: Any, playwright_api: Any) -> None:  # noqa: F811
+    """Notebook 04: the Table draws; a click on the stock goes to Python and the hand grows."""
+    expect = playwright_api.expect
+    page = lite("notebooks/04_play.ipynb")
+    assert "Table(" in "".join(code_cells("04_play.ipynb")[0]["source"])
+    run_cell(page, 0)
+    page.wait_for_selector(".rk-table [data-testid=stock]", timeout=BOOT)
+    wait_for_my_turn(page, expect)
+    before = len(hand(page))
+    page.get_by_test_id("stock").click()
+    expect(page.locator("[data-testid^='hand-']")).to_have_count(before + 1)
+    expect(page.get_by_test_id("announcement")).to_have_text("You drew from the stock.")
+    shot(page, "04-drew")
+    assert not errors_shown(page)
+
+
+def test_lite_classroom_runs_to_the_end(lite: Any) -> None:
+    """Notebook 06 with Run All: every cell runs, no traceback, nothing on stderr."""
+    page = lite("notebooks/06_classroom.ipynb")
+    count = len(code_cells("06_classroom.ipynb"))
+    page.locator(".jp-Notebook .jp-CodeCell").first.locator(".jp-InputArea-editor").click()
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+    page.wait_for_function(
+        """n => { const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea-prompt')];
+                 const failed = document.querySelector("[data-mime-type='application/vnd.jupyter.stderr']");
+                 return failed || (p.length === n && p.every(e => /\\[\\d+\\]/.test(e.textContent))); }""",
+        arg=count,
+        timeout=RUN_06,
+    )
+    print(f"06: ran to the end {time.monotonic() - page.started:.1f} s after opening")
+    shot(page, "06-end")
+    assert not errors_shown(page)
+    # the charts drew as pictures, with no plotting library
+    assert page.locator(".jp-OutputArea-output svg").count() >= 2
