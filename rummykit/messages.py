@@ -1523,6 +1523,17 @@ TEMPLATES: dict[str, str] = {
         "{cards} holds no joker that could stand for the {card}: lay the cards down without "
         "saying what a joker stands for."
     ),
+    # --- the browser (JupyterLite: Python in a web page, no processes) ----------------------
+    "browser_no_workers": (
+        "In the browser the games are played one after another in this page: a web page can't "
+        "start worker processes, so workers={workers} plays like workers=1 (the same results, "
+        "only slower)."
+    ),
+    "browser_no_programs": (
+        "{command} is a program of its own, and a browser page can't start programs: play it "
+        "from a Python installed on a computer (pip install rummykit), or write the agent in "
+        "the notebook as a class with a decide(observation) method."
+    ),
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",

@@ -38,6 +38,7 @@ import os
 import pickle
 import random
 import traceback
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
@@ -54,6 +55,7 @@ from rummykit.ai.levels import AGENTS, make_agent
 from rummykit.game.match import Match
 from rummykit.game.state import Game, IllegalAction
 from rummykit.messages import render
+from rummykit.runtime import BrowserLimit, in_browser
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
 
@@ -815,6 +817,9 @@ def run_games(
     portable = total > 0 and _portable(tasks)
     if executor is not None and portable:
         share(executor, max(2, getattr(executor, "_max_workers", 2)))
+    if executor is None and workers > 1 and in_browser():
+        warnings.warn(render("browser_no_workers", workers=workers), BrowserLimit, stacklevel=3)
+        workers = 1
     workers = max(1, min(workers, os.cpu_count() or 1, total))
     if executor is None and workers > 1 and portable:
         try:

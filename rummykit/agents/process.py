@@ -57,6 +57,7 @@ from rummykit.ai.trace import Decision
 from rummykit.explain import Verdict
 from rummykit.game.observation import Observation
 from rummykit.messages import render
+from rummykit.runtime import NeedsDesktop, in_browser
 
 __all__ = ["ProcessAgent", "level_command", "stop_idle"]
 
@@ -312,6 +313,8 @@ class ProcessAgent:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not argv:
             raise ValueError(render("agent_no_command"))
+        if in_browser():
+            raise NeedsDesktop("browser_no_programs", command=shlex.join(argv))
         self.argv = tuple(argv)
         self.name = name or _default_name(self.argv)
         self.time_limit = float(time_limit)
