@@ -67,8 +67,10 @@ NOT_IN_BROWSER = {"widgetsnbextension"}
 # so importing rummykit loads them too.
 RUMMYKIT_DEPENDS = ["ipywidgets", "anywidget"]
 
-# The pages of docs/ the notebooks refer to (by name: `docs/rules.md`, `docs/reasons.md`).
+# The pages of docs/ every site carries (the notebooks name them: `docs/rules.md`); the build
+# adds any other page of docs/ a notebook names or links to (a translation's, say).
 RULE_DOCS = ("rules.md", "reasons.md")
+DOC_REFERENCE = re.compile(r"docs/[\w/-]+\.md")
 
 # How Pyodide answers environment markers (``sys_platform != "emscripten"`` and the like).
 PYODIDE_MARKERS = {
@@ -269,18 +271,26 @@ def stage_pyodide(tarball: Path, wheels: list[Path], lock: dict[str, object], in
     (into / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
 
 
-def stage_files(into: Path) -> list[Path]:
-    """The notebooks (subfolders too: translations) and the rule pages, as in the repository."""
-    copied = []
-    sources = [
-        *sorted((ROOT / "notebooks").rglob("*.ipynb")),
-        ROOT / "notebooks" / "README.md",
-        *(ROOT / "docs" / name for name in RULE_DOCS),
-    ]
+def referenced_docs(sources: list[Path]) -> list[Path]:
+    """The pages of docs/ the notebooks name or link to (``docs/rules.md``,
+    ``../../docs/pt/rules.md``), and that exist."""
+    named = {ROOT / "docs" / name for name in RULE_DOCS}
     for source in sources:
+        named.update(ROOT / m for m in DOC_REFERENCE.findall(source.read_text(encoding="utf-8")))
+    return sorted(path for path in named if path.is_file())
+
+
+def stage_files(into: Path) -> list[Path]:
+    """The notebooks (subfolders too: translations) and the pages of docs/ they refer to, laid
+    out as in the repository so that their relative links work."""
+    notebooks = [
+        path
+        for path in sorted((ROOT / "notebooks").rglob("*"))
+        if path.suffix in (".ipynb", ".md") and ".ipynb_checkpoints" not in path.parts
+    ]
+    copied = []
+    for source in [*notebooks, *referenced_docs(notebooks)]:
         relative = source.relative_to(ROOT)
-        if ".ipynb_checkpoints" in relative.parts:
-            continue
         target = into / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
