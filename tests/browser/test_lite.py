@@ -15,13 +15,13 @@ printed, not asserted: the machine is shared.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,15 +31,14 @@ import pytest
 from rummykit.messages import render
 
 from .test_table_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     OUTPUT,
     ROOT,
     _free_port,
-    _stop,
     _unavailable,
     hand,
+    launch_chromium,
     playwright_api,  # noqa: F401 (the fixture)
+    serving,
     wait_for_my_turn,
 )
 
@@ -48,11 +47,12 @@ NOTEBOOKS = ROOT / "notebooks"
 BUILD_TIME = 1800  # s: a first build downloads Pyodide and the wheels
 BOOT = 600_000  # ms for the page, Pyodide and the first imports (a shared, slow machine)
 RUN_06 = 900_000  # ms for notebook 06 to run to the end in the browser
+RESOLVE_NOTHING_ELSE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
 
 
 @pytest.fixture(scope="module")
-def site(playwright_api: Any) -> Path:  # noqa: F811 (the fixture imported above)
+def site() -> Path:
     """The built site: ``make test``'s, or built here when there is none."""
     if not (SITE / "index.html").exists():
         done = subprocess.run(
@@ -68,43 +68,17 @@ def site_url(site: Path) -> Iterator[str]:
     """``lite/serve.py`` (what ``make lite-serve`` runs) on 127.0.0.1 at a free port."""
     OUTPUT.mkdir(parents=True, exist_ok=True)
     port = _free_port()
-    log_path = OUTPUT / "lite-serve.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+    command = [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"]
     url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"lite/serve.py exited:\n{log_path.read_text()}")
-            try:
-                urllib.request.urlopen(url + "jupyter-lite.json", timeout=5).close()
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                if time.monotonic() > deadline:
-                    pytest.fail(f"lite/serve.py did not answer:\n{log_path.read_text()}")
-                time.sleep(0.3)
+    with serving(command, url + "jupyter-lite.json", OUTPUT / "lite-serve.log"):
         yield url
-    finally:
-        _stop(process)
 
 
 @pytest.fixture(scope="module")
 def offline_browser(playwright_api: Any) -> Iterator[Any]:  # noqa: F811
     """Chromium that can resolve no host but 127.0.0.1."""
-    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=args, timeout=60_000)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launch_chromium(playwright_api, RESOLVE_NOTHING_ELSE) as chromium:
+        yield chromium
 
 
 @pytest.fixture
@@ -188,6 +162,37 @@ def shot(page: Any, name: str) -> None:
 
 
 # --- the tests ---------------------------------------------------------------------------------
+
+
+def test_lite_site_holds_everything_and_points_nowhere_else(site: Path) -> None:
+    """The lock lists exactly the wheels present (sha256 checked), rummykit among them, built
+    from this tree; the kernel loads Pyodide from the site and never falls back to PyPI; the
+    notebooks are this tree's (a stale build: run ``make lite``)."""
+    pyodide = site / "static" / "pyodide"
+    packages = json.loads((pyodide / "pyodide-lock.json").read_text())["packages"]
+    for name, entry in packages.items():
+        wheel = pyodide / entry["file_name"]
+        assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry["sha256"], name
+        assert set(entry["depends"]) <= set(packages), (name, entry["depends"])
+    assert sorted(p.name for p in pyodide.glob("*.whl")) == sorted(
+        e["file_name"] for e in packages.values()
+    )
+    assert packages["rummykit"]["imports"] == ["rummykit"]
+    assert {"ipywidgets", "anywidget"} <= set(packages["rummykit"]["depends"])
+    with zipfile.ZipFile(pyodide / packages["rummykit"]["file_name"]) as wheel:
+        for module in sorted((ROOT / "rummykit").rglob("*.py")):
+            name = module.relative_to(ROOT).as_posix()
+            assert wheel.read(name) == module.read_bytes(), f"{name} changed: run make lite"
+    config = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert kernel["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
+    assert kernel["disablePyPIFallback"] is True
+    for path in [site / "jupyter-lite.json", *site.glob("*/jupyter-lite.json")]:
+        assert "http" not in path.read_text(), f"{path} names another server"
+    for notebook in sorted(NOTEBOOKS.rglob("*.ipynb")):
+        copy = site / "files" / notebook.relative_to(ROOT)
+        assert copy.read_bytes() == notebook.read_bytes(), f"{copy} is stale: run make lite"
+    assert (site / "files" / "docs" / "rules.md").is_file()
 
 
 def test_lite_first_verdict(lite: Any) -> None:

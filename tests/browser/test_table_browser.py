@@ -24,6 +24,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -118,59 +119,79 @@ def voila_url(playwright_api: Any, tmp_path_factory: pytest.TempPathFactory) -> 
         "JUPYTER_PATH": jupyter_path,
         "PYTHONUNBUFFERED": "1",
     }
-    log_path = OUTPUT / "voila.log"
+    command = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(HERE),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--show_tracebacks=True",
+        "--template=rummykit",
+    ]
+    url = f"http://127.0.0.1:{port}/"
+    # any HTTP answer means the server is up (GET / would start a kernel)
+    with serving(command, url + "voila/static/", OUTPUT / "voila.log", env=env):
+        yield url
+
+
+@contextmanager
+def serving(
+    command: list[str], probe: str, log_path: Path, env: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Start a server (in its own process group, so what it starts is stopped too), wait until
+    ``probe`` answers, and stop it at the end; its output goes to ``log_path``."""
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "voila",
-                str(HERE),
-                "--no-browser",
-                f"--port={port}",
-                "--Voila.ip=127.0.0.1",
-                "--show_tracebacks=True",
-                "--template=rummykit",
-            ],
+            command,
             cwd=HERE,
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
-            start_new_session=True,  # its own process group, so the kernel is stopped too
+            start_new_session=True,
         )
-    url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + SERVER_START
         while True:
             if process.poll() is not None:
-                pytest.fail(f"Voilà exited ({process.returncode}):\n{log_path.read_text()}")
-            try:  # any HTTP answer means the server is up (GET / would start a kernel)
-                urllib.request.urlopen(url + "voila/static/", timeout=5).close()
+                pytest.fail(f"{command} exited ({process.returncode}):\n{log_path.read_text()}")
+            try:
+                urllib.request.urlopen(probe, timeout=5).close()
                 break
             except urllib.error.HTTPError:
                 break
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"Voilà did not answer in {SERVER_START} s:\n{log_path.read_text()}")
+                pytest.fail(
+                    f"{command} did not answer in {SERVER_START} s:\n{log_path.read_text()}"
+                )
             time.sleep(0.5)
-        yield url
+        yield process
     finally:
         _stop(process)
 
 
-@pytest.fixture(scope="module")
-def browser(playwright_api: Any) -> Iterator[Any]:
-    """Debian's Chromium, started once for the module, with the network flags closed."""
+@contextmanager
+def launch_chromium(playwright_api: Any, *flags: str) -> Iterator[Any]:
+    """Debian's Chromium with the network flags closed, and any more ``flags``."""
     with playwright_api.sync_playwright() as p:
         chromium = p.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=STEP
+            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *flags], timeout=STEP
         )
         try:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser(playwright_api: Any) -> Iterator[Any]:
+    """Debian's Chromium, started once for the module, with the network flags closed."""
+    with launch_chromium(playwright_api) as chromium:
+        yield chromium
 
 
 @pytest.fixture
