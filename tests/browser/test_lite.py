@@ -250,6 +250,10 @@ def test_lite_classroom_runs_to_the_end(lite: Any) -> None:
     stderr = errors_shown(page)
     assert stderr, "the tournament with workers=2 said nothing about playing in the page"
     assert all(said in text and "Traceback" not in text for text in stderr), stderr
+    page.locator(
+        "[data-mime-type='application/vnd.jupyter.stderr']"
+    ).first.scroll_into_view_if_needed()
+    shot(page, "06-tournament")
     charts = page.locator(".jp-OutputArea-output svg")
     assert charts.count() >= 2  # the standings and the narrowing, drawn as SVG
     charts.last.scroll_into_view_if_needed()
