@@ -1174,7 +1174,7 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
         return Verdict((none,), (), None, None, (), variant.name)
     grown = [(base, layoff_readings(base, added, variant)) for base in bases]
     fitting = [(base, found) for base, found in grown if found]
-    fit = "fits" if len(added) == 1 else "fit"
+    fit = render("layoff_verb_one" if len(added) == 1 else "layoff_verb_many")
     if fitting:
         result = fitting[0][1][0]
         if len(bases) == 1:

@@ -256,6 +256,8 @@ TEMPLATES: dict[str, str] = {
     "house_joker_exchange_on": "joker exchanges",
     "house_joker_exchange_off": "no joker exchange",
     # --- lay-offs ------------------------------------------------------------------------
+    "layoff_verb_one": "fits",
+    "layoff_verb_many": "fit",
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
     "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",
     "layoff_fails_if": "If {jokers}, {cards} can't go onto {meld}.",
@@ -1540,11 +1542,16 @@ TEMPLATES: dict[str, str] = {
     # --- the language layer: grammar pieces and choosing a language -----------------------
     "unknown_language": "'{name}' is not a language rummykit speaks: choose one of {choices}",
     "list_separator": ", ",
+    "ai_level_easy": "easy",
+    "ai_level_normal": "normal",
+    "ai_level_hard": "hard",
     "variant_title_hungarian": "Hungarian Rummy",
     "variant_title_rommi": "Rommi",
     "rank_gender": "A= 2= 3= 4= 5= 6= 7= 8= 9= 10= J= Q= K= joker=",
     "card_label": "{rank} of {suit}",
     "card_label_joker": "joker",
+    "card_at_fault": "{label} (at fault)",
+    "card_joker_corner": "JOKER",
     "rank_word_a": "ace",
     "rank_word_j": "jack",
     "rank_word_q": "queen",
@@ -1600,6 +1607,8 @@ NOTES: dict[str, str] = {
     ),
     "there_is": "Not a sentence: the verb of not_in_deck for one deck ('so there is only one 9♠').",
     "there_are": "Not a sentence: the verb of not_in_deck for two decks ('so there are only two K♦').",
+    "layoff_verb_one": "Not a sentence: the verb {fit} of the layoff_ok sentences, for one card.",
+    "layoff_verb_many": "Not a sentence: the verb {fit} of the layoff_ok sentences, for several cards.",
     "list_separator": "Not a sentence: what stands between the items of a list but the last two.",
 }
 """Notes for translators, by code: they go into the catalogue as comments."""
