@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs milliseconds
@@ -43,6 +44,7 @@ __all__ = [
     "local_letters",
     "register",
     "set_language",
+    "speaking",
 ]
 
 LOCALE_DIR = Path(__file__).with_name("locale")
@@ -117,6 +119,27 @@ def set_language(code: str | None, *, local_letters: bool | None = None) -> None
     _chosen = checked
     if local_letters is not None:
         _local = local_letters
+
+
+@contextmanager
+def speaking(language: str | None, *, local_letters: bool | None = None) -> Iterator[None]:
+    """Speak ``language`` (``None``: as now) inside a ``with`` block, then as before.
+
+    >>> from rummykit.messages import render
+    >>> with speaking("en"):
+    ...     render("label_valid")
+    '✔ valid'
+    """
+    global _chosen, _local
+    before = (_chosen, _local)
+    try:
+        if language is not None:
+            set_language(language, local_letters=local_letters)
+        elif local_letters is not None:
+            _local = local_letters
+        yield
+    finally:
+        _chosen, _local = before
 
 
 def local_letters() -> bool:

@@ -1542,6 +1542,19 @@ TEMPLATES: dict[str, str] = {
     # --- the language layer: grammar pieces and choosing a language -----------------------
     "unknown_language": "'{name}' is not a language rummykit speaks: choose one of {choices}",
     "list_separator": ", ",
+    "cli_lang_help": (
+        "the language to speak: {choices} (default: the locale's, from LC_ALL, LC_MESSAGES or "
+        "LANG; else English)"
+    ),
+    "cli_local_letters_help": (
+        "write cards with the language's rank letters (Portuguese V D R, Finnish D R) instead "
+        "of J Q K"
+    ),
+    "cli_usage": "usage: ",
+    "cli_positionals": "positional arguments",
+    "cli_optionals": "options",
+    "cli_help_help": "show this help message and exit",
+    "cli_version_help": "show program's version number and exit",
     "ai_level_easy": "easy",
     "ai_level_normal": "normal",
     "ai_level_hard": "hard",
