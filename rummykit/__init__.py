@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
+    from rummykit.language import get_language, set_language
     from rummykit.leagues import league
     from rummykit.melds import (
         IllegalMeld,
@@ -50,6 +51,7 @@ _HOME = {
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
     **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
     "league": "rummykit.leagues",
+    **dict.fromkeys(("get_language", "set_language"), "rummykit.language"),
     **dict.fromkeys(
         (
             "IllegalMeld",
@@ -122,6 +124,7 @@ __all__ = [
     "check_layoff",
     "check_meld",
     "check_opening",
+    "get_language",
     "layoff_options",
     "league",
     "make_deck",
@@ -132,5 +135,6 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "review",
+    "set_language",
     "variant",
 ]

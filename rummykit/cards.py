@@ -32,37 +32,44 @@ __all__ = [
     "JACK",
     "JOKER",
     "KING",
+    "LOCAL_RANK_LETTERS",
     "QUEEN",
     "RANKS",
     "SUITS",
-    "SUIT_NAMES",
+    "SUIT_CODES",
     "Card",
     "CardParseError",
     "Cards",
     "CardsLike",
     "as_cards",
+    "card_label",
+    "card_text",
     "format_cards",
     "make_deck",
     "parse_card",
     "parse_cards",
     "rank_name",
+    "rank_word",
     "sort_cards",
 ]
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS: tuple[int, ...] = tuple(range(1, 14))
 SUITS: tuple[str, ...] = ("♠", "♥", "♦", "♣")
-SUIT_NAMES: dict[str, str] = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
 JOKER_SYMBOL = "🃏"
 
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
-_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _RANK_FROM_TEXT = {
     "A": 1,
     "J": 11,
     "Q": 12,
     "K": 13,
     "T": 10,
+    # the Portuguese and Finnish sources' letters: valete, dama, rei (pt) and D-R-A (fi).
+    # They clash with no English rank, and the two languages agree, so they are read always.
+    "V": 11,
+    "D": 12,
+    "R": 13,
     **{str(n): n for n in range(2, 11)},
 }
 _SUIT_FROM_TEXT = {
@@ -76,6 +83,15 @@ _SUIT_FROM_TEXT = {
     "D": "♦",
     "C": "♣",
 }
+LOCAL_RANK_LETTERS: dict[str, dict[int, str]] = {
+    "pt": {JACK: "V", QUEEN: "D", KING: "R"},
+    "fi": {QUEEN: "D", KING: "R"},
+}
+"""The rank letters that differ from English, by language (the letters the sources write)."""
+
+SUIT_CODES: dict[str, str] = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+"""The code of each suit in template codes: ``suit_hearts``, ``suit_one_hearts``."""
+
 _JOKER_TEXTS = {JOKER_SYMBOL, "JK", "JOKER", "★"}
 _SPLIT = re.compile(r"[\s,;]+")
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
@@ -160,15 +176,13 @@ class Card:
 
     @property
     def label(self) -> str:
-        """Words for screen readers: ``king of spades``, ``10 of hearts``, ``joker``.
+        """Words for screen readers: ``king of spades``, ``10 of hearts``, ``joker`` (in the
+        current language).
 
         >>> Card("Q♦").label
         'queen of diamonds'
         """
-        if self.is_joker:
-            return "joker"
-        rank = _RANK_WORDS.get(self.rank, str(self.rank))
-        return f"{rank} of {SUIT_NAMES[self.suit]}"
+        return card_label(self)
 
     def sort_key(self) -> tuple[int, int]:
         """Suit order ♠ ♥ ♦ ♣, then rank; jokers last."""
@@ -210,7 +224,11 @@ CardsLike: TypeAlias = "str | Card | Iterable[Card | str]"
 
 
 def parse_card(token: str) -> Card:
-    """Read one card: ``K♠``, ``Ks``, ``KS``, ``10h``, ``Th``, ``🃏``, ``Jk`` or ``JK``.
+    """Read one card: ``K♠``, ``Ks``, ``KS``, ``10h``, ``Th``, ``🃏``, ``Jk`` or ``JK``; the
+    Portuguese and Finnish letters too (``V`` valete = J, ``D`` dama/daami = Q, ``R`` rei = K).
+
+    >>> parse_card("Dh"), parse_card("R♠"), parse_card("V♦")
+    (Card('Q♥'), Card('K♠'), Card('J♦'))
 
     >>> parse_card("Th")
     Card('10♥')
@@ -262,6 +280,54 @@ def format_cards(cards: Iterable[Card]) -> str:
     'K♠ A♠ 2♠'
     """
     return " ".join(str(c) for c in cards)
+
+
+def card_text(card: Card, language: str | None = None, local: bool | None = None) -> str:
+    """A card as text, in the language's rank letters when ``local`` (default: as set with
+    ``set_language(..., local_letters=True)``); English letters otherwise.
+
+    >>> card_text(Card("Q♥"), "pt", local=True), card_text(Card("Q♥"), "fi", local=True)
+    ('D♥', 'D♥')
+    >>> card_text(Card("J♠"), "pt", local=True), card_text(Card("J♠"), "pt")
+    ('V♠', 'J♠')
+    """
+    if local is None:
+        from rummykit.language import local_letters
+
+        local = local_letters()
+    if not local or card.is_joker:
+        return str(card)
+    from rummykit.language import resolve
+
+    letters = LOCAL_RANK_LETTERS.get(resolve(language), {})
+    return f"{letters.get(card.rank, rank_name(card.rank))}{card.suit}"
+
+
+def card_label(card: Card, language: str | None = None) -> str:
+    """Words for a card (screen readers, tooltips): ``queen of diamonds``, in ``language``.
+
+    >>> card_label(Card("10♥")), card_label(JOKER)
+    ('10 of hearts', 'joker')
+    """
+    if card.is_joker:
+        return render("card_label_joker", language=language)
+    return render(
+        "card_label",
+        rank=rank_word(card.rank),
+        suit=render(f"suit_{SUIT_CODES[card.suit]}"),
+        language=language,
+    )
+
+
+def rank_word(rank: int) -> str:
+    """The word for a rank: ``ace``, ``queen``; a number card's rank is its digits.
+
+    >>> rank_word(1), rank_word(7)
+    ('ace', '7')
+    """
+    if rank in (ACE, JACK, QUEEN, KING):
+        return render(f"rank_word_{rank_name(rank).lower()}")
+    return str(rank)
 
 
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:

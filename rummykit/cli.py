@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit import __version__
 from rummykit.explain import Verdict
+from rummykit.language import UnknownLanguage, available, speaking
 from rummykit.melds import check_meld
 from rummykit.messages import render
 from rummykit.variants import VARIANTS, Variant, VariantError, variant
@@ -448,24 +449,104 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
 """The subcommands, each a function that adds its parser."""
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help with its own words (``usage:``) in rummykit's language."""
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Any,
+        groups: Any,
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, render("cli_usage") if prefix is None else prefix)
+
+
+def _speak(parser: argparse.ArgumentParser) -> None:
+    """Give a parser ``--lang`` and ``--local-letters``, and argparse's headings in words of
+    the current language."""
+    parser.formatter_class = _HelpFormatter
+    parser._positionals.title = render("cli_positionals")
+    parser._optionals.title = render("cli_optionals")
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            action.help = render("cli_help_help")
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        default=argparse.SUPPRESS,
+        help=render("cli_lang_help", choices=", ".join(available())),
+    )
+    parser.add_argument(
+        "--local-letters",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help=render("cli_local_letters_help"),
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``rummykit`` argument parser with every subcommand in :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(prog="rummykit", description=render("cli_description"))
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    """The ``rummykit`` argument parser with every subcommand in :data:`COMMANDS`; its help
+    is in the current language, and every subcommand takes ``--lang``."""
+    parser = argparse.ArgumentParser(
+        prog="rummykit", description=render("cli_description"), formatter_class=_HelpFormatter
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {__version__}",
+        help=render("cli_version_help"),
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)
+    _speak(parser)
+    for sub in {id(p): p for p in commands.choices.values()}.values():
+        _speak(sub)
     return parser
+
+
+def _chosen_language(argv: Sequence[str]) -> tuple[str | None, bool]:
+    """The ``--lang`` and ``--local-letters`` of a command line, read before its help is
+    written (the last ``--lang`` counts)."""
+    language = None
+    local = False
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            language = argv[i + 1]
+        elif arg.startswith("--lang="):
+            language = arg.split("=", 1)[1]
+        elif arg == "--local-letters":
+            local = True
+    return language, local
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rummykit`` with ``argv`` (default: the process's arguments); return the exit status.
 
+    ``--lang pt`` (or ``fi``, ``en``) speaks that language for this command; the default is
+    the locale's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``).
+
     >>> main(["check", "--option", "ace_low=no", "A♥ 2♥ 3♥"])
     A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy with no ace below the 2.
       A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy with no ace below the 2 the ace only follows the king (Q-K-A).
     1
+    >>> main(["check", "--lang", "de", "A♥ 2♥ 3♥"])
+    2
     """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    language, local = _chosen_language(arguments)
+    try:
+        with speaking(language, local_letters=local or None):
+            return _main(arguments)
+    except UnknownLanguage as error:
+        print(render("cli_error", command="--lang", message=str(error)), file=sys.stderr)
+        return 2
+
+
+def _main(argv: Sequence[str]) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

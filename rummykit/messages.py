@@ -17,9 +17,19 @@ templates ``count_cards_one`` and ``count_cards_other``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-__all__ = ["LANGUAGES", "TEMPLATES", "add_templates", "join", "number_word", "render"]
+__all__ = [
+    "LANGUAGES",
+    "NOTES",
+    "TEMPLATES",
+    "Series",
+    "Text",
+    "add_templates",
+    "join",
+    "number_word",
+    "render",
+]
 
 TEMPLATES: dict[str, str] = {
     # --- reading input -------------------------------------------------------------------
@@ -180,6 +190,10 @@ TEMPLATES: dict[str, str] = {
         "{variant} has only {copies_word} jokers — this meld holds {count_word} {card}."
     ),
     "card_times": "{count_word} {card}",
+    "decks_word_one": "one deck",
+    "decks_word_many": "{count_word} decks",
+    "there_is": "is",
+    "there_are": "are",
     "the_card": "the {card}",
     "card_worth": "the {card} (worth {points})",
     "times_twice": "twice",
@@ -242,6 +256,8 @@ TEMPLATES: dict[str, str] = {
     "house_joker_exchange_on": "joker exchanges",
     "house_joker_exchange_off": "no joker exchange",
     # --- lay-offs ------------------------------------------------------------------------
+    "layoff_verb_one": "fits",
+    "layoff_verb_many": "fit",
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
     "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",
     "layoff_fails_if": "If {jokers}, {cards} can't go onto {meld}.",
@@ -1523,6 +1539,66 @@ TEMPLATES: dict[str, str] = {
         "{cards} holds no joker that could stand for the {card}: lay the cards down without "
         "saying what a joker stands for."
     ),
+    # --- the language layer: grammar pieces and choosing a language -----------------------
+    "unknown_language": "'{name}' is not a language rummykit speaks: choose one of {choices}",
+    "list_separator": ", ",
+    "cli_lang_help": (
+        "the language to speak: {choices} (default: the locale's, from LC_ALL, LC_MESSAGES or "
+        "LANG; else English)"
+    ),
+    "cli_local_letters_help": (
+        "write cards with the language's rank letters (Portuguese V D R, Finnish D R) instead "
+        "of J Q K"
+    ),
+    "cli_usage": "usage: ",
+    "cli_positionals": "positional arguments",
+    "cli_optionals": "options",
+    "cli_help_help": "show this help message and exit",
+    "cli_version_help": "show program's version number and exit",
+    "ai_level_easy": "easy",
+    "ai_level_normal": "normal",
+    "ai_level_hard": "hard",
+    "variant_title_hungarian": "Hungarian Rummy",
+    "variant_title_rommi": "Rommi",
+    "rank_gender": "A= 2= 3= 4= 5= 6= 7= 8= 9= 10= J= Q= K= joker=",
+    "card_label": "{rank} of {suit}",
+    "card_label_joker": "joker",
+    "card_at_fault": "{label} (at fault)",
+    "card_joker_corner": "JOKER",
+    "rank_word_a": "ace",
+    "rank_word_j": "jack",
+    "rank_word_q": "queen",
+    "rank_word_k": "king",
+    "suit_spades": "spades",
+    "suit_hearts": "hearts",
+    "suit_diamonds": "diamonds",
+    "suit_clubs": "clubs",
+    "suit_one_spades": "a spade",
+    "suit_one_hearts": "a heart",
+    "suit_one_diamonds": "a diamond",
+    "suit_one_clubs": "a club",
+    "rank_phrase": "a {rank}",
+    "rank_phrase_8": "an 8",
+    "rank_phrase_a": "an ace",
+    "rank_phrase_j": "a jack",
+    "rank_phrase_q": "a queen",
+    "rank_phrase_k": "a king",
+    "rank_plural": "{rank}s",
+    "rank_plural_a": "aces",
+    "rank_plural_j": "jacks",
+    "rank_plural_q": "queens",
+    "rank_plural_k": "kings",
+    "number_0": "no",
+    "number_1": "one",
+    "number_2": "two",
+    "number_3": "three",
+    "number_4": "four",
+    "number_5": "five",
+    "number_6": "six",
+    "number_7": "seven",
+    "number_8": "eight",
+    "number_9": "nine",
+    "number_10": "ten",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",
@@ -1532,36 +1608,39 @@ TEMPLATES: dict[str, str] = {
 """English templates, keyed by reason or message code."""
 
 LANGUAGES: dict[str, dict[str, str]] = {"en": TEMPLATES}
-"""Template tables by language code; add a table with the same keys to translate."""
+"""Templates added in code by language (:func:`add_templates`); the shipped translations are
+the gettext catalogues of :mod:`rummykit.language`."""
 
-_NUMBER_WORDS = (
-    "no",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-)
+NOTES: dict[str, str] = {
+    "rank_gender": (
+        "Not a sentence: the grammatical gender of each rank, for languages whose articles "
+        "agree with it. Write RANK=GENDER for each, e.g. A=m Q=f; a template then picks a word "
+        "by the gender of a card placeholder with {card:m=o|f=a}. Leave as is if your "
+        "language has no gender."
+    ),
+    "there_is": "Not a sentence: the verb of not_in_deck for one deck ('so there is only one 9♠').",
+    "there_are": "Not a sentence: the verb of not_in_deck for two decks ('so there are only two K♦').",
+    "layoff_verb_one": "Not a sentence: the verb {fit} of the layoff_ok sentences, for one card.",
+    "layoff_verb_many": "Not a sentence: the verb {fit} of the layoff_ok sentences, for several cards.",
+    "list_separator": "Not a sentence: what stands between the items of a list but the last two.",
+}
+"""Notes for translators, by code: they go into the catalogue as comments."""
 
 
 def number_word(n: int) -> str:
-    """``two`` for 2, up to ten; digits beyond.
+    """``two`` for 2, up to ten (a word of the current language); digits beyond.
 
     >>> number_word(2), number_word(14)
     ('two', '14')
     """
-    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+    return render(f"number_{n}") if 0 <= n <= 10 else str(n)
 
 
 def add_templates(templates: Mapping[str, str], language: str = "en") -> None:
     """Add sentences for new codes — e.g. the notes of your own agent's reasoning.
 
     Existing codes can't be replaced (that would change what rummykit says elsewhere).
+    Give ``language`` to add the same codes' sentences in another language.
 
     >>> add_templates({"my_agent_likes": "I like {card}."})
     >>> render("my_agent_likes", card="7♥")
@@ -1574,42 +1653,222 @@ def add_templates(templates: Mapping[str, str], language: str = "en") -> None:
     table.update(templates)
 
 
-def join(items: list[str], word: str = "or") -> str:
-    """Join phrases the English way: ``a, b or c``.
+class Series(tuple[object, ...]):
+    """Items written one after another with the language's list separator (``a, b, c``)."""
+
+    __slots__ = ()
+
+
+def join(items: Sequence[object], word: str = "or") -> str:
+    """Join phrases the language's way: ``a, b or c`` (``word`` is ``"or"`` or ``"and"``).
 
     >>> join(["the A♥", "the 4♥"])
     'the A♥ or the 4♥'
+    >>> join(["a", "b", "c"], "and")
+    'a, b and c'
     """
     if len(items) <= 1:
-        return "".join(items)
-    return render(f"{word}_join", head=", ".join(items[:-1]), last=items[-1])
+        return items[0] if items and isinstance(items[0], str) else "".join(map(str, items))
+    return render(f"{word}_join", head=Series(items[:-1]), last=items[-1])
+
+
+class Text(str):
+    """A sentence rendered in one language that remembers how it was made, so that it can be
+    rendered again in another: its ``code`` and language-free ``params``.
+
+    A ``Text`` given as a parameter of another template is rendered in that template's
+    language.
+
+    >>> t = render("the_card", card="7♥")
+    >>> t, t.code, t.language
+    ('the 7♥', 'the_card', 'en')
+    """
+
+    code: str
+    params: Mapping[str, object]
+    language: str
+
+    def __new__(cls, text: str, code: str, params: Mapping[str, object], language: str) -> Text:
+        self = super().__new__(cls, text)
+        self.code, self.params, self.language = code, params, language
+        return self
+
+    def render(self, language: str | None = None) -> str:
+        """The same sentence in ``language`` (default: the current one)."""
+        return render(self.code, self.params, language)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Text, (str(self), self.code, dict(self.params), self.language))
+
+
+def _forms(template: str) -> dict[str, str]:
+    """A translation's forms: ``hertat||gen=herttojen`` → {"": "hertat", "gen": "herttojen"}."""
+    if "||" not in template:
+        return {"": template}
+    first, *others = template.split("||")
+    forms = {"": first}
+    for other in others:
+        name, _, text = other.partition("=")
+        forms[name.strip()] = text
+    return forms
+
+
+def _template(code: str, language: str, form: str = "") -> str:
+    english = TEMPLATES.get(code) if language == "en" else None
+    if english is not None:
+        return english
+    own = LANGUAGES.get(language, {}).get(code)
+    if own is None:
+        english = TEMPLATES[code] if code in TEMPLATES else LANGUAGES["en"][code]
+        from rummykit.language import catalogue
+
+        found = catalogue(language)
+        own = english if found is None else found.pgettext(code, english)
+    forms = _forms(own)
+    return forms.get(form, forms[""])
+
+
+def _plural(base: str, n: int, language: str) -> str:
+    one, other = TEMPLATES[f"{base}_one"], TEMPLATES[f"{base}_other"]
+    found = None
+    if language != "en":
+        from rummykit.language import catalogue
+
+        found = catalogue(language)
+    if found is None:
+        return one if n == 1 else other
+    return found.npgettext(base, one, other, n)
+
+
+class _Word(str):
+    """A plain parameter: a format spec it doesn't know (a form) leaves it as it is."""
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
+class _Phrase:
+    """A :class:`Text` parameter in a template of ``language``: ``{x}`` writes it in that
+    language, ``{x:gen}`` in its form ``gen`` (when the translation has one)."""
+
+    __slots__ = ("language", "text")
+
+    def __init__(self, text: Text, language: str) -> None:
+        self.text, self.language = text, language
+
+    def __format__(self, spec: str) -> str:
+        if not spec and self.text.language == self.language:
+            return str(self.text)
+        return _render(self.text.code, self.text.params, self.language, spec)
+
+    def __str__(self) -> str:
+        return self.__format__("")
 
 
 class _Count(int):
     """A whole number in a sentence: ``{n:cards}`` writes it with its noun, from the
-    templates ``count_cards_one`` (for 1) and ``count_cards_other``."""
+    plural entry ``count_cards`` of the language's catalogue."""
+
+    language = "en"
 
     def __format__(self, spec: str) -> str:
         if spec.isidentifier():
-            form = "one" if self == 1 else "other"
-            return TEMPLATES[f"count_{spec}_{form}"].format(n=int(self))
+            return _plural(f"count_{spec}", int(self), self.language).format(n=int(self))
         return format(int(self), spec)
 
 
-def _text(value: object) -> object:
-    if isinstance(value, (tuple, list)):
-        return " ".join(str(v) for v in value)
+class _CardText:
+    """A card in a sentence: its text, or with a spec ``m=o|f=a`` the word for its rank's
+    gender in the language (the catalogue's ``rank_gender``)."""
+
+    __slots__ = ("card", "language")
+
+    def __init__(self, card: object, language: str) -> None:
+        self.card, self.language = card, language
+
+    def __format__(self, spec: str) -> str:
+        from rummykit.cards import card_text
+
+        if "=" not in spec:
+            return card_text(self.card, self.language)  # type: ignore[arg-type]
+        choices = dict(part.partition("=")[::2] for part in spec.split("|"))
+        gender = _genders(self.language).get(_rank_key(self.card), "")
+        return choices.get(gender, next(iter(choices.values())))
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+
+def _rank_key(card: object) -> str:
+    from rummykit.cards import Card, rank_name
+
+    if isinstance(card, Card):
+        return "joker" if card.is_joker else rank_name(card.rank)
+    return ""
+
+
+def _genders(language: str) -> dict[str, str]:
+    text = _template("rank_gender", language)
+    return {k: v for k, _, v in (item.partition("=") for item in text.split())}
+
+
+def _value(value: object, language: str) -> object:
+    from rummykit.cards import Card
+
+    if isinstance(value, Text):
+        return _Phrase(value, language)
+    if isinstance(value, str):
+        return _Word(value)
     if type(value) is int:
-        return _Count(value)
+        count = _Count(value)
+        count.language = language
+        return count
+    if isinstance(value, Card):
+        return _CardText(value, language)
+    if isinstance(value, Series):
+        separator = _template("list_separator", language)
+        return _Word(separator.join(format(_value(v, language), "") for v in value))
+    if isinstance(value, (tuple, list)):
+        return _Word(" ".join(format(_value(v, language), "") for v in value))
     return value
 
 
-def render(code: str, params: Mapping[str, object] | None = None, /, **more: object) -> str:
-    """The sentence for ``code`` with its parameters filled in (English).
+def _render(code: str, params: Mapping[str, object], language: str, form: str = "") -> str:
+    template = _template(code, language, form)
+    values = {k: _value(v, language) for k, v in params.items()}
+    try:
+        return template.format_map(values)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        if language == "en" and not form:
+            raise
+        # a translation whose placeholders don't fit: English rather than nothing (a test
+        # checks every translation's placeholders)
+        return _template(code, "en").format_map({k: _value(v, "en") for k, v in params.items()})
+
+
+def render(
+    code: str,
+    params: Mapping[str, object] | None = None,
+    language: str | None = None,
+    /,
+    **more: object,
+) -> str:
+    """The sentence for ``code`` with its parameters filled in, in ``language`` (default:
+    the current language, see :mod:`rummykit.language`). ``language`` may also be given by
+    keyword: it is never a template's parameter.
+
+    The result is a :class:`Text`: a ``str`` that can be rendered again in another language.
 
     >>> render("too_few_cards", cards="9♠ 9♥", count_word="two")
     'A meld needs at least three cards; 9♠ 9♥ has two.'
     """
+    from rummykit.language import resolve
+
+    if "language" in more:
+        chosen = more.pop("language")
+        if chosen is not None and not isinstance(chosen, str):
+            raise TypeError(f"language must be a language code, not {chosen!r}")
+        language = chosen
+    lang = resolve(language)
     values = {**(params or {}), **more}
-    template = TEMPLATES[code]
-    return template.format_map({k: _text(v) for k, v in values.items()})
+    return Text(_render(code, values, lang), code, values, lang)

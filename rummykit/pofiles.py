@@ -373,6 +373,64 @@ def compile_mo(head: str, entries: Iterable[Entry]) -> bytes:
     return out + ids + strs
 
 
+# --- the pseudo-locale ---------------------------------------------------------------------
+
+_ACCENTS = str.maketrans("aeiouyAEIOUY", "áéíóúýÁÉÍÓÚÝ")
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+def pseudo(text: str) -> str:
+    """The pseudo-locale's "translation": every vowel accented, placeholders kept, wrapped.
+
+    >>> pseudo("{cards} skips {missing:gen}.")
+    '⟦{cards} skíps {missing:gen}.⟧'
+    """
+    import string
+
+    out = []
+    for literal, name, spec, conversion in string.Formatter().parse(text):
+        out.append(literal.replace("{", "{{").replace("}", "}}").translate(_ACCENTS))
+        if name is not None:
+            out.append(
+                "{"
+                + name
+                + (f"!{conversion}" if conversion else "")
+                + (f":{spec}" if spec else "")
+                + "}"
+            )
+    return f"{PSEUDO_OPEN}{''.join(out)}{PSEUDO_CLOSE}"
+
+
+_NOT_SENTENCES = ("rank_gender",)
+
+
+def pseudo_translations(entries: Iterable[Entry] | None = None) -> object:
+    """A ``gettext`` translations object for the pseudo-locale, made from the ``.pot``'s
+    entries (default: the templates as they are now) — no file is written.
+
+    >>> from rummykit import language
+    >>> language.register("xx", pseudo_translations())
+    >>> from rummykit.messages import render
+    >>> render("run_gap", cards="5♥ 6♥ 8♥", missing=render("the_card", card="7♥"), language="xx")
+    '⟦5♥ 6♥ 8♥ skíps ⟦thé 7♥⟧: thé cárds óf á rún fóllów óné ánóthér.⟧'
+    >>> language.register("xx", None)
+    """
+    import gettext
+    import io
+
+    translated = []
+    for e in pot_entries() if entries is None else entries:
+        if e.context in _NOT_SENTENCES:
+            strings = [e.msgid]
+        elif e.plural is None:
+            strings = [pseudo(e.msgid)]
+        else:
+            strings = [pseudo(e.msgid), pseudo(e.plural)]
+        translated.append(Entry(e.context, e.msgid, e.plural, strings))
+    data = compile_mo(header("en").replace("Language: en", "Language: xx"), translated)
+    return gettext.GNUTranslations(io.BytesIO(data))
+
+
 # --- the commands make runs ----------------------------------------------------------------
 
 
@@ -404,6 +462,8 @@ def pot_entries() -> list[Entry]:
         names = sorted(placeholders(e.msgid) | placeholders(e.plural or ""))
         if note:
             e.comments.append(note)
+        if e.context in messages.NOTES:
+            e.comments.append(messages.NOTES[e.context])
         if names:
             e.comments.append("placeholders: " + ", ".join("{" + n + "}" for n in names))
     return entries

@@ -212,7 +212,9 @@ class Variant:
     @property
     def decks_word(self) -> str:
         """``one deck`` / ``two decks`` — for explanations."""
-        return f"{number_word(self.decks)} deck{'s' if self.decks != 1 else ''}"
+        if self.decks == 1:
+            return render("decks_word_one")
+        return render("decks_word_many", count_word=number_word(self.decks))
 
     # --- house rules -------------------------------------------------------------------
 
@@ -333,7 +335,7 @@ class Variant:
 
 HUNGARIAN = Variant(
     name="hungarian",
-    title="Hungarian Rummy",
+    title=render("variant_title_hungarian", language="en"),
     rulebook="H",
     source="Hungarian Rummy (Römi), translated from the Portuguese seed text",
     version="1",
@@ -368,7 +370,7 @@ HUNGARIAN = Variant(
 
 ROMMI = Variant(
     name="rommi",
-    title="Rommi",
+    title=render("variant_title_rommi", language="en"),
     rulebook="R",
     source="CardVerse variant",
     version="1.1.0",

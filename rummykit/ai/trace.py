@@ -141,6 +141,12 @@ class Candidate:
         }
 
 
+def agent_name(name: str) -> str:
+    """A built-in level's name in the current language (``easy``); another agent's as it is."""
+    code = f"ai_level_{name}"
+    return render(code) if code in TEMPLATES else name
+
+
 def _summary(terms: Sequence[Term]) -> Note:
     """One note listing the terms: ``−18.0 for the deadwood left, −2.5 for outs given up``."""
     text = ", ".join(render("ai_term_short", value=signed(t.value), label=_label(t)) for t in terms)
@@ -180,7 +186,7 @@ class Trace:
 
     def lines(self) -> list[str]:
         """The trace as text lines."""
-        lines = [render("ai_header", agent=self.agent, seat=self.seat)]
+        lines = [render("ai_header", agent=agent_name(self.agent), seat=self.seat)]
         lines += [f"  - {n}" for n in self.steps]
         ranked = self.ranked()
         if ranked:
@@ -256,7 +262,7 @@ class Trace:
         )
         return (
             '<div class="rk-trace">'
-            f"<b>{escape(render('ai_header', agent=self.agent, seat=self.seat))}</b>"
+            f"<b>{escape(render('ai_header', agent=agent_name(self.agent), seat=self.seat))}</b>"
             f"<ul>{steps}</ul>{table}"
             f"<p>{cards_html(action_cards(self.chosen)) if action_cards(self.chosen) else ''}"
             f"{escape(render('ai_chosen', action=str(self.chosen), why=str(self.why)))}</p>"

@@ -29,14 +29,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rummykit.cards import JOKER, Card, CardParseError, as_cards
+from rummykit.game._round import State, Turn
 from rummykit.game.actions import Action, ActionParseError
+from rummykit.game.facts import TableMeld
 from rummykit.melds import IllegalMeld, Meld, make_meld, meld_layouts
 from rummykit.messages import render
 from rummykit.variants import Variant, VariantError
 from rummykit.variants import variant as get_variant
 
 if TYPE_CHECKING:
-    from rummykit.game.state import Game, TableMeld, _State, _Turn
+    from rummykit.game.state import Game
 
 __all__ = ["FORMAT_VERSION", "RecordError", "dumps", "from_position", "load", "loads", "save"]
 
@@ -99,7 +101,7 @@ def position_of(game: Game) -> dict[str, Any]:
     }
 
 
-def _state_dict(s: _State, *, with_steps: bool = True) -> dict[str, Any]:
+def _state_dict(s: State, *, with_steps: bool = True) -> dict[str, Any]:
     t = s.turn
     turn: dict[str, Any] = {
         "drew": t.drew,
@@ -467,8 +469,6 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
 
 
 def _table_meld(item: object, field: str, rules: Variant, players: int) -> TableMeld:
-    from rummykit.game.state import TableMeld
-
     if not isinstance(item, dict):
         raise _bad(field, "record_expect_object")
     _known(item, _TABLE_FIELDS, f"{field}.")
@@ -533,10 +533,8 @@ def _parse_state(
     where: str,
     *,
     nested: bool = False,
-) -> _State:
+) -> State:
     """Validate and build the state part of a position (hands, piles, table, turn)."""
-    from rummykit.game.state import _State, _Turn
-
     _known(data, _STATE_FIELDS if nested else _POSITION_FIELDS, where)
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or len(hands_data) != players:
@@ -613,7 +611,7 @@ def _parse_state(
         raise _bad(f"{where}quiet_turns", "record_expect_whole")
     if phase != "over" and not hands[current]:
         raise _bad(f"{where}hands[{current}]", "record_expect_cards_to_act")
-    state = _State(
+    state = State(
         hands=hands,
         stock=stock,
         discard=discard,
@@ -624,7 +622,7 @@ def _parse_state(
         opened=opened,
         turns=list(turns_value),
         drawn=drawn,
-        turn=_Turn(),
+        turn=Turn(),
         reshuffled=_bool(data, "reshuffled", False, where),
         quiet_turns=quiet,
     )
@@ -634,22 +632,20 @@ def _parse_state(
 
 def _parse_turn(
     data: object,
-    s: _State,
+    s: State,
     drew: str | None,
     rules: Variant,
     seed: int,
     where: str,
     nested: bool,
-) -> _Turn:
+) -> Turn:
     """The turn in progress: what was drawn, provisional moves and what Undo can restore —
     each checked against the position it belongs to."""
-    from rummykit.game.state import _Turn
-
     w = f"{where}turn."
     if data is None:
         if s.phase == "play" and drew in ("discard", "cut_card"):
             raise _bad(f"{w}drew", "record_expect_turn")
-        return _Turn(drew=drew)
+        return Turn(drew=drew)
     if not isinstance(data, dict):
         raise _bad(f"{where}turn", "record_expect_object")
     _known(data, _TURN_FIELDS, w)
@@ -680,7 +676,7 @@ def _parse_turn(
         moves = ["freed"] * len(exchanged) + ["placed"] * placed.count(JOKER)
     if not isinstance(moves, list) or not all(m in ("freed", "placed") for m in moves):
         raise _bad(f"{w}joker_moves", "record_expect_joker_moves")
-    turn = _Turn(
+    turn = Turn(
         drew=drew,
         taken=taken,
         cut_taken=cut_taken,

@@ -43,6 +43,7 @@ import traitlets
 from rummykit import display
 from rummykit.ai import Agent, make_agent
 from rummykit.ai.hint import hint
+from rummykit.ai.trace import agent_name
 from rummykit.cards import Card, parse_card
 from rummykit.explain import Reason, Verdict
 from rummykit.game import Game, IllegalAction, Match
@@ -226,7 +227,7 @@ class Table(anywidget.AnyWidget):
         agent = self.agents[seat]
         if agent is None:
             return render("widget_you")
-        return render("widget_ai_name", seat=seat, level=agent.name)
+        return render("widget_ai_name", seat=seat, level=agent_name(agent.name))
 
     def __repr__(self) -> str:
         levels = [a.name for a in self.agents if a is not None]

@@ -1,0 +1,200 @@
+"""Which language rummykit speaks, and its catalogue of sentences (standard library only).
+
+English is built in; Portuguese (``pt``) and Finnish (``fi``) come from the gettext catalogues
+compiled into ``rummykit/locale/<lang>/LC_MESSAGES/rummykit.mo``. The language is, in order:
+the one given to a call (``render(..., language="fi")``, ``Table(..., language="fi")``,
+``--lang fi``), the one set with :func:`set_language`, else the locale's (``LC_ALL``,
+``LC_MESSAGES``, ``LANG``), else English.
+
+>>> from rummykit.language import language_from_environment, set_language, get_language
+>>> language_from_environment({"LANG": "pt_BR.UTF-8"}), language_from_environment({"LANG": "C"})
+('pt', 'en')
+>>> set_language("fi"); get_language()
+'fi'
+>>> set_language(None)  # back to the locale's language
+>>> set_language("de")
+Traceback (most recent call last):
+...
+rummykit.language.UnknownLanguage: 'de' is not a language rummykit speaks: choose one of en, fi, pt
+
+Nothing is read until a sentence is first wanted in a language other than English, and
+English costs no catalogue at all.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs milliseconds
+if TYPE_CHECKING:
+    import gettext
+
+__all__ = [
+    "LANGUAGE_NAMES",
+    "UnknownLanguage",
+    "available",
+    "catalogue",
+    "check_language",
+    "get_language",
+    "language_from_environment",
+    "local_letters",
+    "register",
+    "set_language",
+    "speaking",
+]
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "rummykit"
+
+LANGUAGE_NAMES = {"en": "English", "pt": "Português", "fi": "Suomi"}
+"""The languages rummykit ships, by code, each named in its own language."""
+
+ENVIRONMENT = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""The variables that give the default language, first set one first (as gettext reads them)."""
+
+_chosen: str | None = None
+_local = False
+_registered: dict[str, gettext.NullTranslations] = {}
+_loaded: dict[str, gettext.NullTranslations | None] = {}
+_lock = threading.Lock()
+
+
+class UnknownLanguage(ValueError):
+    """A language code rummykit has no sentences for."""
+
+
+def available() -> tuple[str, ...]:
+    """Every language code accepted: the shipped ones and any :func:`register` added.
+
+    >>> available()[:3]
+    ('en', 'fi', 'pt')
+    """
+    return tuple(sorted(LANGUAGE_NAMES, key=lambda c: (c != "en", c))) + tuple(
+        sorted(c for c in _registered if c not in LANGUAGE_NAMES)
+    )
+
+
+def _normal(code: str) -> str:
+    """``pt_BR.UTF-8`` → ``pt``; ``FI`` → ``fi``."""
+    return code.split(".", 1)[0].split("@", 1)[0].replace("-", "_").split("_", 1)[0].lower()
+
+
+def check_language(code: str) -> str:
+    """The language code for ``code`` (``"pt-BR"`` → ``"pt"``), or :class:`UnknownLanguage`
+    naming the languages accepted."""
+    normal = _normal(code) if isinstance(code, str) else ""
+    if normal in LANGUAGE_NAMES or normal in _registered:
+        return normal
+    from rummykit.messages import render
+
+    raise UnknownLanguage(render("unknown_language", name=code, choices=", ".join(available())))
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the locale: the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is
+    set decides; a language rummykit doesn't speak, ``C`` or ``POSIX`` mean English."""
+    env = os.environ if environ is None else environ
+    for name in ENVIRONMENT:
+        value = env.get(name, "")
+        if value:
+            normal = _normal(value)
+            return normal if normal in LANGUAGE_NAMES or normal in _registered else "en"
+    return "en"
+
+
+def set_language(code: str | None, *, local_letters: bool | None = None) -> None:
+    """Speak ``code`` from now on (``"en"``, ``"pt"``, ``"fi"``); ``None`` goes back to the
+    locale's language. An unknown code raises :class:`UnknownLanguage` and changes nothing.
+
+    ``local_letters=True`` writes cards in sentences with the language's rank letters
+    (Portuguese V D R, Finnish D R for J Q K, Q K); English letters are the default, so saved
+    games and what tests compare stay the same.
+    """
+    global _chosen, _local
+    checked = None if code is None else check_language(code)
+    _chosen = checked
+    if local_letters is not None:
+        _local = local_letters
+
+
+@contextmanager
+def speaking(language: str | None, *, local_letters: bool | None = None) -> Iterator[None]:
+    """Speak ``language`` (``None``: as now) inside a ``with`` block, then as before.
+
+    >>> from rummykit.messages import render
+    >>> with speaking("en"):
+    ...     render("label_valid")
+    '✔ valid'
+    """
+    global _chosen, _local
+    before = (_chosen, _local)
+    try:
+        if language is not None:
+            set_language(language, local_letters=local_letters)
+        elif local_letters is not None:
+            _local = local_letters
+        yield
+    finally:
+        _chosen, _local = before
+
+
+def local_letters() -> bool:
+    """Whether sentences write cards with the language's rank letters (see :func:`set_language`)."""
+    return _local
+
+
+def get_language() -> str:
+    """The language rummykit speaks now: the one set, else the locale's."""
+    return _chosen if _chosen is not None else language_from_environment()
+
+
+def resolve(language: str | None) -> str:
+    """``language`` checked, or the current language when ``None``."""
+    return get_language() if language is None else check_language(language)
+
+
+def register(code: str, translations: gettext.NullTranslations | None) -> None:
+    """Speak a language from a catalogue you loaded yourself (a ``gettext`` translations
+    object, e.g. the pseudo-locale of the tests); ``None`` forgets it again."""
+    normal = _normal(code)
+    with _lock:
+        _loaded.pop(normal, None)
+        if translations is None:
+            _registered.pop(normal, None)
+        else:
+            _registered[normal] = translations
+
+
+def catalogue(language: str) -> gettext.NullTranslations | None:
+    """The compiled catalogue of ``language``, read on first use; ``None`` for English.
+
+    A shipped language whose ``.po`` has not been compiled raises a clear error (run
+    ``make mo`` in a source checkout); one with no ``.po`` yet speaks English.
+    """
+    if language == "en" and language not in _registered:
+        return None
+    with _lock:
+        if language in _loaded:
+            return _loaded[language]
+        found = _registered.get(language) or _read(language)
+        _loaded[language] = found
+        return found
+
+
+def _read(language: str) -> gettext.NullTranslations | None:
+    import gettext
+
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    mo = folder / f"{DOMAIN}.mo"
+    if mo.exists():
+        with mo.open("rb") as f:
+            return gettext.GNUTranslations(f)
+    if (folder / f"{DOMAIN}.po").exists():
+        raise FileNotFoundError(
+            f"{mo} is missing: the {language} sentences are not compiled (run make mo)"
+        )
+    return None
