@@ -27,11 +27,17 @@ import os
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs milliseconds
 if TYPE_CHECKING:
     import gettext
+    from collections.abc import Callable
+    from typing import ParamSpec, TypeVar
+
+    P = ParamSpec("P")
+    R = TypeVar("R")
 
 __all__ = [
     "LANGUAGE_NAMES",
@@ -45,6 +51,7 @@ __all__ = [
     "register",
     "set_language",
     "speaking",
+    "speaks_own_language",
 ]
 
 LOCALE_DIR = Path(__file__).with_name("locale")
@@ -57,6 +64,7 @@ ENVIRONMENT = ("LC_ALL", "LC_MESSAGES", "LANG")
 """The variables that give the default language, first set one first (as gettext reads them)."""
 
 _chosen: str | None = None
+_within: ContextVar[str | None] = ContextVar("rummykit_language_within", default=None)
 _local = False
 _registered: dict[str, gettext.NullTranslations] = {}
 _loaded: dict[str, gettext.NullTranslations | None] = {}
@@ -142,6 +150,23 @@ def speaking(language: str | None, *, local_letters: bool | None = None) -> Iter
         _chosen, _local = before
 
 
+def speaks_own_language(method: Callable[P, R]) -> Callable[P, R]:
+    """A method of an object with a ``language`` (a widget) that speaks that language while it
+    runs; the language is read from ``self.language``, or the ``language=`` keyword of the
+    ``__init__`` it decorates. ``None`` speaks the current language."""
+    import functools
+
+    @functools.wraps(method)
+    def speak(*args: P.args, **kwargs: P.kwargs) -> R:
+        language = kwargs.get("language") or getattr(args[0], "language", None)
+        if language is None:
+            return method(*args, **kwargs)
+        with within(check_language(str(language))):
+            return method(*args, **kwargs)
+
+    return speak
+
+
 def local_letters() -> bool:
     """Whether sentences write cards with the language's rank letters (see :func:`set_language`)."""
     return _local
@@ -149,7 +174,21 @@ def local_letters() -> bool:
 
 def get_language() -> str:
     """The language rummykit speaks now: the one set, else the locale's."""
+    within = _within.get()
+    if within is not None:
+        return within
     return _chosen if _chosen is not None else language_from_environment()
+
+
+@contextmanager
+def within(language: str) -> Iterator[None]:
+    """While a sentence is written in ``language``: objects that write themselves (an action,
+    a card's label) inside it speak that language too. For this thread/task only."""
+    token = _within.set(language)
+    try:
+        yield
+    finally:
+        _within.reset(token)
 
 
 def resolve(language: str | None) -> str:

@@ -26,6 +26,7 @@ __all__ = [
     "Series",
     "Text",
     "add_templates",
+    "in_language",
     "join",
     "number_word",
     "render",
@@ -1701,6 +1702,16 @@ class Text(str):
         return (Text, (str(self), self.code, dict(self.params), self.language))
 
 
+def in_language(text: str, language: str | None = None) -> str:
+    """``text`` in ``language`` (default: the current one): a :class:`Text` is rendered
+    again, any other string (a name, a number) stays as it is.
+
+    >>> in_language(render("label_valid", language="en")), in_language("Ann")
+    ('✔ valid', 'Ann')
+    """
+    return text.render(language) if isinstance(text, Text) else text
+
+
 def _forms(template: str) -> dict[str, str]:
     """A translation's forms: ``hertat||gen=herttojen`` → {"": "hertat", "gen": "herttojen"}."""
     if "||" not in template:
@@ -1834,6 +1845,11 @@ def _value(value: object, language: str) -> object:
 
 
 def _render(code: str, params: Mapping[str, object], language: str, form: str = "") -> str:
+    from rummykit.language import get_language, within
+
+    if language != get_language():
+        with within(language):
+            return _render(code, params, language, form)
     template = _template(code, language, form)
     values = {k: _value(v, language) for k, v in params.items()}
     try:

@@ -22,7 +22,7 @@ from rummykit.explain import Reason
 from rummykit.game.actions import JokerMeaning
 from rummykit.game.refusals import rule_reason
 from rummykit.melds import Meld, reading_phrase, readings_with
-from rummykit.messages import join
+from rummykit.messages import join, render
 from rummykit.variants import Variant
 
 __all__ = ["joker_cards", "joker_choice", "joker_meanings", "named_meaning"]
@@ -51,7 +51,7 @@ def joker_choice(
                 cards,
                 cards=cards,
                 card=joker_as,
-                choices=join([f"the {c}" for c in options]),
+                choices=join([render("the_card", card=c) for c in options]),
             )
         ]
     distinct = list({joker_meanings(m): m for m in chosen}.values())
@@ -82,7 +82,7 @@ def joker_choice(
             "joker",
             cards,
             choices=tuple(options),
-            choices_text=join([f"the {c}" for c in options]),
+            choices_text=join([render("the_card", card=c) for c in options]),
         )
     ]
 

@@ -59,6 +59,7 @@ from rummykit.game.actions import (
     Undo,
 )
 from rummykit.game.record import from_position, loads
+from rummykit.language import check_language, speaks_own_language
 from rummykit.messages import render
 from rummykit.mistakes import Review, review
 from rummykit.widgets.view import (
@@ -112,6 +113,8 @@ class Table(anywidget.AnyWidget):
 
     ``show_reasoning`` (default True) puts each computer move's reasoning in the move log;
     the reasoning shows that computer's cards (open-cards teaching). False hides it.
+    ``language`` (``"en"``, ``"pt"``, ``"fi"``; default: the current language) is the
+    language of every word on the table: labels, buttons, refusals, the log.
     """
 
     _esm = _HERE / "table.js"
@@ -122,6 +125,7 @@ class Table(anywidget.AnyWidget):
     labels = traitlets.Dict().tag(sync=True)
     ai_delay = traitlets.Float(0.8).tag(sync=True)
 
+    @speaks_own_language
     def __init__(
         self,
         variant: str = "hungarian",
@@ -137,9 +141,12 @@ class Table(anywidget.AnyWidget):
         four_colour: bool | None = None,
         names: list[str] | None = None,
         show_reasoning: bool = True,
+        language: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
+        self.language = None if language is None else check_language(language)
+        """The table's language (None: the current language)."""
         self.match: Match | None = None
         if game is not None:
             self.game = game
@@ -249,6 +256,7 @@ class Table(anywidget.AnyWidget):
         ``trace_html``) unless the table was made with ``show_reasoning=False``."""
         return [entry for entry in self.moves if not entry["mine"]]
 
+    @speaks_own_language
     def _refresh(self) -> None:
         game = self.game
         obs = game.observation(self.seat)
@@ -497,6 +505,7 @@ class Table(anywidget.AnyWidget):
             self._guide("widget_unknown_message")
             self._refresh()
 
+    @speaks_own_language
     def handle(self, message: dict[str, Any]) -> None:
         """Act on one message from the front end (the same ones a click sends).
 
@@ -616,6 +625,7 @@ class Table(anywidget.AnyWidget):
 
     # --- acting ----------------------------------------------------------------------------
 
+    @speaks_own_language
     def act(self, action: Action, *, pending: dict[str, Any] | None = None) -> bool:
         """Play the learner's action; a refusal is shown with the referee's explanation.
 
@@ -654,6 +664,7 @@ class Table(anywidget.AnyWidget):
             self.run_ai()
         return True
 
+    @speaks_own_language
     def step_ai(self) -> bool:
         """Let the AI seat to act make one move; False when it is not an AI's turn."""
         game = self.game
@@ -677,6 +688,7 @@ class Table(anywidget.AnyWidget):
         self._refresh()
         return True
 
+    @speaks_own_language
     def run_ai(self, limit: int = 2000) -> int:
         """Play AI moves until it is the learner's turn or the round ends; how many."""
         moves = 0
@@ -692,6 +704,7 @@ class Table(anywidget.AnyWidget):
         self.hint_text = suggestion.summary  # one sentence first, the reasoning folded away
         self.hint_detail = suggestion.decision.trace._repr_html_()
 
+    @speaks_own_language
     def next_round(self) -> None:
         """Deal the next round of the match (after the scoring is shown)."""
         if self.match is None or not self.game.is_over or self.match.is_over:
