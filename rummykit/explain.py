@@ -67,7 +67,7 @@ class Reason:
         """The sentence with its rule citation, in ``language`` (default: the current one).
 
         >>> from rummykit import check_meld
-        >>> check_meld("9♠ 9♥").reasons[0].render("en")
+        >>> check_meld("9♠ 9♥").failures[0].render("en")
         'A meld needs at least three cards; 9♠ 9♥ has two. (H4)'
         """
         message = render(self.template or self.code, self.params, language)
