@@ -147,7 +147,7 @@ class Verdict:
 
         >>> from rummykit import check_meld
         >>> check_meld("K♠ A♠ 2♠").render("en")[:30]
-        'K♠ A♠ 2♠ wraps around the ace:'
+        'K♠ A♠ 2♠ is not a valid meld i'
         """
         return " ".join(r.render(language) for r in self.reasons)
 
