@@ -64,6 +64,7 @@ ENVIRONMENT = ("LC_ALL", "LC_MESSAGES", "LANG")
 """The variables that give the default language, first set one first (as gettext reads them)."""
 
 _chosen: str | None = None
+_locale: str | None = None  # the locale's language, read when first needed
 _within: ContextVar[str | None] = ContextVar("rummykit_language_within", default=None)
 _local = False
 _registered: dict[str, gettext.NullTranslations] = {}
@@ -116,15 +117,17 @@ def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
 
 def set_language(code: str | None, *, local_letters: bool | None = None) -> None:
     """Speak ``code`` from now on (``"en"``, ``"pt"``, ``"fi"``); ``None`` goes back to the
-    locale's language. An unknown code raises :class:`UnknownLanguage` and changes nothing.
+    locale's language (read from the environment again). An unknown code raises
+    :class:`UnknownLanguage` and changes nothing.
 
     ``local_letters=True`` writes cards in sentences with the language's rank letters
     (Portuguese V D R, Finnish D R for J Q K, Q K); English letters are the default, so saved
     games and what tests compare stay the same.
     """
-    global _chosen, _local
+    global _chosen, _local, _locale
     checked = None if code is None else check_language(code)
     _chosen = checked
+    _locale = None  # the locale is read again when next needed
     if local_letters is not None:
         _local = local_letters
 
@@ -174,10 +177,15 @@ def local_letters() -> bool:
 
 def get_language() -> str:
     """The language rummykit speaks now: the one set, else the locale's."""
-    within = _within.get()
-    if within is not None:
-        return within
-    return _chosen if _chosen is not None else language_from_environment()
+    inside = _within.get()
+    if inside is not None:
+        return inside
+    if _chosen is not None:
+        return _chosen
+    global _locale
+    if _locale is None:
+        _locale = language_from_environment()
+    return _locale
 
 
 @contextmanager

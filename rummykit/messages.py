@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rummykit.language import catalogue, check_language, get_language, within
+
 __all__ = [
     "LANGUAGES",
     "NOTES",
@@ -1752,8 +1754,6 @@ def _template(code: str, language: str, form: str = "") -> str:
     own = LANGUAGES.get(language, {}).get(code)
     if own is None:
         english = TEMPLATES[code] if code in TEMPLATES else LANGUAGES["en"][code]
-        from rummykit.language import catalogue
-
         found = catalogue(language)
         own = english if found is None else found.pgettext(code, english)
     forms = _forms(own)
@@ -1762,11 +1762,7 @@ def _template(code: str, language: str, form: str = "") -> str:
 
 def _plural(base: str, n: int, language: str) -> str:
     one, other = TEMPLATES[f"{base}_one"], TEMPLATES[f"{base}_other"]
-    found = None
-    if language != "en":
-        from rummykit.language import catalogue
-
-        found = catalogue(language)
+    found = None if language == "en" else catalogue(language)
     if found is None:
         return one if n == 1 else other
     return found.npgettext(base, one, other, n)
@@ -1860,6 +1856,8 @@ def _genders(language: str) -> dict[str, str]:
 
 
 def _value(value: object, language: str) -> object:
+    if language == "en":
+        return _value_en(value)
     from rummykit.cards import Card, Rank
 
     if isinstance(value, Text):
@@ -1884,12 +1882,28 @@ def _value(value: object, language: str) -> object:
     return value
 
 
-def _render(code: str, params: Mapping[str, object], language: str, form: str = "") -> str:
-    from rummykit.language import get_language, within
+def _value_en(value: object) -> object:
+    """:func:`_value` for English, the fast way: English templates use no forms and no gender
+    choices, so plain strings, cards and ranks go in as they are."""
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is int:
+        return _Count(value)  # type: ignore[call-overload]  # an int: type(value) is int
+    if isinstance(value, Text):
+        return value if value.language == "en" else _Phrase(value, "en")
+    if isinstance(value, Series):
+        return TEMPLATES["list_separator"].join(format(_value_en(v), "") for v in value)
+    if isinstance(value, (tuple, list)):
+        return " ".join(format(_value_en(v), "") for v in value)
+    return value
 
-    if language != get_language():
-        with within(language):
-            return _render(code, params, language, form)
+
+def _render(code: str, params: Mapping[str, object], language: str, form: str = "") -> str:
+    """The sentence, in ``language``: called inside :func:`render`, which makes ``language``
+    the current one while it runs (objects that write themselves speak it too)."""
+    if language == "en" and not form and code in TEMPLATES:
+        return TEMPLATES[code].format_map({k: _value_en(v) for k, v in params.items()})
     template = _template(code, language, form)
     values = {k: _value(v, language) for k, v in params.items()}
     try:
@@ -1930,13 +1944,15 @@ def render(
     >>> render("too_few_cards", cards="9♠ 9♥", count_word="two")
     'A meld needs at least three cards; 9♠ 9♥ has two.'
     """
-    from rummykit.language import resolve
-
     if "language" in more:
         chosen = more.pop("language")
         if chosen is not None and not isinstance(chosen, str):
             raise TypeError(f"language must be a language code, not {chosen!r}")
         language = chosen
-    lang = resolve(language)
+    current = get_language()
+    lang = current if language is None else check_language(language)
     values = {**(params or {}), **more}
-    return Text(_render(code, values, lang), code, values, lang)
+    if lang == current:
+        return Text(_render(code, values, lang), code, values, lang)
+    with within(lang):
+        return Text(_render(code, values, lang), code, values, lang)
