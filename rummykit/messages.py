@@ -25,6 +25,7 @@ __all__ = [
     "TEMPLATES",
     "Series",
     "Text",
+    "TranslationWarning",
     "add_templates",
     "in_language",
     "join",
@@ -1752,10 +1753,27 @@ def _plural(base: str, n: int, language: str) -> str:
 
 
 class _Word(str):
-    """A plain parameter: a format spec it doesn't know (a form) leaves it as it is."""
+    """A plain parameter: a format spec it doesn't know (a form) leaves it as it is; a
+    gender choice (``m=o|f=a``) reads the string as a card (events keep cards as text)."""
+
+    language = "en"
 
     def __format__(self, spec: str) -> str:
+        if "=" in spec:
+            from rummykit.cards import parse_card
+
+            try:
+                card = parse_card(self)
+            except ValueError:
+                return _choose(spec, "")
+            return _CardText(card, self.language).__format__(spec)
         return str(self)
+
+
+def _choose(spec: str, gender: str) -> str:
+    """The word of a gender choice ``m=o|f=a`` for ``gender`` (the first when unknown)."""
+    choices = dict(part.partition("=")[::2] for part in spec.split("|"))
+    return choices.get(gender, next(iter(choices.values())))
 
 
 class _Phrase:
@@ -1802,9 +1820,7 @@ class _CardText:
 
         if "=" not in spec:
             return card_text(self.card, self.language)  # type: ignore[arg-type]
-        choices = dict(part.partition("=")[::2] for part in spec.split("|"))
-        gender = _genders(self.language).get(_rank_key(self.card), "")
-        return choices.get(gender, next(iter(choices.values())))
+        return _choose(spec, _genders(self.language).get(_rank_key(self.card), ""))
 
     def __str__(self) -> str:
         return self.__format__("")
@@ -1829,7 +1845,9 @@ def _value(value: object, language: str) -> object:
     if isinstance(value, Text):
         return _Phrase(value, language)
     if isinstance(value, str):
-        return _Word(value)
+        word = _Word(value)
+        word.language = language
+        return word
     if type(value) is int:
         count = _Count(value)
         count.language = language
@@ -1854,12 +1872,24 @@ def _render(code: str, params: Mapping[str, object], language: str, form: str = 
     values = {k: _value(v, language) for k, v in params.items()}
     try:
         return template.format_map(values)
-    except (KeyError, IndexError, ValueError, AttributeError):
+    except (KeyError, IndexError, ValueError, AttributeError) as error:
         if language == "en" and not form:
             raise
         # a translation whose placeholders don't fit: English rather than nothing (a test
         # checks every translation's placeholders)
+        import warnings
+
+        warnings.warn(
+            f"the {language} sentence for {code!r} does not fit its parameters ({error!r}); "
+            "English said instead",
+            TranslationWarning,
+            stacklevel=3,
+        )
         return _template(code, "en").format_map({k: _value(v, "en") for k, v in params.items()})
+
+
+class TranslationWarning(UserWarning):
+    """A translated template could not be filled in with its parameters (English was said)."""
 
 
 def render(

@@ -286,7 +286,12 @@ def parse_po(text: str, name: str = "<po>") -> list[Entry]:
 
 def read_po(path: Path) -> tuple[str, list[Entry]]:
     """The header text and the entries of a ``.po`` file."""
-    entries = parse_po(path.read_text(encoding="utf-8"), str(path))
+    return read_po_text(path.read_text(encoding="utf-8"), str(path))
+
+
+def read_po_text(text: str, name: str = "<po>") -> tuple[str, list[Entry]]:
+    """The header text and the entries of the text of a ``.po`` file."""
+    entries = parse_po(text, name)
     if entries and entries[0].context == "" and entries[0].msgid == "":
         return entries[0].strings[0], entries[1:]
     return header(None), entries
