@@ -9,6 +9,7 @@ rummykit itself is not installed while it builds.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ class CatalogueBuildHook(BuildHookInterface):  # type: ignore[misc]
         spec = importlib.util.spec_from_file_location("_pofiles", root / "rummykit" / "pofiles.py")
         assert spec is not None and spec.loader is not None
         pofiles = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = pofiles  # its dataclasses look themselves up there
         spec.loader.exec_module(pofiles)
         compiled = pofiles.compile_all(root / "rummykit" / "locale")
         if version == "editable":  # the installed package is the source tree: .mo made in place

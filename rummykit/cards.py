@@ -41,6 +41,7 @@ __all__ = [
     "CardParseError",
     "Cards",
     "CardsLike",
+    "Rank",
     "as_cards",
     "card_label",
     "card_text",
@@ -301,6 +302,27 @@ def card_text(card: Card, language: str | None = None, local: bool | None = None
 
     letters = LOCAL_RANK_LETTERS.get(resolve(language), {})
     return f"{letters.get(card.rank, rank_name(card.rank))}{card.suit}"
+
+
+class Rank(int):
+    """A rank in a sentence (``from 5 to Q``): written with its letter, the language's when
+    local letters are asked for (see :func:`card_text`).
+
+    >>> str(Rank(12)), Rank(12).text("fi", local=True)
+    ('Q', 'D')
+    """
+
+    __slots__ = ()
+
+    def text(self, language: str | None = None, local: bool | None = None) -> str:
+        """The rank's letter (or number) in ``language``."""
+        return card_text(_CARDS[(int(self), "♠")], language, local)[:-1]
+
+    def __str__(self) -> str:
+        return rank_name(int(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 def card_label(card: Card, language: str | None = None) -> str:

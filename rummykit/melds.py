@@ -30,6 +30,7 @@ from rummykit.cards import (
     SUITS,
     Card,
     CardsLike,
+    Rank,
     as_cards,
     format_cards,
     rank_name,
@@ -957,8 +958,8 @@ def _kind_reason(meld: Meld, shown: tuple[Card, ...], variant: Variant) -> Reaso
         house=_ace_options(meld),
         cards=shown,
         suit_name=_suit_name(meld.suit),
-        low=rank_name(low.rank) if low else "",
-        high=rank_name(high.rank) if high else "",
+        low=Rank(low.rank) if low else "",
+        high=Rank(high.rank) if high else "",
     )
 
 
@@ -1087,8 +1088,8 @@ def _reading_reason(meld: Meld, variant: Variant, counts: bool) -> Reason:
         code = "reading_run"
         params |= {
             "suit_name": _suit_name(meld.suit),
-            "low": rank_name(low.rank) if low else "",
-            "high": rank_name(high.rank) if high else "",
+            "low": Rank(low.rank) if low else "",
+            "high": Rank(high.rank) if high else "",
         }
     else:
         code = "reading_set"

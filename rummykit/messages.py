@@ -1840,7 +1840,7 @@ def _genders(language: str) -> dict[str, str]:
 
 
 def _value(value: object, language: str) -> object:
-    from rummykit.cards import Card
+    from rummykit.cards import Card, Rank
 
     if isinstance(value, Text):
         return _Phrase(value, language)
@@ -1854,6 +1854,8 @@ def _value(value: object, language: str) -> object:
         return count
     if isinstance(value, Card):
         return _CardText(value, language)
+    if isinstance(value, Rank):
+        return _Word(value.text(language))
     if isinstance(value, Series):
         separator = _template("list_separator", language)
         return _Word(separator.join(format(_value(v, language), "") for v in value))

@@ -250,3 +250,21 @@ def test_the_card_table_speaks_only_the_pseudo_locale() -> None:
         if text:
             assert not english_words(text), text
     assert language.get_language() == "en"
+
+
+def test_the_other_widgets_speak_their_own_language() -> None:
+    pytest.importorskip("ipywidgets")
+    from rummykit.widgets.checker import MeldChecker
+    from rummykit.widgets.puzzle import PuzzleWidget
+
+    language.set_language("en")
+    checker = MeldChecker(cards="K♠ A♠ 2♠", language="xx")
+    for label in _aria(checker._out.value):
+        assert not english_words(label), label
+    checker._text.value = "9♠ 9♥"  # typing redraws the verdict, still in the widget's language
+    assert "⟦" in checker._out.value and "9♠ 9♥" in checker._out.value
+    box = PuzzleWidget("discard", seed=4, language="xx")
+    feedback = box.answer(box.puzzle.solution)
+    assert feedback is not None and feedback.correct
+    assert_translated(feedback, "puzzle widget feedback")
+    assert language.get_language() == "en"
