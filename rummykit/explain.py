@@ -67,7 +67,7 @@ class Reason:
         """The sentence with its rule citation, in ``language`` (default: the current one).
 
         >>> from rummykit import check_meld
-        >>> check_meld("9♠ 9♥").reasons[0].render("en")
+        >>> check_meld("9♠ 9♥").failures[0].render("en")
         'A meld needs at least three cards; 9♠ 9♥ has two. (H4)'
         """
         message = render(self.template or self.code, self.params, language)
@@ -146,8 +146,8 @@ class Verdict:
         verdict holds no sentence, only codes and data, so any language can say it.
 
         >>> from rummykit import check_meld
-        >>> check_meld("K♠ A♠ 2♠").render("en")[:30]
-        'K♠ A♠ 2♠ wraps around the ace:'
+        >>> check_meld("9♠ 9♥").render("en")
+        '9♠ 9♥ is not a valid meld in Hungarian Rummy. A meld needs at least three cards; 9♠ 9♥ has two. (H4)'
         """
         return " ".join(r.render(language) for r in self.reasons)
 

@@ -1557,6 +1557,10 @@ TEMPLATES: dict[str, str] = {
     "cli_optionals": "options",
     "cli_help_help": "show this help message and exit",
     "cli_version_help": "show program's version number and exit",
+    "exercise_words_yes": "yes|y|valid|ok|true",
+    "exercise_words_no": "no|none|nothing|neither|no meld|not a meld|invalid|n",
+    "exercise_words_run": "run",
+    "exercise_words_set": "set|group",
     "ai_level_easy": "easy",
     "ai_level_normal": "normal",
     "ai_level_hard": "hard",
@@ -1624,6 +1628,22 @@ NOTES: dict[str, str] = {
     "there_are": "Not a sentence: the verb of not_in_deck for two decks ('so there are only two K♦').",
     "layoff_verb_one": "Not a sentence: the verb {fit} of the layoff_ok sentences, for one card.",
     "layoff_verb_many": "Not a sentence: the verb {fit} of the layoff_ok sentences, for several cards.",
+    "exercise_words_yes": (
+        "Not a sentence: the words a learner may type for yes in an exercise, separated by |. "
+        "The English ones are read as well."
+    ),
+    "exercise_words_no": (
+        "Not a sentence: the words a learner may type for no (none, no meld) in an exercise, "
+        "separated by |. The English ones are read as well."
+    ),
+    "exercise_words_run": (
+        "Not a sentence: the words a learner may type for a run, separated by |. The English "
+        "ones are read as well."
+    ),
+    "exercise_words_set": (
+        "Not a sentence: the words a learner may type for a set (group), separated by |. The "
+        "English ones are read as well."
+    ),
     "list_separator": "Not a sentence: what stands between the items of a list but the last two.",
 }
 """Notes for translators, by code: they go into the catalogue as comments."""

@@ -6,6 +6,7 @@ again in any language from the same data, and the language is chosen by ``set_la
 from __future__ import annotations
 
 import contextlib
+import gettext
 import io
 import string
 import warnings
@@ -396,3 +397,29 @@ def test_the_pseudo_locale_wraps_and_accents_every_template_keeping_placeholders
         assert fields(fake) == fields(template), code
         words = "".join(literal for literal, *_ in string.Formatter().parse(template))
         assert not any(v in words for v in "aeiou") or fake != f"⟦{template}⟧", code
+
+
+def test_exercises_read_the_answer_words_of_the_language() -> None:
+    """A learner answers in their language (the catalogue's ``exercise_words_*``), or in
+    English."""
+    from rummykit.exercises import MeldKind
+
+    words = {"exercise_words_run": "sequência|sequencia", "exercise_words_no": "não|nenhuma"}
+    entries = [
+        pofiles.Entry(e.context, e.msgid, e.plural, [words[e.context]])
+        for e in POT.values()
+        if e.context in words
+    ]
+    head = pofiles.header("pt").replace("Language: pt", "Language: xx")
+    language.register("xx", gettext.GNUTranslations(io.BytesIO(pofiles.compile_mo(head, entries))))
+    try:
+        set_language("xx")
+        assert MeldKind("5♥ 6♥ 7♥").check("Sequência").correct
+        assert MeldKind("5♥ 6♥ 7♥").check("run").correct
+        assert MeldKind("5♥ 6♥ 8♥").check("nenhuma").correct
+        assert not MeldKind("5♥ 6♥ 8♥").check("sequencia").correct
+        set_language("en")
+        with pytest.raises(ValueError, match="sequência"):
+            MeldKind("5♥ 6♥ 7♥").check("sequência")
+    finally:
+        language.register("xx", None)

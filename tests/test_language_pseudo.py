@@ -105,7 +105,7 @@ def _near_meld(rng: random.Random, deck: list[Card]) -> list[Card]:
 def test_meld_checks_layoffs_and_openings_speak_only_the_pseudo_locale(rules: Variant) -> None:
     rng = random.Random(19)
     deck = list(make_deck(2, 4))
-    for _ in range(300):
+    for _ in range(150):
         cards = _near_meld(rng, deck)
         verdict = check_meld(cards, rules)
         assert_translated(verdict, f"check_meld({cards})")
@@ -144,7 +144,7 @@ BAD_MOVES = [
 def test_the_referee_and_the_ai_speak_only_the_pseudo_locale(name: str, players: int) -> None:
     game = Game.new(name, players=players, seed=1900 + players)
     agents = [make_agent(level) for level in ("easy", "normal", "hard", "normal")[:players]]
-    for _ in range(250):
+    for _ in range(120):
         if game.is_over:
             break
         seat = game.current
