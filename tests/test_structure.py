@@ -185,3 +185,63 @@ def test_the_api_reference_covers_every_public_module() -> None:
     documented = set(re.findall(r"\.\. automodule:: ([\w.]+)", api))
     public = {m for m in MODULES if not any(p.startswith("_") for p in m.split(".")[1:])}
     assert public - documented == set(), "not in docs/api.md"
+
+
+# --- the map from rule ids to the code (docs/api.md, "Where each rule lives") -----------------
+
+_DOCS = PACKAGE.parent / "docs"
+
+
+def _rule_map() -> dict[str, list[str]]:
+    """Each rule id of the map, with the dotted names of the code it points to."""
+    api = (_DOCS / "api.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([HR]\d+) \|[^|\n]*\|([^\n]*)\|$", api, flags=re.MULTILINE)
+    return {rule: re.findall(r"`(rummykit[\w.]*)`", where) for rule, where in rows}
+
+
+def _resolve(dotted: str) -> object:
+    """The module, class, function or method a dotted name stands for."""
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[cut:]:
+            found = getattr(found, attr)
+        return found
+    raise ImportError(dotted)
+
+
+def _cites(obj: object, rule: str) -> bool:
+    """Whether the source of ``obj`` (docstring, comments, code) names ``rule``."""
+    import inspect
+
+    if isinstance(obj, property):
+        obj = obj.fget
+    source = inspect.getsource(obj)  # type: ignore[arg-type]
+    return re.search(rf"\b{rule}\b", source) is not None
+
+
+def test_the_rule_map_covers_every_rule_of_the_rulebook() -> None:
+    rulebook = (_DOCS / "rules.md").read_text(encoding="utf-8")
+    rules = set(re.findall(r"^\| ([HR]\d+) \|", rulebook, flags=re.MULTILINE))
+    assert len(rules) == 27  # H1–H15 and R1–R12
+    mapped = _rule_map()
+    assert set(mapped) == rules
+    assert all(mapped.values()), [rule for rule, names in mapped.items() if not names]
+
+
+@pytest.mark.parametrize("rule", sorted(_rule_map()))
+def test_each_function_of_the_rule_map_exists_and_cites_its_rule(rule: str) -> None:
+    for name in _rule_map()[rule]:
+        assert _cites(_resolve(name), rule), f"{name} does not cite {rule}"
+
+
+def test_the_rule_map_check_fails_on_a_wrong_name_or_a_rule_not_cited() -> None:
+    with pytest.raises(AttributeError):
+        _resolve("rummykit.game.turn_end.no_such_function")
+    assert _cites(_resolve("rummykit.game.turn_end.jokers_replayed"), "H11")
+    assert not _cites(_resolve("rummykit.game.turn_end.jokers_replayed"), "H1")
