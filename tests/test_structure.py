@@ -245,3 +245,46 @@ def test_the_rule_map_check_fails_on_a_wrong_name_or_a_rule_not_cited() -> None:
         _resolve("rummykit.game.turn_end.no_such_function")
     assert _cites(_resolve("rummykit.game.turn_end.jokers_replayed"), "H11")
     assert not _cites(_resolve("rummykit.game.turn_end.jokers_replayed"), "H1")
+
+
+# --- private parts stay private ------------------------------------------------------------
+
+_PROTOCOLS = {"_repr_html_", "_SubParsersAction"}  # IPython's and argparse's own names
+
+
+def _private_reads(source: str) -> list[str]:
+    """Where ``source`` reads a private attribute of something other than ``self``/``cls``
+    (``game._state``, ``state._x``), as ``line: expression``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_"):
+            continue
+        owner = node.value
+        if node.attr.startswith("__") or node.attr in _PROTOCOLS:
+            continue
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+            continue
+        if isinstance(owner, ast.Call) and ast.unparse(owner.func) == "super":
+            continue
+        found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_private_read_finder_finds_a_reach_in_and_nothing_else() -> None:
+    source = (
+        "def f(game, self):\n"
+        "    self._mine, game.hand(0), super()._draw(), game.trace._repr_html_()\n"
+        "    return game._state.turn\n"
+    )
+    assert _private_reads(source) == ["3: game._state"]
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_reaches_into_another_objects_private_parts(name: str) -> None:
+    assert _private_reads(MODULES[name].read_text(encoding="utf-8")) == []
+
+
+def test_only_the_referee_uses_its_internal_state() -> None:
+    users = {m for m, imported in GRAPH.items() if "rummykit.game._round" in imported}
+    assert users, "the referee's modules import the internal state"
+    assert all(m.startswith("rummykit.game.") for m in users), sorted(users)

@@ -71,7 +71,9 @@ def provide(**functions: Callable[..., Any]) -> None:
 
     rummykit.game.record and rummykit.game.observation call this when they are imported (the
     package ``rummykit.game`` imports both), so they build on this module and not the other
-    way round.
+    way round. The functions, by name: ``observe(game, seat)``, ``dumps(game, indent)``,
+    ``loads(text)``, ``from_position(variant, **position)`` and
+    ``position_of(game, state, rng)`` — the one that is handed the game's internal state.
     """
     _PROVIDED.update(functions)
 
@@ -81,6 +83,9 @@ class Game:
 
     Create with :meth:`new` (a seeded deal) or :meth:`from_position` (a lesson set up by
     hand). ``seat`` numbers go clockwise from 0; play passes to seat + 1 (H2).
+
+    The constructor itself is internal: it takes a ready :class:`~rummykit.game._round.State`
+    and random source, and is how :mod:`rummykit.game.record` builds a loaded game.
     """
 
     def __init__(
@@ -332,7 +337,7 @@ class Game:
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state as JSON-ready data (the position form of a saved game)."""
-        data: dict[str, Any] = _PROVIDED["position_of"](self)
+        data: dict[str, Any] = _PROVIDED["position_of"](self, self._state, self._rng)
         return data
 
     def __repr__(self) -> str:
