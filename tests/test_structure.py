@@ -288,3 +288,26 @@ def test_only_the_referee_uses_its_internal_state() -> None:
     users = {m for m, imported in GRAPH.items() if "rummykit.game._round" in imported}
     assert users, "the referee's modules import the internal state"
     assert all(m.startswith("rummykit.game.") for m in users), sorted(users)
+
+
+def _referee_layers() -> list[set[str]]:
+    """The layers of docs/api.md's "Inside the referee" diagram, top first, as module names."""
+    api = (_DOCS / "api.md").read_text(encoding="utf-8")
+    block = api.split("### Inside the referee", 1)[1].split("```text\n", 1)[1].split("```")[0]
+    layers = []
+    for line in block.splitlines():
+        names = line[:32].split("·")
+        layers.append({f"rummykit.game.{n.strip()}" for n in names})
+    return layers
+
+
+def test_the_referee_diagram_has_every_module_once_and_arrows_point_down() -> None:
+    layers = _referee_layers()
+    listed = [m for layer in layers for m in layer]
+    game = {m for m in MODULES if m.startswith("rummykit.game.")}
+    assert sorted(listed) == sorted(game)  # each module once, none missing
+    for depth, layer in enumerate(layers):
+        below = set().union(*layers[depth + 1 :])
+        for module in layer:
+            inside = {m for m in GRAPH[module] if m.startswith("rummykit.game.")}
+            assert inside <= below, f"{module} leans on {sorted(inside - below)}, not below it"

@@ -19,7 +19,7 @@ discard-take obligation (H7), the joker replay (H11) and the cut-card attempt (H
 checked when the turn ends.
 
 :class:`Game` ties together the modules that each hold one part of the rulebook; to change
-a rule, go to its module (docs/rules.md maps every rule id to its function):
+a rule, go to its module (the API page maps every rule id to its functions):
 
 - :mod:`rummykit.game.dealing` — the shuffle, the cut and the deal (H3, R2);
 - :mod:`rummykit.game.checks` — whether an action is allowed now, and why not;
