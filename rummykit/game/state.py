@@ -44,7 +44,7 @@ from rummykit.game import checks, dealing, legal, transaction, turn_end
 from rummykit.game._round import State
 from rummykit.game.actions import Action
 from rummykit.game.facts import Event, TableMeld, TurnInfo, TurnStatus
-from rummykit.game.legal import candidate_melds as candidate_melds
+from rummykit.game.legal import candidate_melds as candidate_melds  # its old import path
 from rummykit.game.refusals import IllegalAction, ok_reason, refusal
 from rummykit.game.scoring import RoundResult
 from rummykit.messages import render
