@@ -7,6 +7,10 @@ illegal move never reaches this module and leaves the game exactly as it was. Ea
 provisional move keeps a copy of the state before it (``turn.steps``): Undo and giving the
 cut card back (H10) restore that copy.
 
+In transaction terms: :func:`draw` begins the turn, :func:`place` makes a provisional move,
+:func:`restore` rolls back to before one, :func:`end_turn` commits, and :func:`apply`
+dispatches a legal action to the right one.
+
 >>> from rummykit.game import Game, Draw, PlayMeld, Undo
 >>> from rummykit.cards import as_cards
 >>> game = Game.from_position("rommi", hands=["5♥ 6♥ 7♥ K♣", "2♣ 3♣ 4♣"], discard="9♠",
