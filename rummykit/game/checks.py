@@ -17,18 +17,8 @@ from __future__ import annotations
 
 from rummykit.cards import Card
 from rummykit.explain import Reason
+from rummykit.game import actions
 from rummykit.game._round import State, missing_from
-from rummykit.game.actions import (
-    Action,
-    Cut,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    LayOff,
-    PlayMeld,
-    ReturnCutCard,
-    Undo,
-)
 from rummykit.game.jokers import joker_choice
 from rummykit.game.refusals import help_reason, rule_reason
 from rummykit.game.turn_end import discard_only, end_failures, goes_out_ok, opened
@@ -39,7 +29,7 @@ from rummykit.variants import Variant
 __all__ = ["failures", "may_take_cut", "must_open_first"]
 
 
-def failures(v: Variant, s: State, action: Action, seat: int) -> list[Reason]:
+def failures(v: Variant, s: State, action: actions.Action, seat: int) -> list[Reason]:
     """Every reason ``seat`` may not take ``action`` now (none: the action is legal).
 
     Whose turn and which phase (H6, R4), then the action's own rules: the draw
@@ -50,7 +40,7 @@ def failures(v: Variant, s: State, action: Action, seat: int) -> list[Reason]:
         return [rule_reason(v, "round_over", "turn")]
     if seat != s.current:
         return [rule_reason(v, "not_your_turn", "turn", seat=seat, current=s.current)]
-    if isinstance(action, Cut):
+    if isinstance(action, actions.Cut):
         if s.phase != "cut":
             return [rule_reason(v, "cut_not_now", "deal")]
         if not 1 <= action.height < len(s.stock):
@@ -58,22 +48,22 @@ def failures(v: Variant, s: State, action: Action, seat: int) -> list[Reason]:
         return []
     if s.phase == "cut":
         return [rule_reason(v, "cut_first", "deal", seat=s.current)]
-    if isinstance(action, Draw):
+    if isinstance(action, actions.Draw):
         return _draw_failures(v, s, action)
-    if isinstance(action, Undo):
+    if isinstance(action, actions.Undo):
         return [] if s.turn.steps else [help_reason("nothing_to_undo")]
-    if isinstance(action, ReturnCutCard):
+    if isinstance(action, actions.ReturnCutCard):
         return [] if s.turn.cut_taken is not None else [rule_reason(v, "cut_not_taken", "cut_card")]
     if s.phase == "draw":
         template = "draw_first_cut" if may_take_cut(v, s) else None
         return [Reason("draw_first", v.rule("turn"), (), {}, True, template)]
-    if isinstance(action, Discard):
+    if isinstance(action, actions.Discard):
         return _discard_failures(v, s, action)
-    if isinstance(action, PlayMeld):
+    if isinstance(action, actions.PlayMeld):
         return _meld_failures(v, s, action)
-    if isinstance(action, LayOff):
+    if isinstance(action, actions.LayOff):
         return _layoff_failures(v, s, action)
-    if isinstance(action, ExchangeJoker):
+    if isinstance(action, actions.ExchangeJoker):
         return _exchange_failures(v, s, action)
     raise TypeError(f"not an action: {action!r}")
 
@@ -83,7 +73,9 @@ def may_take_cut(v: Variant, s: State) -> bool:
     return v.cut_card and s.cut_card is not None and not s.turn.cut_attempted
 
 
-def _draw_failures(v: Variant, s: State, action: Draw) -> list[Reason]:
+def _draw_failures(v: Variant, s: State, action: actions.Draw) -> list[Reason]:
+    """Why this draw is refused: one draw per turn (H6, R4), none for the starter who begins
+    with a discard (H3), a pile to take from, and the cut card once per turn (H10)."""
     if s.phase != "draw":
         if s.turn.drew == "start":
             return [rule_reason(v, "starter_discards", "deal")]
@@ -107,6 +99,7 @@ def _draw_failures(v: Variant, s: State, action: Draw) -> list[Reason]:
 
 
 def _hand_failures(v: Variant, s: State, cards: tuple[Card, ...]) -> list[Reason]:
+    """The cards the player names but does not hold (H6, R4: they play from their hand)."""
     hand = s.hands[s.current]
     if len(cards) == 1 and cards[0] in hand:
         return []
@@ -117,6 +110,8 @@ def _hand_failures(v: Variant, s: State, cards: tuple[Card, ...]) -> list[Reason
 
 
 def must_open_first(v: Variant, s: State, topic: str) -> list[Reason]:
+    """Why a lay-off or joker exchange must wait: the seat has not opened (H8), and can't on
+    its first turn (H9). Rommi has no threshold (R5): every seat has opened from the deal."""
     if opened(v, s, s.current):
         return []
     if v.no_opening_first_turn and s.turns[s.current] == 0:
@@ -126,6 +121,8 @@ def must_open_first(v: Variant, s: State, topic: str) -> list[Reason]:
 
 
 def _keeps_discard(v: Variant, s: State, cards_out: int) -> list[Reason]:
+    """Where the last card must go by a discard (H12; Rommi's ``discard_to_win``, R7), a move
+    may not empty the hand."""
     if v.discard_to_win and len(s.hands[s.current]) - cards_out < 1:
         return [
             rule_reason(
@@ -139,6 +136,7 @@ def _keeps_discard(v: Variant, s: State, cards_out: int) -> list[Reason]:
 
 
 def _table_meld(s: State, index: int) -> list[Reason]:
+    """The software's help when a move names a meld number that is not on the table."""
     if not 0 <= index < len(s.table):
         count = len(s.table)
         template = {0: "no_such_meld_none", 1: "no_such_meld_one"}.get(count)
@@ -146,7 +144,17 @@ def _table_meld(s: State, index: int) -> list[Reason]:
     return []
 
 
-def _meld_failures(v: Variant, s: State, action: PlayMeld) -> list[Reason]:
+def _onto_table_failures(
+    v: Variant, s: State, cards: tuple[Card, ...], index: int, topic: str
+) -> list[Reason]:
+    """Why cards may not go onto meld ``index`` at all: not held, no such meld, or the seat
+    has not opened (H8; a lay-off or an exchange, by ``topic``)."""
+    return _hand_failures(v, s, cards) or _table_meld(s, index) or must_open_first(v, s, topic)
+
+
+def _meld_failures(v: Variant, s: State, action: actions.PlayMeld) -> list[Reason]:
+    """Why this new meld is refused: cards not held, the first turn (H9), not a meld (H4,
+    R3), a joker's meaning left open (H5), the hand emptied when it may not be (H12, R7)."""
     failures = _hand_failures(v, s, action.cards)
     if failures:
         return failures
@@ -159,13 +167,13 @@ def _meld_failures(v: Variant, s: State, action: PlayMeld) -> list[Reason]:
     return failures or _keeps_discard(v, s, len(action.cards)) or goes_out_ok(v, s, action)
 
 
-def _layoff_failures(v: Variant, s: State, action: LayOff) -> list[Reason]:
+def _layoff_failures(v: Variant, s: State, action: actions.LayOff) -> list[Reason]:
+    """Why this lay-off is refused: cards not held or no such meld, not opened (H8), the
+    meld not legal with the cards (H6 adds to melds on the table, R6 never rearranges them),
+    a joker's meaning left open (H5), the hand emptied when it may not be (H12, R7)."""
     if not action.cards:
         return [help_reason("layoff_no_cards", (), None, meld=_meld_words(s, action.meld))]
-    failures = _hand_failures(v, s, action.cards) or _table_meld(s, action.meld)
-    if failures:
-        return failures
-    failures = must_open_first(v, s, "layoff")
+    failures = _onto_table_failures(v, s, action.cards, action.meld, "layoff")
     if failures:
         return failures
     meld = s.table[action.meld].meld
@@ -184,7 +192,10 @@ def _meld_words(s: State, index: int) -> object:
     return render("meld_number", number=index + 1)
 
 
-def _exchange_failures(v: Variant, s: State, action: ExchangeJoker) -> list[Reason]:
+def _exchange_failures(v: Variant, s: State, action: actions.ExchangeJoker) -> list[Reason]:
+    """Why this joker exchange is refused (H11): the variant has none, the card is not held
+    or the meld not there, not opened (H8), no joker in the meld, a set's joker that stands
+    for no one card yet, or not the card the joker stands for."""
     if not v.joker_exchange:
         return [
             rule_reason(
@@ -194,10 +205,7 @@ def _exchange_failures(v: Variant, s: State, action: ExchangeJoker) -> list[Reas
                 variant=variant_words(v, ("joker_exchange",)),
             )
         ]
-    failures = _hand_failures(v, s, (action.card,)) or _table_meld(s, action.meld)
-    if failures:
-        return failures
-    failures = must_open_first(v, s, "exchange")
+    failures = _onto_table_failures(v, s, (action.card,), action.meld, "exchange")
     if failures:
         return failures
     meld = s.table[action.meld].meld
@@ -232,7 +240,9 @@ def _exchange_failures(v: Variant, s: State, action: ExchangeJoker) -> list[Reas
     ]
 
 
-def _discard_failures(v: Variant, s: State, action: Discard) -> list[Reason]:
+def _discard_failures(v: Variant, s: State, action: actions.Discard) -> list[Reason]:
+    """Why this discard is refused: the card is not held, or the turn may not end yet (the
+    end-of-turn checks, :func:`rummykit.game.turn_end.end_failures`)."""
     failures = _hand_failures(v, s, (action.card,))
     if failures:
         return failures

@@ -23,7 +23,7 @@ __all__ = ["cut", "deal", "default_cut", "shuffled"]
 
 def shuffled(rules: Variant, players: int, dealer: int, rng: random.Random) -> State:
     """A round before the deal: the whole deck shuffled into the stock, the player to the
-    dealer's right to cut (H3)."""
+    dealer's right to cut (H3). Without an opening threshold (R5) every seat has opened."""
     deck = list(rules.deck())
     rng.shuffle(deck)
     return State(

@@ -31,7 +31,7 @@ __all__ = ["joker_cards", "joker_choice", "joker_meanings", "named_meaning"]
 def joker_choice(
     v: Variant, readings: tuple[Meld, ...], joker_as: JokerMeaning, cards: tuple[Card, ...]
 ) -> tuple[Meld | None, list[Reason]]:
-    """Pick the reading the player meant; refuse when a joker's meaning is open.
+    """Pick the reading the player meant; refuse when a joker's meaning is open (H5).
 
     ``joker_as`` names one card, or one card per joker (house rule ``jokers_per_meld``);
     naming fewer cards than there are jokers leaves the others open.
@@ -98,8 +98,8 @@ def joker_meanings(meld: Meld) -> tuple[object, ...]:
 
 
 def named_meaning(meld: Meld) -> JokerMeaning:
-    """The ``joker_as`` that names this reading: a card per joker (a set's open joker named
-    by one of its missing suits).
+    """The ``joker_as`` that names this reading (H5): a card per joker (a set's open joker
+    named by one of its missing suits).
 
     >>> from rummykit import HUNGARIAN
     >>> from rummykit.melds import make_meld

@@ -18,18 +18,8 @@ from dataclasses import replace
 from itertools import combinations
 
 from rummykit.cards import JOKER, SUITS, Card
+from rummykit.game import actions
 from rummykit.game._round import State
-from rummykit.game.actions import (
-    Action,
-    Cut,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    LayOff,
-    PlayMeld,
-    ReturnCutCard,
-    Undo,
-)
 from rummykit.game.checks import failures, must_open_first
 from rummykit.game.jokers import joker_meanings
 from rummykit.melds import HIGH_ACE, Meld, layoff_readings
@@ -38,27 +28,27 @@ from rummykit.variants import Variant
 __all__ = ["candidate_melds", "legal_actions"]
 
 
-def legal_actions(v: Variant, s: State) -> list[Action]:
+def legal_actions(v: Variant, s: State) -> list[actions.Action]:
     """Every action the seat to act may take now: each candidate move that
     :func:`~rummykit.game.checks.failures` allows, one per move whatever the order of its
     cards, and one per whole reading when several jokers' meanings are open."""
     if s.phase == "over":
         return []
     if s.phase == "cut":
-        return [Cut(h) for h in range(1, len(s.stock))]
-    candidates: list[Action]
+        return [actions.Cut(h) for h in range(1, len(s.stock))]
+    candidates: list[actions.Action]
     if s.phase == "draw":
-        candidates = [Draw("stock"), Draw("discard"), Draw("cut_card")]
+        candidates = [actions.Draw("stock"), actions.Draw("discard"), actions.Draw("cut_card")]
     else:
         candidates = list(_play_candidates(v, s))
     seat = s.current
-    legal: list[Action] = []
+    legal: list[actions.Action] = []
     for action in candidates:
         found = failures(v, s, action, seat)
         if not found:
             legal.append(action)
         elif (  # several jokers whose meaning is open: one action per whole reading
-            isinstance(action, (PlayMeld, LayOff))
+            isinstance(action, (actions.PlayMeld, actions.LayOff))
             and len(found) == 1
             and found[0].template == "jokers_ambiguous"
         ):
@@ -66,7 +56,7 @@ def legal_actions(v: Variant, s: State) -> list[Action]:
                 named = replace(action, joker_as=meaning)
                 if not failures(v, s, named, seat):
                     legal.append(named)
-    unique: dict[tuple[object, ...], Action] = {}
+    unique: dict[tuple[object, ...], actions.Action] = {}
     for action in legal:  # one action per move, whatever order its cards are in
         cards = getattr(action, "cards", ())
         key: tuple[object, ...] = (
@@ -74,22 +64,22 @@ def legal_actions(v: Variant, s: State) -> list[Action]:
             tuple(sorted(cards, key=Card.sort_key)),
             action,
         )
-        if isinstance(action, (PlayMeld, LayOff)):
+        if isinstance(action, (actions.PlayMeld, actions.LayOff)):
             key = (type(action), key[1], getattr(action, "meld", None), action.joker_as)
         unique.setdefault(key, action)
     return list(unique.values())
 
 
-def _play_candidates(v: Variant, s: State) -> Iterator[Action]:
+def _play_candidates(v: Variant, s: State) -> Iterator[actions.Action]:
     """The moves worth checking after the draw (a superset of the legal ones)."""
     hand = s.hands[s.current]
     distinct = list(dict.fromkeys(hand))
     for card in distinct:
-        yield Discard(card)
+        yield actions.Discard(card)
     if s.turn.steps:
-        yield Undo()
+        yield actions.Undo()
     if s.turn.cut_taken is not None:
-        yield ReturnCutCard()
+        yield actions.ReturnCutCard()
     first_turn = v.no_opening_first_turn and s.turns[s.current] == 0
     if first_turn and not s.opened[s.current]:
         return  # H9: no melds, so no lay-offs or exchanges either
@@ -102,10 +92,10 @@ def _play_candidates(v: Variant, s: State) -> Iterator[Action]:
                 continue
             readings = layoff_readings(tm.meld, (card,), v)
             for meaning in dict.fromkeys(_new_joker_meanings(tm.meld, readings)):
-                yield LayOff((card,), i, meaning)
+                yield actions.LayOff((card,), i, meaning)
         for card, rep in zip(tm.meld.cards, tm.meld.represents):
             if card.is_joker and rep is not None and rep in hand:
-                yield ExchangeJoker(rep, i)
+                yield actions.ExchangeJoker(rep, i)
 
 
 def _may_fit(meld: Meld, card: Card) -> bool:
@@ -133,7 +123,7 @@ def _new_joker_meanings(old: Meld, readings: tuple[Meld, ...]) -> Iterator[Card 
         yield fresh[0] if fresh else None
 
 
-def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld]:
+def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[actions.PlayMeld]:
     """Every distinct new meld these cards can make (each joker meaning once).
 
     >>> from rummykit import ROMMI, parse_cards as as_cards
@@ -153,11 +143,11 @@ def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld
         group = by_rank[rank]
         for size in (3, 4):
             for combo in combinations(group, size):
-                yield PlayMeld(combo)
+                yield actions.PlayMeld(combo)
         for jokers_used in range(1, use_jokers + 1):  # a set's jokers: at most four cards
             for size in range(max(1, 3 - jokers_used), 5 - jokers_used):
                 for combo in combinations(group, size):
-                    yield PlayMeld((*combo, *[JOKER] * jokers_used))
+                    yield actions.PlayMeld((*combo, *[JOKER] * jokers_used))
     low = 1 if variant.ace_low else 2
     high = HIGH_ACE if variant.ace_above_king else 13
     for suit in SUITS:
@@ -177,11 +167,11 @@ def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[PlayMeld
                 window = range(start, stop + 1)
                 laid = tuple(JOKER if p in missing else _card(p, suit) for p in window)
                 meaning = _card(missing[0], suit) if len(missing) == 1 else None
-                yield PlayMeld(laid, meaning)
+                yield actions.PlayMeld(laid, meaning)
                 if not missing and use_jokers:  # a joker may stand in for a card still held
                     for p in window:
                         sub = tuple(JOKER if q == p else _card(q, suit) for q in window)
-                        yield PlayMeld(sub, _card(p, suit))
+                        yield actions.PlayMeld(sub, _card(p, suit))
 
 
 def _card(position: int, suit: str) -> Card:

@@ -81,12 +81,14 @@ def save(game: Game, path: str) -> None:
         f.write(dumps(game, indent=1))
 
 
-def position_of(game: Game) -> dict[str, Any]:
+def position_of(game: Game, state: State, rng: random.Random) -> dict[str, Any]:
     """The full current state as data (hands, stock, table, …) — the position form.
 
     It includes the turn in progress (provisional moves, what they oblige, what Undo can
     take back) and the state of the game's random source, so a loaded position plays on
-    exactly as the original would.
+    exactly as the original would. :meth:`Game.snapshot <rummykit.game.state.Game.snapshot>`
+    calls it with the game's own ``state`` and ``rng`` (the internal API of
+    :mod:`rummykit.game._round`): this module reads no private attribute of a game.
     """
     return {
         "variant": game.variant.base or game.variant.name,
@@ -94,10 +96,10 @@ def position_of(game: Game) -> dict[str, Any]:
         "players": game.players,
         "seed": game.seed,
         "dealer": game.dealer,
-        **_state_dict(game._state),
+        **_state_dict(state),
         "match_scores": list(game.match_scores),
-        "rng": _rng_state(game._rng),
-        "result": game._state.result.to_dict() if game._state.result else None,
+        "rng": _rng_state(rng),
+        "result": state.result.to_dict() if state.result else None,
     }
 
 

@@ -19,7 +19,7 @@ discard-take obligation (H7), the joker replay (H11) and the cut-card attempt (H
 checked when the turn ends.
 
 :class:`Game` ties together the modules that each hold one part of the rulebook; to change
-a rule, go to its module (docs/rules.md maps every rule id to its function):
+a rule, go to its module (the API page maps every rule id to its functions):
 
 - :mod:`rummykit.game.dealing` — the shuffle, the cut and the deal (H3, R2);
 - :mod:`rummykit.game.checks` — whether an action is allowed now, and why not;
@@ -44,7 +44,7 @@ from rummykit.game import checks, dealing, legal, transaction, turn_end
 from rummykit.game._round import State
 from rummykit.game.actions import Action
 from rummykit.game.facts import Event, TableMeld, TurnInfo, TurnStatus
-from rummykit.game.legal import candidate_melds as candidate_melds
+from rummykit.game.legal import candidate_melds as candidate_melds  # its old import path
 from rummykit.game.refusals import IllegalAction, ok_reason, refusal
 from rummykit.game.scoring import RoundResult
 from rummykit.messages import render
@@ -71,7 +71,9 @@ def provide(**functions: Callable[..., Any]) -> None:
 
     rummykit.game.record and rummykit.game.observation call this when they are imported (the
     package ``rummykit.game`` imports both), so they build on this module and not the other
-    way round.
+    way round. The functions, by name: ``observe(game, seat)``, ``dumps(game, indent)``,
+    ``loads(text)``, ``from_position(variant, **position)`` and
+    ``position_of(game, state, rng)`` — the one that is handed the game's internal state.
     """
     _PROVIDED.update(functions)
 
@@ -81,6 +83,9 @@ class Game:
 
     Create with :meth:`new` (a seeded deal) or :meth:`from_position` (a lesson set up by
     hand). ``seat`` numbers go clockwise from 0; play passes to seat + 1 (H2).
+
+    The constructor itself is internal: it takes a ready :class:`~rummykit.game._round.State`
+    and random source, and is how :mod:`rummykit.game.record` builds a loaded game.
     """
 
     def __init__(
@@ -332,7 +337,7 @@ class Game:
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state as JSON-ready data (the position form of a saved game)."""
-        data: dict[str, Any] = _PROVIDED["position_of"](self)
+        data: dict[str, Any] = _PROVIDED["position_of"](self, self._state, self._rng)
         return data
 
     def __repr__(self) -> str:

@@ -7,6 +7,10 @@ illegal move never reaches this module and leaves the game exactly as it was. Ea
 provisional move keeps a copy of the state before it (``turn.steps``): Undo and giving the
 cut card back (H10) restore that copy.
 
+In transaction terms: :func:`draw` begins the turn, :func:`place` makes a provisional move,
+:func:`restore` rolls back to before one, :func:`end_turn` commits, and :func:`apply`
+dispatches a legal action to the right one.
+
 >>> from rummykit.game import Game, Draw, PlayMeld, Undo
 >>> from rummykit.cards import as_cards
 >>> game = Game.from_position("rommi", hands=["5♥ 6♥ 7♥ K♣", "2♣ 3♣ 4♣"], discard="9♠",
@@ -27,18 +31,8 @@ import random
 from dataclasses import replace
 
 from rummykit.cards import JOKER, Card
+from rummykit.game import actions
 from rummykit.game._round import Emit, State, Turn, remove_cards
-from rummykit.game.actions import (
-    Action,
-    Cut,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    LayOff,
-    PlayMeld,
-    ReturnCutCard,
-    Undo,
-)
 from rummykit.game.dealing import cut
 from rummykit.game.facts import TableMeld
 from rummykit.game.jokers import joker_choice
@@ -50,7 +44,7 @@ __all__ = ["apply", "draw", "end_round", "end_turn", "place", "restore"]
 
 
 def apply(
-    v: Variant, s: State, action: Action, emit: Emit, rng: random.Random, dealer: int
+    v: Variant, s: State, action: actions.Action, emit: Emit, rng: random.Random, dealer: int
 ) -> None:
     """Apply a legal action to ``s``: the cut, the draw that begins a turn, a provisional
     move, the undo of one, or the discard that ends the turn.
@@ -59,14 +53,14 @@ def apply(
     ``rng`` reshuffles the discard pile (H15), ``dealer`` says who gets dealt first (H3).
     """
     seat = s.current
-    if isinstance(action, Cut):
+    if isinstance(action, actions.Cut):
         cut(v, s, action.height, dealer)
         emit(seat, "cut", height=action.height, card=str(s.cut_card))
         return
-    if isinstance(action, Draw):
+    if isinstance(action, actions.Draw):
         draw(v, s, action, emit, rng)
         return
-    if isinstance(action, Undo):
+    if isinstance(action, actions.Undo):
         kind, before = s.turn.steps[-1]
         restore(s, before)
         if kind == "discard":
@@ -75,29 +69,37 @@ def apply(
             s.turn.cut_attempted = True
         emit(seat, "undo")
         return
-    if isinstance(action, ReturnCutCard):
+    if isinstance(
+        action, actions.ReturnCutCard
+    ):  # H10: give the cut card back, undo all done with it
         first = next(before for kind, before in s.turn.steps if kind == "cut_card")
         card = s.turn.cut_taken
         restore(s, first)
         s.turn.cut_attempted = True
         emit(seat, "return_cut", card=str(card))
         return
-    if isinstance(action, Discard):
+    if isinstance(action, actions.Discard):
         hand = s.hands[seat]
         hand.remove(action.card)
         s.discard.append(action.card)
         emit(seat, "discard", card=str(action.card))
         end_turn(v, s, emit, went_out=not hand)
         return
-    if not isinstance(action, (PlayMeld, LayOff, ExchangeJoker)):
+    if not isinstance(action, (actions.PlayMeld, actions.LayOff, actions.ExchangeJoker)):
         raise TypeError(f"not an action: {action!r}")
     place(v, s, action, emit)
-    if not s.hands[seat]:
+    if not s.hands[seat]:  # R7: the round ends the moment the hand is empty
         end_turn(v, s, emit, went_out=True)
 
 
-def place(v: Variant, s: State, action: PlayMeld | LayOff | ExchangeJoker, emit: Emit) -> None:
-    """Put cards on the table for this turn, provisionally: a meld, a lay-off, a joker exchange.
+def place(
+    v: Variant,
+    s: State,
+    action: actions.PlayMeld | actions.LayOff | actions.ExchangeJoker,
+    emit: Emit,
+) -> None:
+    """Put cards on the table for this turn, provisionally: a meld, a lay-off, a joker exchange
+    (H11: the card handed in takes the joker's place, and the joker goes to the hand).
 
     The state before the move is kept (``turn.steps``) so that Undo can roll it back; the
     move counts only when the turn ends (:func:`end_turn`).
@@ -105,7 +107,7 @@ def place(v: Variant, s: State, action: PlayMeld | LayOff | ExchangeJoker, emit:
     seat = s.current
     snapshot = s.clone()
     t = s.turn
-    if isinstance(action, PlayMeld):
+    if isinstance(action, actions.PlayMeld):
         readings = meld_readings(action.cards, v)
         meld, _ = joker_choice(v, readings, action.joker_as, action.cards)
         assert meld is not None
@@ -117,7 +119,7 @@ def place(v: Variant, s: State, action: PlayMeld | LayOff | ExchangeJoker, emit:
         t.melded.extend(action.cards)
         t.joker_moves.extend("placed" for c in action.cards if c.is_joker)
         emit(seat, "meld", cards=[str(c) for c in meld.cards], index=len(s.table) - 1)
-    elif isinstance(action, LayOff):
+    elif isinstance(action, actions.LayOff):
         old = s.table[action.meld]
         readings = layoff_readings(old.meld, action.cards, v)
         meld, _ = joker_choice(v, readings, action.joker_as, action.cards)
@@ -139,7 +141,7 @@ def place(v: Variant, s: State, action: PlayMeld | LayOff | ExchangeJoker, emit:
                 index=action.meld,
                 joker_as=known,
             )
-    elif isinstance(action, ExchangeJoker):
+    elif isinstance(action, actions.ExchangeJoker):
         old = s.table[action.meld]
         cards = list(old.meld.cards)
         i = next(
@@ -160,8 +162,8 @@ def place(v: Variant, s: State, action: PlayMeld | LayOff | ExchangeJoker, emit:
     t.steps.append((action.kind, snapshot))
 
 
-def draw(v: Variant, s: State, action: Draw, emit: Emit, rng: random.Random) -> None:
-    """Begin a turn with its draw: the stock (rebuilt from the discard pile once, H15; or the
+def draw(v: Variant, s: State, action: actions.Draw, emit: Emit, rng: random.Random) -> None:
+    """Begin a turn with its draw (H6, R4): the stock (rebuilt from the discard pile once, H15; or the
     round ends, R10), the discard pile's top (H7) or the cut card (H10).
 
     A draw from the discard pile or the cut card keeps the state before it, so that the
