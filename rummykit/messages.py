@@ -1,8 +1,11 @@
 """Every sentence rummykit says, as a template keyed by a stable code.
 
 Checks and the referee never build sentences themselves: they pick a code and fill in
-parameters, and :func:`render` turns that into English. A translation is another table with
-the same keys.
+parameters, and :func:`render` turns that into a sentence of the current language (see
+:mod:`rummykit.language`). English is this table; Portuguese and Finnish are gettext
+catalogues keyed by the same codes (``rummykit/locale``, made from this table by ``make pot``).
+A parameter that is itself a sentence (a :class:`Text`, as :func:`render` returns) is said
+again in the language of the sentence it goes into, so the data stays language-free.
 
 >>> render("run_gap", cards="5♥ 6♥ 8♥", missing="the 7♥")
 '5♥ 6♥ 8♥ skips the 7♥: the cards of a run follow one another.'
