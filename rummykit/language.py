@@ -24,11 +24,9 @@ English costs no catalogue at all.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from pathlib import Path
 
 TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs milliseconds
 if TYPE_CHECKING:
@@ -54,7 +52,7 @@ __all__ = [
     "speaks_own_language",
 ]
 
-LOCALE_DIR = Path(__file__).with_name("locale")
+LOCALE_DIR = os.path.join(os.path.dirname(__file__), "locale")  # no pathlib: import stays cheap
 DOMAIN = "rummykit"
 
 LANGUAGE_NAMES = {"en": "English", "pt": "Português", "fi": "Suomi"}
@@ -69,7 +67,6 @@ _within: ContextVar[str | None] = ContextVar("rummykit_language_within", default
 _local = False
 _registered: dict[str, gettext.NullTranslations] = {}
 _loaded: dict[str, gettext.NullTranslations | None] = {}
-_lock = threading.Lock()
 
 
 class UnknownLanguage(ValueError):
@@ -208,12 +205,11 @@ def register(code: str, translations: gettext.NullTranslations | None) -> None:
     """Speak a language from a catalogue you loaded yourself (a ``gettext`` translations
     object, e.g. the pseudo-locale of the tests); ``None`` forgets it again."""
     normal = _normal(code)
-    with _lock:
-        _loaded.pop(normal, None)
-        if translations is None:
-            _registered.pop(normal, None)
-        else:
-            _registered[normal] = translations
+    _loaded.pop(normal, None)
+    if translations is None:
+        _registered.pop(normal, None)
+    else:
+        _registered[normal] = translations
 
 
 def catalogue(language: str) -> gettext.NullTranslations | None:
@@ -224,23 +220,20 @@ def catalogue(language: str) -> gettext.NullTranslations | None:
     """
     if language == "en" and language not in _registered:
         return None
-    with _lock:
-        if language in _loaded:
-            return _loaded[language]
-        found = _registered.get(language) or _read(language)
-        _loaded[language] = found
-        return found
+    if language not in _loaded:  # two threads may both read it: the same catalogue, harmless
+        _loaded[language] = _registered.get(language) or _read(language)
+    return _loaded[language]
 
 
 def _read(language: str) -> gettext.NullTranslations | None:
     import gettext
 
-    folder = LOCALE_DIR / language / "LC_MESSAGES"
-    mo = folder / f"{DOMAIN}.mo"
-    if mo.exists():
-        with mo.open("rb") as f:
+    folder = os.path.join(LOCALE_DIR, language, "LC_MESSAGES")
+    mo = os.path.join(folder, f"{DOMAIN}.mo")
+    if os.path.exists(mo):
+        with open(mo, "rb") as f:
             return gettext.GNUTranslations(f)
-    if (folder / f"{DOMAIN}.po").exists():
+    if os.path.exists(os.path.join(folder, f"{DOMAIN}.po")):
         raise FileNotFoundError(
             f"{mo} is missing: the {language} sentences are not compiled (run make mo)"
         )
