@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
-    from rummykit.language import get_language, set_language
     from rummykit.leagues import league
     from rummykit.melds import (
         IllegalMeld,
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
         make_meld,
         meld_readings,
     )
+    from rummykit.messages import get_language, set_language
     from rummykit.mistakes import review
     from rummykit.solver import (
         best_arrangement,
@@ -51,7 +51,8 @@ _HOME = {
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
     **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
     "league": "rummykit.leagues",
-    **dict.fromkeys(("get_language", "set_language"), "rummykit.language"),
+    # from the sentences' module, so that a refusal of an unknown language is a sentence
+    **dict.fromkeys(("get_language", "set_language"), "rummykit.messages"),
     **dict.fromkeys(
         (
             "IllegalMeld",

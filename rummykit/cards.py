@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from rummykit.drawing import cards_html
-from rummykit.messages import render
+from rummykit.messages import gender_word, read_ranks_with, render
 
 __all__ = [
     "ACE",
@@ -199,6 +199,17 @@ class Card:
     def __repr__(self) -> str:
         return f"Card('{self}')"
 
+    def spoken(self, spec: str = "") -> str:
+        """The card in a sentence of the current language: its text (the language's letters
+        when asked for), or with ``m=o|f=a`` the word for its rank's gender.
+
+        >>> Card("Q♥").spoken(), Card("Q♥").spoken("m=o|f=a")
+        ('Q♥', 'o')
+        """
+        if "=" in spec:
+            return gender_word(spec, _rank_key(self))
+        return card_text(self)
+
     def _repr_html_(self) -> str:
         return cards_html((self,))
 
@@ -324,6 +335,10 @@ class Rank(int):
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
 
+    def spoken(self, spec: str = "") -> str:
+        """The rank in a sentence of the current language."""
+        return self.text()
+
 
 def card_label(card: Card, language: str | None = None) -> str:
     """Words for a card (screen readers, tooltips): ``queen of diamonds``, in ``language``.
@@ -339,6 +354,19 @@ def card_label(card: Card, language: str | None = None) -> str:
         suit=render(f"suit_{SUIT_CODES[card.suit]}"),
         language=language,
     )
+
+
+def _rank_key(card: Card) -> str:
+    """``Q``, ``7``, ``joker``: how the catalogue's ``rank_gender`` names a card's rank."""
+    return "joker" if card.is_joker else rank_name(card.rank)
+
+
+def _rank_of_text(text: str) -> str:
+    """The rank key of a card written as text (``""`` when it is no card)."""
+    try:
+        return _rank_key(parse_card(text))
+    except CardParseError:
+        return ""
 
 
 def rank_word(rank: int) -> str:
@@ -377,3 +405,5 @@ def _build(rank: int, suit: str) -> Card:
 _CARDS: dict[tuple[int, str], Card] = {(r, s): _build(r, s) for s in SUITS for r in RANKS}
 _JOKER = _build(0, "")
 JOKER: Card = _JOKER
+
+read_ranks_with(_rank_of_text)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rummykit import __version__
+from rummykit.cli_help import HelpFormatter
 from rummykit.explain import Verdict
 from rummykit.language import UnknownLanguage, available, speaking
 from rummykit.melds import check_meld
@@ -454,28 +455,10 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
 """The subcommands, each a function that adds its parser."""
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    """argparse's help with its own words (``usage:``) in rummykit's language."""
-
-    def add_usage(
-        self,
-        usage: str | None,
-        actions: Any,
-        groups: Any,
-        prefix: str | None = None,
-    ) -> None:
-        super().add_usage(usage, actions, groups, render("cli_usage") if prefix is None else prefix)
-
-
 def _speak(parser: argparse.ArgumentParser) -> None:
-    """Give a parser ``--lang`` and ``--local-letters``, and argparse's headings in words of
-    the current language."""
-    parser.formatter_class = _HelpFormatter
-    parser._positionals.title = render("cli_positionals")
-    parser._optionals.title = render("cli_optionals")
-    for action in parser._actions:
-        if isinstance(action, argparse._HelpAction):
-            action.help = render("cli_help_help")
+    """Give a parser ``--lang`` and ``--local-letters``, and argparse's own words in the
+    current language."""
+    parser.formatter_class = HelpFormatter
     parser.add_argument(
         "--lang",
         metavar="LANG",
@@ -494,14 +477,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``rummykit`` argument parser with every subcommand in :data:`COMMANDS`; its help
     is in the current language, and every subcommand takes ``--lang``."""
     parser = argparse.ArgumentParser(
-        prog="rummykit", description=render("cli_description"), formatter_class=_HelpFormatter
+        prog="rummykit", description=render("cli_description"), formatter_class=HelpFormatter
     )
-    parser.add_argument(
-        "--version",
-        action="version",
-        version=f"%(prog)s {__version__}",
-        help=render("cli_version_help"),
-    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)

@@ -6,6 +6,7 @@ the one given to a call (``render(..., language="fi")``, ``Table(..., language="
 ``--lang fi``), the one set with :func:`set_language`, else the locale's (``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``), else English.
 
+>>> from rummykit.messages import render  # the sentences, the refusal's included
 >>> from rummykit.language import language_from_environment, set_language, get_language
 >>> language_from_environment({"LANG": "pt_BR.UTF-8"}), language_from_environment({"LANG": "C"})
 ('pt', 'en')
@@ -43,6 +44,7 @@ __all__ = [
     "available",
     "catalogue",
     "check_language",
+    "describe_unknown_with",
     "get_language",
     "language_from_environment",
     "local_letters",
@@ -95,9 +97,18 @@ def check_language(code: str) -> str:
     normal = _normal(code) if isinstance(code, str) else ""
     if normal in LANGUAGE_NAMES or normal in _registered:
         return normal
-    from rummykit.messages import render
+    raise UnknownLanguage(_describe_unknown[0](str(code), available()))
 
-    raise UnknownLanguage(render("unknown_language", name=code, choices=", ".join(available())))
+
+_describe_unknown: list[Callable[[str, tuple[str, ...]], str]] = [
+    lambda code, accepted: f"'{code}' ∉ {{{', '.join(accepted)}}}"  # until messages says it
+]
+
+
+def describe_unknown_with(describe: Callable[[str, tuple[str, ...]], str]) -> None:
+    """How the refusal of an unknown language is said: :mod:`rummykit.messages` gives its
+    sentence (this module sits below the sentences and imports none)."""
+    _describe_unknown[0] = describe
 
 
 def language_from_environment(environ: Mapping[str, str] | None = None) -> str:

@@ -1,8 +1,11 @@
 """Every sentence rummykit says, as a template keyed by a stable code.
 
 Checks and the referee never build sentences themselves: they pick a code and fill in
-parameters, and :func:`render` turns that into English. A translation is another table with
-the same keys.
+parameters, and :func:`render` turns that into a sentence of the current language (see
+:mod:`rummykit.language`). English is this table; Portuguese and Finnish are gettext
+catalogues keyed by the same codes (``rummykit/locale``, made from this table by ``make pot``).
+A parameter that is itself a sentence (a :class:`Text`, as :func:`render` returns) is said
+again in the language of the sentence it goes into, so the data stays language-free.
 
 >>> render("run_gap", cards="5♥ 6♥ 8♥", missing="the 7♥")
 '5♥ 6♥ 8♥ skips the 7♥: the cards of a run follow one another.'
@@ -17,9 +20,16 @@ templates ``count_cards_one`` and ``count_cards_other``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from rummykit.language import catalogue, check_language, get_language, within
+from rummykit.language import (
+    catalogue,
+    check_language,
+    describe_unknown_with,
+    get_language,
+    set_language,
+    within,
+)
 
 __all__ = [
     "LANGUAGES",
@@ -29,10 +39,14 @@ __all__ = [
     "Text",
     "TranslationWarning",
     "add_templates",
+    "gender_word",
+    "get_language",
     "in_language",
     "join",
     "number_word",
+    "read_ranks_with",
     "render",
+    "set_language",
 ]
 
 TEMPLATES: dict[str, str] = {
@@ -1786,20 +1800,34 @@ class _Word(str):
 
     def __format__(self, spec: str) -> str:
         if "=" in spec:
-            from rummykit.cards import parse_card
-
-            try:
-                card = parse_card(self)
-            except ValueError:
-                return _choose(spec, "")
-            return _CardText(card, self.language).__format__(spec)
+            return gender_word(spec, _rank_of_text(str(self)), self.language)
         return str(self)
 
 
-def _choose(spec: str, gender: str) -> str:
-    """The word of a gender choice ``m=o|f=a`` for ``gender`` (the first when unknown)."""
+def gender_word(spec: str, rank: str, language: str | None = None) -> str:
+    """The word of a gender choice ``m=o|f=a`` for a rank (``Q``, ``7``, ``joker``), by the
+    gender the language's ``rank_gender`` entry gives it (the first word when it gives none).
+
+    >>> gender_word("m=o|f=a", "Q", "en")
+    'o'
+    """
+    genders = _template("rank_gender", language or get_language())
+    found = dict(item.partition("=")[::2] for item in genders.split()).get(rank, "")
     choices = dict(part.partition("=")[::2] for part in spec.split("|"))
-    return choices.get(gender, next(iter(choices.values())))
+    return choices.get(found, next(iter(choices.values())))
+
+
+_RANK_READERS: list[Callable[[str], str]] = []
+
+
+def read_ranks_with(reader: Callable[[str], str]) -> None:
+    """How to read a card's rank (``Q``, ``joker``; ``""`` when it is no card) from text, so
+    that a gender choice works on cards given as text: :mod:`rummykit.cards` gives it."""
+    _RANK_READERS[:] = [reader]
+
+
+def _rank_of_text(text: str) -> str:
+    return _RANK_READERS[0](text) if _RANK_READERS else ""
 
 
 class _Phrase:
@@ -1832,44 +1860,24 @@ class _Count(int):
         return format(int(self), spec)
 
 
-class _CardText:
-    """A card in a sentence: its text, or with a spec ``m=o|f=a`` the word for its rank's
-    gender in the language (the catalogue's ``rank_gender``)."""
+class _Spoken:
+    """A value that says itself in a sentence (a card, a rank: they have ``spoken``)."""
 
-    __slots__ = ("card", "language")
+    __slots__ = ("value",)
 
-    def __init__(self, card: object, language: str) -> None:
-        self.card, self.language = card, language
+    def __init__(self, value: object) -> None:
+        self.value = value
 
     def __format__(self, spec: str) -> str:
-        from rummykit.cards import card_text
-
-        if "=" not in spec:
-            return card_text(self.card, self.language)  # type: ignore[arg-type]
-        return _choose(spec, _genders(self.language).get(_rank_key(self.card), ""))
+        return str(self.value.spoken(spec))  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return self.__format__("")
 
 
-def _rank_key(card: object) -> str:
-    from rummykit.cards import Card, rank_name
-
-    if isinstance(card, Card):
-        return "joker" if card.is_joker else rank_name(card.rank)
-    return ""
-
-
-def _genders(language: str) -> dict[str, str]:
-    text = _template("rank_gender", language)
-    return {k: v for k, _, v in (item.partition("=") for item in text.split())}
-
-
 def _value(value: object, language: str) -> object:
     if language == "en":
         return _value_en(value)
-    from rummykit.cards import Card, Rank
-
     if isinstance(value, Text):
         return _Phrase(value, language)
     if isinstance(value, str):
@@ -1880,10 +1888,8 @@ def _value(value: object, language: str) -> object:
         count = _Count(value)
         count.language = language
         return count
-    if isinstance(value, Card):
-        return _CardText(value, language)
-    if isinstance(value, Rank):
-        return _Word(value.text(language))
+    if hasattr(type(value), "spoken"):  # a card or a rank, written in the current language
+        return _Spoken(value)
     if isinstance(value, Series):
         separator = _template("list_separator", language)
         return _Word(separator.join(format(_value(v, language), "") for v in value))
@@ -1966,3 +1972,8 @@ def render(
         return Text(_render(code, values, lang), code, values, lang)
     with within(lang):
         return Text(_render(code, values, lang), code, values, lang)
+
+
+describe_unknown_with(
+    lambda code, accepted: render("unknown_language", name=code, choices=", ".join(accepted))
+)

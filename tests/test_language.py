@@ -405,13 +405,7 @@ def test_exercises_read_the_answer_words_of_the_language() -> None:
     from rummykit.exercises import MeldKind
 
     words = {"exercise_words_run": "sequência|sequencia", "exercise_words_no": "não|nenhuma"}
-    entries = [
-        pofiles.Entry(e.context, e.msgid, e.plural, [words[e.context]])
-        for e in POT.values()
-        if e.context in words
-    ]
-    head = pofiles.header("pt").replace("Language: pt", "Language: xx")
-    language.register("xx", gettext.GNUTranslations(io.BytesIO(pofiles.compile_mo(head, entries))))
+    language.register("xx", _catalogue_of(words))
     try:
         set_language("xx")
         assert MeldKind("5♥ 6♥ 7♥").check("Sequência").correct
@@ -421,5 +415,56 @@ def test_exercises_read_the_answer_words_of_the_language() -> None:
         set_language("en")
         with pytest.raises(ValueError, match="sequência"):
             MeldKind("5♥ 6♥ 7♥").check("sequência")
+    finally:
+        language.register("xx", None)
+
+
+def _catalogue_of(translations: dict[str, str]) -> gettext.GNUTranslations:
+    """A catalogue holding just these translations (by code), the rest English."""
+    entries = [
+        pofiles.Entry(e.context, e.msgid, e.plural, [translations[e.context]])
+        for e in POT.values()
+        if e.context in translations
+    ]
+    head = pofiles.header("fi").replace("Language: fi", "Language: xx")
+    return gettext.GNUTranslations(io.BytesIO(pofiles.compile_mo(head, entries)))
+
+
+def test_a_template_picks_a_word_by_the_gender_of_a_cards_rank() -> None:
+    """Portuguese articles agree with the rank: o ás, o rei, a dama, o valete, o 7."""
+    language.register(
+        "xx",
+        _catalogue_of(
+            {
+                "rank_gender": "A=m 2=m 3=m 4=m 5=m 6=m 7=m 8=m 9=m 10=m J=m Q=f K=m joker=m",
+                "the_card": "{card:m=o|f=a} {card}",
+            }
+        ),
+    )
+    try:
+        said = [render("the_card", {"card": Card(c)}, "xx") for c in ("A♥", "Q♥", "K♠", "7♦")]
+        assert said == ["o A♥", "a Q♥", "o K♠", "o 7♦"]
+        assert render("the_card", {"card": "Q♣"}, "xx") == "a Q♣"  # a card given as text
+        assert render("the_card", {"card": Card("Q♣")}, "en") == "the Q♣"
+    finally:
+        language.register("xx", None)
+
+
+def test_a_template_asks_a_phrase_for_one_of_its_forms() -> None:
+    """Finnish cases: a translation holds forms after ||, a sentence asks for one by name."""
+    language.register(
+        "xx",
+        _catalogue_of(
+            {
+                "suit_hearts": "hertat||gen=herttojen",
+                "valid_run_open": "{cards} on {suit_name:gen} sarja.",
+                "run_suits_mixed": "{cards}: {suit_names}.",
+            }
+        ),
+    )
+    try:
+        said = check_meld("🃏 2♥ 3♥").render("xx")
+        assert "🃏 2♥ 3♥ on herttojen sarja." in said
+        assert render("suit_hearts", None, "xx") == "hertat"  # the first form is the default
     finally:
         language.register("xx", None)
