@@ -132,9 +132,13 @@ def first_call(argv: list[str] | None = None) -> int:
         for name in VARIANTS:
             runs = results[("ours", call_name, name)]
             first = statistics.median(r[0] for r in runs) * 1e3
+            slowest = max(r[0] for r in runs) * 1e3
             second = statistics.median(r[1] for r in runs) * 1e3
             worst = max(worst, first)
-            line = f"  {call_name:<22} {name:<22} first {first:6.2f} ms   then {second:6.3f} ms"
+            line = (
+                f"  {call_name:<22} {name:<22} first {first:6.2f} ms (slowest {slowest:6.2f})"
+                f"   then {second:6.3f} ms"
+            )
             if args.against:
                 theirs = results[("theirs", call_name, name)]
                 ratio = statistics.median(t[0] / o[0] for t, o in zip(theirs, runs))

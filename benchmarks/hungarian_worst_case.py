@@ -141,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--climbs", type=int, default=100, help="hill-climbed hands")
     parser.add_argument("--climb-steps", type=int, default=60, help="swaps tried per hand")
+    parser.add_argument(
+        "--part", choices=("all", "climbed"), default="all", help="climbed: the hill-climbed only"
+    )
     args = parser.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.machine()}")
     print(
@@ -158,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     def after_discard(hand: tuple[Card, ...]) -> object:
         return min_deadwood(hand, HUNGARIAN, discard=True)
 
-    for label, dense in (("random", False), ("dense (4 ranks, both decks)", True)):
+    parts = (("random", False), ("dense (4 ranks, both decks)", True))
+    for label, dense in parts if args.part == "all" else ():
         sample = hands(args.seed, args.hands if not dense else args.hands // 5, dense)
         print(f"\n{label}: {len(sample)} hands")
         for name, fn in (("best_arrangement", arrangement), ("min_deadwood", number)):
