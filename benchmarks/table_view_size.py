@@ -11,6 +11,9 @@ the page's ``ai_step`` messages (one move each, after ``ai_delay``): they are co
 No browser is needed: the widget's ``send`` is replaced by one that counts, and the traits
 are observed. The figures are sizes, not times, so the machine's load doesn't move them.
 
+The last columns say what sending only the view's top-level entries that changed would
+weigh (each entry whole, as separate traits would send it).
+
 Run:  .venv/bin/python benchmarks/table_view_size.py [--rounds 2] [--seed 2026]
 """
 
@@ -38,28 +41,35 @@ class Meter:
     def __init__(self, table: Table) -> None:
         self.bytes = 0
         self.log_bytes = 0
+        self.changed_bytes = 0  # the view's top-level entries that changed, had they gone alone
         table.observe(self._trait, names=list(SYNCED))
         table.send = self._send  # type: ignore[method-assign]
 
     def _trait(self, change: dict[str, Any]) -> None:
         self.bytes += size({change["name"]: change["new"]})
+        if change["name"] == "view":
+            old = change["old"] or {}
+            new = change["new"]
+            self.changed_bytes += size({k: v for k, v in new.items() if old.get(k) != v})
 
     def _send(self, content: Any, buffers: Any = None) -> None:
         got = size(content)
         self.bytes += got
         self.log_bytes += got
 
-    def take(self) -> tuple[int, int]:
-        out = self.bytes, self.log_bytes
-        self.bytes = self.log_bytes = 0
+    def take(self) -> tuple[int, int, int]:
+        out = self.bytes, self.log_bytes, self.changed_bytes
+        self.bytes = self.log_bytes = self.changed_bytes = 0
         return out
 
 
-def play(variant: str, players: int, seed: int, rounds: int) -> dict[str, list[tuple[int, int]]]:
+def play(
+    variant: str, players: int, seed: int, rounds: int
+) -> dict[str, list[tuple[int, int, int]]]:
     """Per kind of click, (bytes sent, of which move log) for every click of the rounds."""
     table = Table(variant, players=players, ai="hard", seed=seed)
     meter = Meter(table)
-    clicks: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    clicks: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
 
     def click(kind: str, **more: Any) -> None:
         table.handle({"type": kind, "seen": table.view["seq"], **more})
@@ -99,10 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    everything: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    everything: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
     for variant, players in (("hungarian", 2), ("hungarian", 4), ("rommi", 2), ("rommi", 4)):
         got = play(variant, players, args.seed, args.rounds)
-        every = [b for kind, sizes in got.items() if kind != "ai_step" for b, _ in sizes]
+        every = [b for kind, sizes in got.items() if kind != "ai_step" for b, _, _ in sizes]
         print(
             f"{variant} {players}p: {len(every)} learner clicks, bytes per click median"
             f" {statistics.median(every):,.0f}, max {max(every):,}"
@@ -110,15 +120,20 @@ def main(argv: list[str] | None = None) -> int:
         for kind, sizes in got.items():
             everything[kind] += sizes
     print("\nper kind of click, all tables (bytes of JSON sent: traits + move-log messages)")
-    print(f"  {'click':<12} {'n':>4} {'median':>8} {'p90':>8} {'max':>8} {'max of log':>11}")
+    print(
+        f"  {'click':<12} {'n':>4} {'median':>8} {'p90':>8} {'max':>8} {'max of log':>11}"
+        f" {'view entries changed: median':>29} {'max':>7}"
+    )
     for kind, sizes in sorted(everything.items()):
-        totals = sorted(b for b, _ in sizes)
+        totals = sorted(b for b, _, _ in sizes)
         p90 = totals[min(len(totals) - 1, int(0.9 * len(totals)))]
+        changed = [c for _, _, c in sizes]
         print(
             f"  {kind:<12} {len(totals):>4} {statistics.median(totals):>8,.0f} {p90:>8,}"
-            f" {max(totals):>8,} {max(log for _, log in sizes):>11,}"
+            f" {max(totals):>8,} {max(log for _, log, _ in sizes):>11,}"
+            f" {statistics.median(changed):>29,.0f} {max(changed):>7,}"
         )
-    worst = max(b for kind, sizes in everything.items() if kind != "ai_step" for b, _ in sizes)
+    worst = max(b for kind, sizes in everything.items() if kind != "ai_step" for b, _, _ in sizes)
     print(f"largest learner click: {worst:,} bytes (ai_step: the page's timer, not a click)")
     return 0
 
