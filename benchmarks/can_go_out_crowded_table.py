@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python {platform.python_version()} on {platform.machine()}")
     print(
         f"{len(positions)} positions: 20 table melds, 15 cards in hand; {out} can go out;"
-        f" per position the fastest of {args.repeat} runs"
+        f" per position the fastest of {args.repeat} runs ({args.clock} clock)"
     )
     gc.collect()
     for regime, cold in (("cold", True), ("warm", False)):
