@@ -4,8 +4,9 @@ Seeded rounds of the :class:`rummykit.widgets.Table` (Hungarian 2 and 4 players,
 4, the AI at ``hard`` so its log entries carry long reasoning), the learner's seat played by
 clicks as the page sends them: a hint, a card selected and unselected, the stock drawn, the
 costliest card selected and discarded. Every click is measured by what leaves Python: each
-change of a synced trait (ipywidgets sends the trait's whole value as JSON) and each custom
-message (the move log's new entries). The computer seats' moves come, as on the page, from
+change of a synced trait (ipywidgets sends the trait's whole value, as its ``to_json`` makes
+it, as JSON; an unchanged trait is not sent) and each custom message (the move log's new
+entries). The computer seats' moves come, as on the page, from
 the page's ``ai_step`` messages (one move each, after ``ai_delay``): they are counted apart.
 
 No browser is needed: the widget's ``send`` is replaced by one that counts, and the traits
@@ -27,8 +28,6 @@ from typing import Any
 
 from rummykit.widgets import Table
 
-SYNCED = ("view", "deck", "labels", "ai_delay")
-
 
 def size(value: Any) -> int:
     """Bytes of the JSON the kernel sends for a value (compact separators, UTF-8)."""
@@ -39,15 +38,21 @@ class Meter:
     """Counts what a table sends: per click, the traits' and the messages' bytes."""
 
     def __init__(self, table: Table) -> None:
+        self.table = table
         self.bytes = 0
         self.log_bytes = 0
         self.changed_bytes = 0  # the view's top-level entries that changed, had they gone alone
-        table.observe(self._trait, names=list(SYNCED))
+        synced = [
+            k for k in table.keys if not k.startswith("_") and k not in ("layout", "tabbable")
+        ]
+        table.observe(self._trait, names=synced)
         table.send = self._send  # type: ignore[method-assign]
 
     def _trait(self, change: dict[str, Any]) -> None:
-        self.bytes += size({change["name"]: change["new"]})
-        if change["name"] == "view":
+        name = change["name"]
+        to_json = self.table.trait_metadata(name, "to_json") or (lambda value, _: value)
+        self.bytes += size({name: to_json(change["new"], self.table)})
+        if name == "view":
             old = change["old"] or {}
             new = change["new"]
             self.changed_bytes += size({k: v for k, v in new.items() if old.get(k) != v})
