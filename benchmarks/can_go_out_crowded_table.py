@@ -10,7 +10,8 @@ out.
 With ``--against DIR`` (another checkout, e.g. an older commit's tree from ``git archive``),
 that tree's ``rummykit`` is loaded beside ours under another name, and every position is also
 timed with it, cold, right after ours: the ratios per position are printed (load from
-elsewhere falls on both alike).
+elsewhere falls on both alike), and the two answers are checked equal (whether the hand goes
+out; if not, how many cards stay).
 
 With ``--clock cpu`` the times are the process's CPU time (``time.process_time``): on a
 machine whose cores are all busy, wall time mostly measures the wait for a core.
@@ -136,7 +137,8 @@ def side_by_side(positions: list[tuple[list[Meld], list[Card]]], tree: Path, rep
             start = CLOCK[0]()
             theirs = solver.can_go_out(their_hand, other.HUNGARIAN, their_table)
             best_theirs = min(best_theirs, CLOCK[0]() - start)
-            assert mine.ok == theirs.ok, (hand, table)
+            # the same answer: whether the hand goes out, and how many cards stay if not
+            assert (mine.ok, len(mine.left)) == (theirs.ok, len(theirs.left)), (hand, table)
         ours_times.append(best_ours)
         theirs_times.append(best_theirs)
     ratios = [t / o for t, o in zip(theirs_times, ours_times)]
