@@ -928,11 +928,18 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
 
 
 def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -> int:
-    """:func:`min_deadwood` of cards that may hold jokers or twin cards."""
+    """:func:`min_deadwood` of cards that may hold jokers or twin cards: the exact search,
+    for a number only (no arrangement is built)."""
     mask = _mask_of(cards)
     if mask.bit_count() == len(cards):
         return min_deadwood(mask, variant, discard=discard)
-    whole = best_arrangement(cards, variant).deadwood_value
+    rules = _rules(variant)
+    state, jokers = _encode(cards)
+    total = _worth(rules.value, state) + jokers * rules.joker_points
+    # one search for the hand and every discard tried: what it stores for a state of cards
+    # is that state's exact best, whichever hand it came from
+    search = _Search(rules, _VALUE, False)
+    whole = total - _solve(search, state, jokers, 0)[0]
     if not discard:
         return whole
     if not cards:
@@ -946,10 +953,10 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
     for card in sorted(set(cards), key=value, reverse=True):
         if whole - value(card) >= best or not best:
             break
-        rest = list(cards)
-        rest.remove(card)
-        left = best_arrangement(rest, variant).deadwood_value
-        best = min(best, left)
+        rest, kept = (
+            (state, jokers - 1) if card.is_joker else (state - (1 << (_field(card) << 2)), jokers)
+        )
+        best = min(best, total - value(card) - _solve(search, rest, kept, 0)[0])
     return best
 
 
