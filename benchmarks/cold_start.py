@@ -63,10 +63,7 @@ def import_time(argv: list[str] | None = None) -> int:
         for name, code in CASES.items():
             times[name].append(run_once(code, env))
     bare = times["bare interpreter"]
-    print(
-        f"Python {platform.python_version()} on {platform.machine()}, {args.runs} runs each,"
-        f" time.{args.clock}"
-    )
+    print(f"Python {platform.python_version()} on {platform.machine()}, {args.runs} runs each")
     print(f"  bare interpreter: median {statistics.median(bare) * 1e3:6.1f} ms")
     for name in list(CASES)[1:]:
         extra = sorted((t - b) * 1e3 for t, b in zip(times[name], bare))
