@@ -66,4 +66,4 @@ notebooks: venv
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks docs/_widgets docs/_vendor

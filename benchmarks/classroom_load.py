@@ -56,7 +56,7 @@ CHROMIUM_ARGS = [
     "--disable-default-apps",
     "--mute-audio",
 ]
-CULL_TIMEOUT, CULL_INTERVAL = 20, 5
+CULL_TIMEOUT, CULL_INTERVAL = 60, 10
 PAGE_LIMIT = 300_000  # ms: a page that has no table by then counts as lost
 CELL = "from rummykit.widgets.class_table import ClassTable; ClassTable.from_environment()"
 KERNEL_BASE = "import ipykernel.ipkernel, ipywidgets, anywidget, comm"
