@@ -13,9 +13,10 @@ the same moment, on the same cores as the server. For every page:
 
 Then **memory per student** (the resident set of each page's kernel, and Voilà's own) and
 **culling**: the pages are closed and the kernels counted every second until none is left;
-the run uses a short idle timeout (``--cull-timeout 20 --cull-interval 5``, where the
+the run uses a short idle timeout (``--cull-timeout 60 --cull-interval 10``, where the
 classroom's defaults are 600 s / 60 s) and says whether they were gone within the timeout
-plus two intervals. ``--kernel-start`` instead measures what the class notebook adds to a
+plus two intervals. (A kernel counts as idle from the moment its notebook has run, before its
+page connects: with 20 s, pages still loading on an overloaded machine lost their kernels.) ``--kernel-start`` instead measures what the class notebook adds to a
 kernel's start (fresh interpreters, alternating with and without the cell).
 
 The machine may be shared: run it ``nice`` and read the load average printed with it.
@@ -29,60 +30,32 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path(os.environ.get("RUMMYKIT_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--disable-extensions",
-    "--disable-default-apps",
-    "--mute-audio",
-]
+sys.path.insert(0, str(ROOT))
+# Chromium launched, and Voilà waited for and stopped, as the browser tests do
+from tests.browser.test_table_browser import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    REDRAW,
+    _free_port,
+    _stop,
+    wait_for_voila,
+)
+
 CULL_TIMEOUT, CULL_INTERVAL = 60, 10
 PAGE_LIMIT = 300_000  # ms: a page that has no table by then counts as lost
 CELL = "from rummykit.widgets.class_table import ClassTable; ClassTable.from_environment()"
 KERNEL_BASE = "import ipykernel.ipkernel, ipywidgets, anywidget, comm"
 
-REDRAW = """async (testid) => {
-  const root = document.querySelector('.rk-table');
-  const before = Number(root.dataset.seq);
-  const t0 = performance.now();
-  root.querySelector(`[data-testid="${testid}"]`).click();
-  await new Promise((done) => {
-    const watch = new MutationObserver(() => {
-      if (Number(root.dataset.seq) > before) { watch.disconnect(); done(); }
-    });
-    watch.observe(root, { attributes: true, attributeFilter: ['data-seq'] });
-  });
-  return Number(root.dataset.drawnAt) - t0;
-}"""
-
 ANSWERED = """(cards) => document.querySelectorAll("[data-testid^='hand-']").length > cards
   || document.querySelector("[data-testid=verdict]") !== null"""
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_server(port: int, preheat: int, log: Path) -> subprocess.Popen[bytes]:
@@ -103,29 +76,8 @@ def start_server(port: int, preheat: int, log: Path) -> subprocess.Popen[bytes]:
         server = subprocess.Popen(
             command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the classroom server stopped:\n{log.read_text()}")
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/", timeout=5).close()
-            return server
-        except urllib.error.HTTPError:
-            return server
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.5)
-    raise SystemExit("the classroom server did not answer in 180 s")
-
-
-def stop_server(server: subprocess.Popen[bytes]) -> None:
-    for sig, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
-        if server.poll() is not None:
-            return
-        try:
-            os.killpg(server.pid, sig)
-            server.wait(timeout=wait)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            continue
+    wait_for_voila(server, f"http://127.0.0.1:{port}/", log)
+    return server
 
 
 def kernels(server: subprocess.Popen[bytes]) -> list[Any]:
@@ -193,7 +145,7 @@ def quantile(values: list[float], q: float) -> float:
 async def a_class(students: int, preheat: int, out: Path) -> dict[str, Any]:
     from playwright.async_api import async_playwright
 
-    port = free_port()
+    port = _free_port()
     server = start_server(port, preheat, out / f"voila-{students}.log")
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -221,7 +173,7 @@ async def a_class(students: int, preheat: int, out: Path) -> dict[str, Any]:
             await asyncio.sleep(1)
         left = len(kernels(server))
     finally:
-        stop_server(server)
+        _stop(server)
     worked = [r for r in results if "interactive" in r]
     return {
         "students": students,

@@ -10,8 +10,6 @@ import os
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,12 +19,12 @@ from .test_table_browser import (  # noqa: F401 (fixtures)
     OUTPUT,
     PAGE_READY,
     ROOT,
-    SERVER_START,
     STEP,
     _free_port,
     _stop,
     browser,
     playwright_api,
+    wait_for_voila,
 )
 
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
@@ -52,20 +50,7 @@ def classroom_url(playwright_api: Any) -> Iterator[str]:  # noqa: F811
         )
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + SERVER_START
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"rummykit classroom exited:\n{log_path.read_text()}")
-            try:
-                urllib.request.urlopen(url + "voila/static/", timeout=5).close()
-                break
-            except urllib.error.HTTPError:
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"no answer in {SERVER_START} s:\n{log_path.read_text()}")
-            time.sleep(0.5)
+        wait_for_voila(process, url, log_path)
         assert f"Students open: {url}" in log_path.read_text(encoding="utf-8")
         yield url
     finally:
