@@ -1558,16 +1558,25 @@ TEMPLATES: dict[str, str] = {
         'pip install "rummykit[classroom]", then run rummykit classroom again.'
     ),
     "classroom_bad_port": "--port {value} is not a port: give a whole number from 1 to 65535",
-    "classroom_bad_seconds": "{option} {value} is not a number of seconds: give a whole number from {least} up",
-    "classroom_bad_preheat": "--preheat {value} is not a number of kernels: give a whole number from 0 up",
-    "classroom_bad_ip": "--ip {value} is not an IP address: give one like 127.0.0.1 (this computer only) or 0.0.0.0 (every network)",
+    "classroom_bad_seconds": (
+        "{option} {value} is not a number of seconds: give a whole number from {least} up"
+    ),
+    "classroom_bad_preheat": (
+        "--preheat {value} is not a number of kernels: give a whole number from 0 up"
+    ),
+    "classroom_bad_ip": (
+        "--ip {value} is not an IP address: give one like 127.0.0.1 (this computer only) or "
+        "0.0.0.0 (every network)"
+    ),
     "classroom_interval_too_long": (
         "--cull-interval {interval} is longer than --cull-timeout {timeout}: check at least as often "
         "as a kernel may sit idle"
     ),
     "classroom_serving": "Serving the card table with Voilà; Ctrl-C stops it.",
     "classroom_share": "Students open: {url}",
-    "classroom_share_local": "Only this computer can open it; add --ip 0.0.0.0 to serve the class network.",
+    "classroom_share_local": (
+        "Only this computer can open it; add --ip 0.0.0.0 to serve the class network."
+    ),
     "classroom_culling": (
         "A game idle for {timeout} s with no page open is shut down (checked every {interval} s)."
     ),
