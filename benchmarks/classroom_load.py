@@ -160,7 +160,7 @@ async def a_class(
     watch = culling == CHECK_CULLING
     try:
         if preheat:
-            await asyncio.sleep(30)  # let the pool fill before the class arrives
+            await asyncio.sleep(max(30, 6 * preheat))  # let the pool fill before the class comes
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             started = time.monotonic()
