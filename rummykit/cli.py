@@ -441,6 +441,65 @@ def add_tutorials(commands: Subcommands) -> None:
     lab.add_argument("--port", type=int, help=render("tutorials_cli_port_help"))
 
 
+# --- rummykit classroom (w18: the work is in rummykit.classroom) ------------------------------
+
+
+def add_classroom(commands: Subcommands) -> None:
+    """Add ``rummykit classroom [--ip ADDRESS] [--port N] [--variant NAME] [--level LEVEL]
+    [--cull-timeout S] [--cull-interval S] [--preheat N]``."""
+    from rummykit import classroom
+
+    parser = commands.add_parser(
+        "classroom",
+        help=render("classroom_cli_help"),
+        description=render("classroom_cli_description"),
+    )
+    numbers = {
+        "--port": ("classroom_cli_port_help", classroom.DEFAULT_PORT),
+        "--cull-timeout": ("classroom_cli_timeout_help", classroom.CULL_TIMEOUT),
+        "--cull-interval": ("classroom_cli_interval_help", classroom.CULL_INTERVAL),
+        "--preheat": ("classroom_cli_preheat_help", 0),
+    }
+    parser.add_argument(
+        "--ip",
+        default=classroom.DEFAULT_IP,
+        help=render("classroom_cli_ip_help", default=classroom.DEFAULT_IP),
+    )
+    for option, (code, default) in numbers.items():
+        parser.add_argument(option, default=str(default), help=render(code, default=default))
+    parser.add_argument(
+        "--variant",
+        "-v",
+        default="hungarian",
+        help=render("classroom_cli_variant_help", choices=", ".join(VARIANTS), default="hungarian"),
+    )
+    parser.add_argument(
+        "--level",
+        "-l",
+        default="normal",
+        help=render(
+            "classroom_cli_level_help", choices=", ".join(classroom.LEVEL_NAMES), default="normal"
+        ),
+    )
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            settings = classroom.ClassroomSettings.from_text(
+                ip=args.ip,
+                port=args.port,
+                variant=args.variant,
+                level=args.level,
+                cull_timeout=args.cull_timeout,
+                cull_interval=args.cull_interval,
+                preheat=args.preheat,
+            )
+        except classroom.ClassroomError as error:
+            return _fail("classroom", error)
+        return classroom.classroom_command(settings)
+
+    parser.set_defaults(run=run)
+
+
 # --- the program ---------------------------------------------------------------------------
 
 COMMANDS: list[Callable[[Subcommands], None]] = [
@@ -451,6 +510,7 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     add_agent,
     add_league,
     add_tutorials,
+    add_classroom,
 ]
 """The subcommands, each a function that adds its parser."""
 
