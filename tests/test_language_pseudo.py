@@ -39,7 +39,7 @@ _VOWEL = re.compile(r"[aeiouyAEIOUY]")
 NAMES = {"hungarian", "rommi", "easy", "normal", "hard", "Jk", "Ks", "As"}
 NAMES |= set(Variant.option_names())  # house rules by name: ace_high, rounds, target
 NAMES |= {"en", "pt", "fi", "xx", "rummykit"}  # language codes, the program
-NAMES |= {"check", "simulate", "play", "review", "agent", "league", "notebooks", "lab"}
+NAMES |= {"classroom", "check", "simulate", "play", "review", "agent", "league", "notebooks", "lab"}
 
 
 def english_words(text: str) -> list[str]:
@@ -207,7 +207,7 @@ def test_the_command_line_speaks_only_the_pseudo_locale() -> None:
         assert status in (0, 1, 2)
         for line in (out + err).splitlines():
             assert_translated(line.replace("rummykit check:", ""), f"check {cards}")
-    for command in ("check", "simulate", "play", "review", "notebooks", "lab"):
+    for command in ("check", "simulate", "play", "review", "notebooks", "lab", "classroom"):
         status, out, _ = _run(command, "--help", "--lang", "xx")
         assert status == 0
         lines = out.split("\n\n", 1)[1]  # after the usage lines (program and option names)
