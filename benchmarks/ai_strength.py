@@ -24,8 +24,9 @@ Run (long; 1 worker, niced, bounded in time):
     nice -n 10 .venv/bin/python benchmarks/ai_strength.py --rounds 600 --minutes 60
 
 ``--rounds`` is the target per row, ``--minutes`` stops adding blocks after that long
-(the results so far are kept), ``--unclear-first`` plays the rows whose interval still
-holds zero first, ``--only rommi`` / ``--players 2`` / ``--pairs hard-normal`` narrow the
+(the results so far are kept; blocks go to the rows with the fewest rounds first),
+``--unclear-first`` plays the rows whose interval still holds zero first, ``--first
+"KEY;KEY"`` gives the named rows ``--weight`` (default 4) times the rounds of the others, ``--only rommi`` / ``--players 2`` / ``--pairs hard-normal`` narrow the
 table, ``--report`` only prints the table of what is stored for the current code.
 """
 
@@ -225,12 +226,27 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=None, choices=(2, 3, 4))
     parser.add_argument("--pairs", default=None, help="e.g. hard-normal,normal-easy")
     parser.add_argument("--unclear-first", action="store_true", help="rows holding 0 first")
+    parser.add_argument(
+        "--first",
+        default="",
+        help="row keys (variant|players|first-second|seats) to favour, ;-separated",
+    )
+    parser.add_argument(
+        "--weight",
+        type=float,
+        default=4.0,
+        help="rounds a --first row gets per round of the others",
+    )
     parser.add_argument("--report", action="store_true", help="only print what is stored")
     args = parser.parse_args()
     pairs = PAIRS
     if args.pairs:
         pairs = tuple((a, b) for a, b in (p.split("-") for p in args.pairs.split(",")))
     selected = rows(args.only, args.players, pairs)
+    favoured = {k.strip() for k in args.first.split(";") if k.strip()}
+    unknown = favoured - {r.key for r in selected}
+    if unknown:
+        parser.error(f"no such row: {'; '.join(sorted(unknown))}")
     version = code_version()
     data = load()
     deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
@@ -243,10 +259,11 @@ def main() -> None:
             s = summarise(row, blocks)
             unclear = s is None or not s.verdict.startswith(row.first)
             played = sum(int(str(b["rounds"])) for b in blocks)
-            todo.append(((not unclear) if args.unclear_first else False, played, row))
+            weight = args.weight if row.key in favoured else 1.0
+            todo.append(((not unclear) if args.unclear_first else False, played / weight, row))
         if not todo or (deadline is not None and time.monotonic() > deadline):
             break
-        todo.sort(key=lambda t: (t[0], t[1]))
+        todo.sort(key=lambda t: (t[0], t[1]))  # stable: the table's order among equals
         row = todo[0][2]
         blocks = blocks_of(data, version, row)
         seed = FIRST_SEED + (
