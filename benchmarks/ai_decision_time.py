@@ -64,6 +64,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="timings per decision (fastest kept)")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--only", choices=("rommi", "hungarian"), default=None)
     args = parser.parse_args()
     print(
         f"# Python {platform.python_version()} on {platform.machine()}, "
@@ -75,6 +76,8 @@ def main() -> None:
         f"{'median ms':>9} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}"
     )
     for variant, players in SETUPS:
+        if args.only and variant != args.only:
+            continue
         for level in args.levels.split(","):
             times = time_level(
                 variant, players, level, args.rounds, args.seed, args.repeat, args.clock == "cpu"
