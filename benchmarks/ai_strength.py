@@ -116,6 +116,14 @@ def load() -> dict[str, object]:
 
 
 def save(data: dict[str, object]) -> None:
+    versions = data["versions"]
+    assert isinstance(versions, dict)
+    for entry in versions.values():  # every game in its one-line form
+        for blocks in entry["rows"].values():
+            for block in blocks:
+                block["games"] = [
+                    g if isinstance(g, str) else game_text(game_record(g)) for g in block["games"]
+                ]
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     tmp = RESULTS.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
@@ -136,12 +144,37 @@ def play_block(row: Row, seed: int) -> dict[str, object]:
     start = time.perf_counter()
     result = run_tournament(row.variant, row.players, list(row.lineup), games=BLOCK,
                             seed=seed, workers=1)  # fmt: skip
-    games = [
-        [r.index, r.deal_seed, list(r.seating), list(r.points), list(r.winners)]
-        for r in result.records
-    ]
+    games = [game_text(r) for r in result.records]
     return {"seed": seed, "rounds": BLOCK, "seconds": round(time.perf_counter() - start, 1),
             "games": games}  # fmt: skip
+
+
+def game_text(record: GameRecord) -> str:
+    """One game in one line: ``index deal-seed seating points winners`` (``/``-separated;
+    ``-`` for no winner), e.g. ``3 405911962 normal/hard 0/21 1``."""
+    winners = "/".join(map(str, record.winners)) or "-"
+    return (
+        f"{record.index} {record.deal_seed} {'/'.join(record.seating)} "
+        f"{'/'.join(map(str, record.points))} {winners}"
+    )
+
+
+def game_record(game: str | list[object]) -> GameRecord:
+    """The record of a stored game (a line, or the older list form)."""
+    if isinstance(game, list):
+        index, deal_seed, seating, points, winners = game
+        assert isinstance(seating, list) and isinstance(points, list)
+        assert isinstance(winners, list)
+        return GameRecord(
+            int(str(index)), int(str(deal_seed)), tuple(map(str, seating)),
+            tuple(int(str(p)) for p in points), tuple(int(str(w)) for w in winners), "", 0,
+        )  # fmt: skip
+    index, deal_seed, seating, points, winners = game.split()
+    return GameRecord(
+        int(index), int(deal_seed), tuple(seating.split("/")),
+        tuple(int(p) for p in points.split("/")),
+        () if winners == "-" else tuple(int(w) for w in winners.split("/")), "", 0,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -161,11 +194,10 @@ def summarise(row: Row, blocks: list[dict[str, object]]) -> Summary | None:
     for number, block in enumerate(blocks):
         games = block["games"]
         assert isinstance(games, list)
-        for index, deal_seed, seating, points, winners in games:
-            records.append(
-                GameRecord(index, deal_seed, tuple(seating), tuple(points), tuple(winners), "", 0)
-            )
-            clusters.append(number * BLOCK + index // row.players)
+        for game in games:
+            record = game_record(game)
+            records.append(record)
+            clusters.append(number * BLOCK + record.index // row.players)
     if len({c for c in clusters}) < 2:
         return None
     low = get_variant(row.variant).low_score_wins
@@ -238,6 +270,7 @@ def main() -> None:
         help="rounds a --first row gets per round of the others",
     )
     parser.add_argument("--report", action="store_true", help="only print what is stored")
+    parser.add_argument("--compact", action="store_true", help="rewrite the stored games compactly")
     args = parser.parse_args()
     pairs = PAIRS
     if args.pairs:
@@ -278,6 +311,8 @@ def main() -> None:
                 f"[{s.ci[0]:+.2f}, {s.ci[1]:+.2f}] ({s.seconds:.0f} s)",
                 flush=True,
             )
+    if args.compact:
+        save(data)
     for line in report(data, version, selected):
         print(line)
 
