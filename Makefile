@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: lab lab-command test lint typecheck unit venv docs notebooks bench clean
+.PHONY: lab lab-command classroom test lint typecheck unit venv docs notebooks bench clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -c "import sys; assert sys.version_info >= (3, 10), 'rummykit needs Python 3.10 or newer'"
@@ -27,6 +27,11 @@ lab: venv
 # the command `make lab` runs, after $(BIN)/ (tests/test_lab.py starts it and stops it)
 lab-command:
 	@echo '$(LAB)'
+
+## make classroom: serve the card table to a class with Voilà (kernels of closed pages culled);
+## e.g. make classroom CLASSROOM_ARGS="--ip 0.0.0.0 --port 8866" for the class network
+classroom: venv
+	$(BIN)/rummykit classroom $(CLASSROOM_ARGS)
 
 ## make bench: every benchmark in benchmarks/, one after another (minutes; not part of make test)
 bench: venv
@@ -61,4 +66,4 @@ notebooks: venv
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks docs/_widgets docs/_vendor

@@ -1559,6 +1559,63 @@ TEMPLATES: dict[str, str] = {
         "{cards} holds no joker that could stand for the {card}: lay the cards down without "
         "saying what a joker stands for."
     ),
+    # --- the classroom server (rummykit classroom) and the student's page ---------------------
+    "class_variant": "Variant",
+    "class_level": "Computer",
+    "class_new_game": "New game",
+    "classroom_cli_help": "serve the card table to a class, through Voilà",
+    "classroom_cli_description": (
+        "Serve a page with only the card table (a choice of variant and of the computer's "
+        "level) to the students' browsers, through Voilà: each student gets their own game, and "
+        "no one can run code. A kernel left idle with no page open is shut down. Needs Voilà: "
+        'pip install "rummykit[classroom]".'
+    ),
+    "classroom_cli_ip_help": (
+        "the address to listen on (default: {default}, this computer only); "
+        "--ip 0.0.0.0 lets the computers of the class network in"
+    ),
+    "classroom_cli_port_help": "the port to listen on (default: {default})",
+    "classroom_cli_variant_help": "the variant the page starts with: {choices} (default: {default})",
+    "classroom_cli_level_help": (
+        "the computer's level the page starts with: {choices} (default: {default})"
+    ),
+    "classroom_cli_timeout_help": (
+        "seconds a student's game may sit idle with no page open before its kernel is shut "
+        "down (default: {default})"
+    ),
+    "classroom_cli_interval_help": (
+        "seconds between two checks for idle kernels (default: {default})"
+    ),
+    "classroom_cli_preheat_help": (
+        "keep this many kernels started ahead for the next pages (default: {default}, none)"
+    ),
+    "classroom_no_voila": (
+        "Voilà is not installed here. Install rummykit with its classroom extra, "
+        'pip install "rummykit[classroom]", then run rummykit classroom again.'
+    ),
+    "classroom_bad_port": "--port {value} is not a port: give a whole number from 1 to 65535",
+    "classroom_bad_seconds": (
+        "{option} {value} is not a number of seconds: give a whole number from {least} up"
+    ),
+    "classroom_bad_preheat": (
+        "--preheat {value} is not a number of kernels: give a whole number from 0 up"
+    ),
+    "classroom_bad_ip": (
+        "--ip {value} is not an IP address: give one like 127.0.0.1 (this computer only) or "
+        "0.0.0.0 (every network)"
+    ),
+    "classroom_interval_too_long": (
+        "--cull-interval {interval} is longer than --cull-timeout {timeout}: check at least as often "
+        "as a kernel may sit idle"
+    ),
+    "classroom_serving": "Serving the card table with Voilà; Ctrl-C stops it.",
+    "classroom_share": "Students open: {url}",
+    "classroom_share_local": (
+        "Only this computer can open it; add --ip 0.0.0.0 to serve the class network."
+    ),
+    "classroom_culling": (
+        "A game idle for {timeout} s with no page open is shut down (checked every {interval} s)."
+    ),
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",

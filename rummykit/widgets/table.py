@@ -16,7 +16,8 @@ always ask "why not?". The front end sends small messages (``{"type": "draw"}``,
 
 What goes to the browser is split so that a click sends little: the card pictures once
 (``deck``), the words of the page once (``labels``), the view on every change (no pictures,
-no log), and the move log as new entries only (custom ``{"type": "log"}`` messages).
+no log; its larger entries — the hand, the table's melds, the reasons — each only when it
+changed), and the move log as new entries only (custom ``{"type": "log"}`` messages).
 
 Open-cards teaching: the computer's reasoning in the move log (each move's "why" and its
 trace, the moves it weighed) names the cards that computer holds, so a learner who opens it
@@ -106,6 +107,16 @@ class Tool:
     shown: Callable[[], bool] = lambda: True
 
 
+# Entries of the view synced as traits of their own (``view_<name>``), so that a click sends
+# only those that changed; the rest of the view goes whole on every update (it is small).
+_APART = ("hand", "players", "melds", "why", "can", "hint_detail", "review", "score_sheet")
+
+
+def _view_json(view: dict[str, Any], _widget: Any) -> dict[str, Any]:
+    """The view as the ``view`` trait sends it: without the entries sent apart."""
+    return {k: v for k, v in view.items() if k not in _APART} | {"apart": list(_APART)}
+
+
 class Table(anywidget.AnyWidget):
     """A playable card table: one human seat, the others played by the AI.
 
@@ -116,7 +127,17 @@ class Table(anywidget.AnyWidget):
     _esm = _HERE / "table.js"
     _css = _HERE / "table.css"
 
-    view = traitlets.Dict().tag(sync=True)
+    view = traitlets.Dict().tag(sync=True, to_json=_view_json)
+    # the view's larger entries, each synced on its own: sent only when it changes (the page
+    # puts them back into the view, by the names the view lists under "apart")
+    view_hand = traitlets.Any().tag(sync=True)
+    view_players = traitlets.Any().tag(sync=True)
+    view_melds = traitlets.Any().tag(sync=True)
+    view_why = traitlets.Any().tag(sync=True)
+    view_can = traitlets.Any().tag(sync=True)
+    view_hint_detail = traitlets.Any().tag(sync=True)
+    view_review = traitlets.Any().tag(sync=True)
+    view_score_sheet = traitlets.Any().tag(sync=True)
     deck = traitlets.Dict().tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)
     ai_delay = traitlets.Float(0.8).tag(sync=True)
@@ -256,7 +277,7 @@ class Table(anywidget.AnyWidget):
         if self.drawn is not None and (not obs.my_turn or self.drawn not in order):
             self.drawn = None
         self._seq += 1
-        self.view = table_view(
+        view = table_view(
             obs,
             hand_order=order,
             selected=self.selected,
@@ -283,6 +304,10 @@ class Table(anywidget.AnyWidget):
             "hint_detail": self.hint_detail,
             "show_reasoning": self.show_reasoning,
         }
+        with self.hold_sync():  # one message: the entries that changed, then the view
+            for name in _APART:
+                setattr(self, f"view_{name}", view[name])
+            self.view = view
         self._send_log(self._log_sent)
 
     # --- the mistake review (rummykit.review), when the round is over ------------------------

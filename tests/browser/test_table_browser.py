@@ -141,23 +141,28 @@ def voila_url(playwright_api: Any, tmp_path_factory: pytest.TempPathFactory) -> 
         )
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + SERVER_START
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"Voilà exited ({process.returncode}):\n{log_path.read_text()}")
-            try:  # any HTTP answer means the server is up (GET / would start a kernel)
-                urllib.request.urlopen(url + "voila/static/", timeout=5).close()
-                break
-            except urllib.error.HTTPError:
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"Voilà did not answer in {SERVER_START} s:\n{log_path.read_text()}")
-            time.sleep(0.5)
+        wait_for_voila(process, url, log_path)
         yield url
     finally:
         _stop(process)
+
+
+def wait_for_voila(process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
+    """Wait until the Voilà at ``url`` answers; fail if it exits or is silent for too long."""
+    deadline = time.monotonic() + SERVER_START
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"Voilà exited ({process.returncode}):\n{log_path.read_text()}")
+        try:  # any HTTP answer means the server is up (GET / would start a kernel)
+            urllib.request.urlopen(url + "voila/static/", timeout=5).close()
+            return
+        except urllib.error.HTTPError:
+            return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"Voilà did not answer in {SERVER_START} s:\n{log_path.read_text()}")
+        time.sleep(0.5)
 
 
 @pytest.fixture(scope="module")
