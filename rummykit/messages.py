@@ -1123,6 +1123,42 @@ TEMPLATES: dict[str, str] = {
     "count_options_one": "{n} option",
     "count_options_other": "{n} options",
     "ai_known_hand_many": "Seat {seat} still holds {cards}: it took them from the discard pile.",
+    "ai_term_inline": "{value} {text}",
+    "ai_option_line": "{head} — {terms}",
+    "ai_label_ruled_out": "a draw ruled out",
+    "ai_term_draw_out": "with {card} I can go out this turn: no deadwood left",
+    "ai_term_stock_rule": (
+        "a stock card, counted as no change (a rule decides this draw, not an estimate): "
+        "{value:points} of deadwood"
+    ),
+    "ai_term_rule_cut": (
+        "the cut card {card} is mine only if it takes me out this turn (H10), and it doesn't: "
+        "this rules it out"
+    ),
+    "ai_term_rule_not_lowest": (
+        "asking the empty stock for a card ends the deal, and my hand is likely not the "
+        "lowest: this rules it out"
+    ),
+    "ai_term_rule_mine": (
+        "I threw {card} away myself earlier this round: taking it back goes round in "
+        "circles, so this rules it out"
+    ),
+    "ai_term_rule_before_opening": (
+        "this level doesn't take the discard before its opening: this rules it out"
+    ),
+    "ai_term_rule_before_opening_easy": (
+        "easy never takes the discard before its opening: this rules it out"
+    ),
+    "ai_term_rule_before_opening_normal": (
+        "before its opening, normal takes the discard only on its first draw, when the card "
+        "may simply be kept: this rules it out"
+    ),
+    "ai_term_rule_greedy": "greedy always draws from the stock: this rules the discard out",
+    "ai_term_rule_agent": "{agent} picks another draw by its own rule: this rules this one out",
+    "ai_term_rule_unusable": (
+        "a card taken now must be played this turn, and I can't play {card} (see above): "
+        "this rules it out"
+    ),
     # --- hints and the widgets -------------------------------------------------------------
     "hint_not_your_turn": "It is not seat {seat}'s turn, so there is nothing to suggest.",
     "hint_summary": "Play “{command}”: {why}.",

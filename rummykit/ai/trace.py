@@ -148,14 +148,12 @@ def agent_name(name: str) -> str:
 
 
 def _summary(terms: Sequence[Term]) -> Note:
-    """One note listing the terms: ``−18.0 for the deadwood left, −2.5 for outs given up``."""
-    text = ", ".join(render("ai_term_short", value=signed(t.value), label=_label(t)) for t in terms)
+    """One note with every term's value and sentence, in one line:
+    ``−18.0 18 points of deadwood left in hand: …; −2.5 throwing it gives up …``."""
+    text = "; ".join(
+        render("ai_term_inline", value=signed(t.value), text=str(t.note)) for t in terms
+    )
     return Note("ai_terms", {"terms": text})
-
-
-def _label(term: Term) -> str:
-    code = f"ai_label_{term.name}"
-    return render(code) if code in TEMPLATES else term.name
 
 
 TOP = 3  # options shown in full, with their terms and plan
@@ -196,14 +194,16 @@ class Trace:
             rough = [c for c in ranked if not c.searched]
             for i, c in enumerate(searched):
                 mark = "→" if c.action == self.chosen else " "
+                head = render("ai_option", action=str(c.action), score=signed(c.score))
+                if c.score != best or i:
+                    head += render("ai_behind", diff=f"{best - c.score:.1f}")
                 if i < TOP and c.terms:
-                    head = render("ai_option", action=str(c.action), score=signed(c.score))
-                    if i:
-                        head += render("ai_behind", diff=f"{best - c.score:.1f}")
                     lines.append(f"  {mark} {head}")
                     lines += [f"        {t}" for t in c.terms]
                     if c.plan is not None:
                         lines.append(f"        {render('ai_plan', text=str(c.plan))}")
+                elif c.terms:  # one line: the same sentences, joined
+                    lines.append(f"  {mark} " + render("ai_option_line", head=head, terms=c.why()))
                 else:
                     lines.append(f"  {mark} {c}")
             if rough:
