@@ -5,9 +5,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: lab lab-command test lint typecheck unit venv docs notebooks bench clean lite lite-serve
+.PHONY: lab lab-command classroom test lint typecheck unit venv docs notebooks bench clean pot po-update po-init mo lite lite-serve
 
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml Makefile hatch_build.py
 	$(PYTHON) -c "import sys; assert sys.version_info >= (3, 10), 'rummykit needs Python 3.10 or newer'"
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip 2>&1 | grep -v "is ignored" || true
@@ -15,7 +15,30 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -c "import rummykit, pytest, nbval, ipywidgets, sphinx, myst_nb, furo, sphinxcontrib.mermaid"
 	touch $(STAMP)
 
-venv: $(STAMP)
+# the compiled catalogues (rummykit/locale/*/LC_MESSAGES/rummykit.mo, not in git) are remade
+# whenever a .po changes, so the dev tree and make test read the translations as they are now
+PO_FILES := $(wildcard rummykit/locale/*/LC_MESSAGES/rummykit.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+$(MO_FILES): %.mo: %.po rummykit/pofiles.py
+	$(PYTHON) -c "import sys; sys.path.insert(0, 'rummykit'); import pofiles; pofiles.compile_all()"
+
+venv: $(STAMP) $(MO_FILES)
+
+## make mo: compile the translations (.po) into the .mo files rummykit reads at run time
+mo: $(MO_FILES)
+
+## make pot: rummykit/locale/rummykit.pot from the English templates in rummykit/messages.py
+pot:
+	PYTHONPATH=. $(PYTHON) -m rummykit.pofiles pot
+
+## make po-update: merge the .pot into every language's .po (new sentences come in empty,
+## changed ones are marked fuzzy and keep their old translation, removed ones go)
+po-update: pot
+	PYTHONPATH=. $(PYTHON) -m rummykit.pofiles update
+
+## make po-init LANG=xx: start the catalogue of a new language from the .pot
+po-init: pot
+	PYTHONPATH=. $(PYTHON) -m rummykit.pofiles init $(LANG)
 
 ## make lab: create .venv, install rummykit and open the tutorial notebooks in JupyterLab
 ## (as root too, as in classroom containers and on CI machines: Jupyter then wants --allow-root)
@@ -28,13 +51,18 @@ lab: venv
 lab-command:
 	@echo '$(LAB)'
 
+## make classroom: serve the card table to a class with Voilà (kernels of closed pages culled);
+## e.g. make classroom CLASSROOM_ARGS="--ip 0.0.0.0 --port 8866" for the class network
+classroom: venv
+	$(BIN)/rummykit classroom $(CLASSROOM_ARGS)
+
 ## make bench: every benchmark in benchmarks/, one after another (minutes; not part of make test)
 bench: venv
 	for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python "$$script" $(BENCH_ARGS) || exit 1; done
 
 ## make test: lint, type-check, build the JupyterLite site, run every test (unit, property,
 ## doctests, notebooks, browser), build the docs
-test: venv lint typecheck lite unit docs
+test: venv mo lint typecheck lite unit docs
 
 lint: venv
 	$(BIN)/ruff check rummykit tests benchmarks lite
@@ -53,7 +81,8 @@ docs: venv
 
 ## make notebooks: re-run every notebook and store its outputs (after changing what they print)
 notebooks: venv
-	for nb in notebooks/*.ipynb; do \
+	for nb in notebooks/*.ipynb notebooks/*/*.ipynb; do \
+	  [ -e "$$nb" ] || continue; \
 	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.store_widget_state=True --ExecutePreprocessor.record_timing=False \
 	    --ClearMetadataPreprocessor.enabled=True --ClearMetadataPreprocessor.clear_notebook_metadata=False \
@@ -80,4 +109,4 @@ lite-serve: lite
 	$(PYTHON) lite/serve.py build/lite --port $(LITE_PORT)
 
 clean:
-	rm -rf $(VENV) $(LITE_VENV) build/lite .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks
+	rm -rf $(VENV) $(LITE_VENV) build/lite .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks docs/_widgets docs/_vendor

@@ -23,16 +23,27 @@ timed with ``min_deadwood(..., discard=True)``, the least deadwood after the bes
 
 Run:  .venv/bin/python benchmarks/hungarian_worst_case.py [--hands 5000] [--repeat 3]
       .venv/bin/python benchmarks/hungarian_worst_case.py --hands 500 --climbs 20  (quicker)
+      .venv/bin/python benchmarks/hungarian_worst_case.py --part climbed --clock cpu
+      .venv/bin/python benchmarks/hungarian_worst_case.py --part climbed --against /tmp/base
+(``--part climbed``: the hill-climbed hands only; ``--clock cpu``: the process's CPU time,
+which leaves out the wait for a core on a busy machine; ``--against DIR``: the climbed hands
+also timed, cold, with another checkout's code, e.g. an older commit's from ``git archive``,
+and its answers checked equal.)
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import platform
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from can_go_out_crowded_table import other_tree
 
 from rummykit import HUNGARIAN
 from rummykit.cards import JOKER, Card, make_deck, parse_cards
@@ -77,17 +88,26 @@ def climb(
     return hand
 
 
+CLOCK = [time.perf_counter]
+"""The clock timings read: wall time, or with ``--clock cpu`` the process's CPU time
+(``time.process_time``), which leaves out the time spent waiting for a core on a busy machine."""
+
+
+OTHER: list[Any] = []  # with --against: that tree's solver, its HUNGARIAN, its parse_cards
+
+
 def clear_cache() -> None:
-    rules = _rules(HUNGARIAN)
-    for cache in (*rules.melds, *rules.near):
-        cache.clear()
+    rules = [_rules(HUNGARIAN)] + [other._rules(hungarian) for other, hungarian, _ in OTHER]
+    for rule in rules:
+        for cache in (*rule.melds, *rule.near):
+            cache.clear()
 
 
 def time_hand(
     fn: Callable[[tuple[Card, ...]], object], hand: tuple[Card, ...], cold: bool, repeat: int
 ) -> float:
     best = float("inf")
-    clock = time.perf_counter
+    clock = CLOCK[0]
     for _ in range(repeat):
         if cold:
             clear_cache()
@@ -141,11 +161,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--climbs", type=int, default=100, help="hill-climbed hands")
     parser.add_argument("--climb-steps", type=int, default=60, help="swaps tried per hand")
+    parser.add_argument(
+        "--part", choices=("all", "climbed"), default="all", help="climbed: the hill-climbed only"
+    )
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument("--against", type=Path, metavar="DIR", help="another checkout")
     args = parser.parse_args(argv)
+    if args.clock == "cpu":
+        CLOCK[0] = time.process_time
+    if args.against:  # its solver, loaded beside ours (see can_go_out_crowded_table.py)
+        other = other_tree(args.against)
+        solver = importlib.import_module("rummykit_other.solver")
+        cards = importlib.import_module("rummykit_other.cards")
+        OTHER.append((solver, other.HUNGARIAN, cards.parse_cards))
     print(f"Python {platform.python_version()} on {platform.machine()}")
     print(
         f"{args.hands} hands of 13 cards + 2 jokers; per hand the fastest of {args.repeat} runs,"
-        f" the slowest 2% rechecked {args.recheck} more times"
+        f" the slowest 2% rechecked {args.recheck} more times ({args.clock} clock)"
     )
     best_arrangement(hands(0, 1, False)[0], HUNGARIAN)  # build the variant's tables once
 
@@ -158,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     def after_discard(hand: tuple[Card, ...]) -> object:
         return min_deadwood(hand, HUNGARIAN, discard=True)
 
-    for label, dense in (("random", False), ("dense (4 ranks, both decks)", True)):
+    parts = (("random", False), ("dense (4 ranks, both decks)", True))
+    for label, dense in parts if args.part == "all" else ():
         sample = hands(args.seed, args.hands if not dense else args.hands // 5, dense)
         print(f"\n{label}: {len(sample)} hands")
         for name, fn in (("best_arrangement", arrangement), ("min_deadwood", number)):
@@ -175,6 +208,21 @@ def main(argv: list[str] | None = None) -> int:
         for regime, cold in (("cold", True), ("warm", False)):
             times = measure(fn, climbed, cold, args.repeat, args.recheck)
             print(f"  {name:<21} {regime}: {summary(times)}")
+        if OTHER:  # the same hands with the other tree's code, cold, one after the other
+            other, hungarian, parse = OTHER[0]
+            discard = name.endswith("discard")
+            theirs = [parse(" ".join(map(str, hand))) for hand in climbed]
+            for hand, their_hand in zip(climbed, theirs):
+                mine = min_deadwood(hand, HUNGARIAN, discard=discard)
+                assert mine == other.min_deadwood(their_hand, hungarian, discard=discard), hand
+
+            def their_fn(
+                hand: Any, discard: bool = discard, other: Any = other, hungarian: Any = hungarian
+            ) -> object:
+                return other.min_deadwood(hand, hungarian, discard=discard)
+
+            times = measure(their_fn, theirs, True, args.repeat, args.recheck)
+            print(f"  {name:<21} cold, {args.against}: {summary(times)} (same answers)")
     issue = [time_hand(after_discard, ISSUE_HAND, True, 1) for _ in range(args.repeat * 5)]
     print(
         f"\nthe issue's hand, min_deadwood discard=True, cold: fastest {min(issue) * 1e3:.3f} ms,"

@@ -29,6 +29,7 @@ What each one computes, and how they are compared like with like:
 
 Run:  .venv/bin/python benchmarks/solver_vs_peers.py            (about two minutes)
       .venv/bin/python benchmarks/solver_vs_peers.py --quick    (a smoke run)
+      .venv/bin/python benchmarks/solver_vs_peers.py --clock cpu (CPU time, for a busy machine)
 Peers: pip install -e '.[bench]'   (open-spiel 2.0.2, rlcard 1.2.0)
 """
 
@@ -42,6 +43,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from rummykit import variant
@@ -124,7 +126,13 @@ def dense_hands(rng: random.Random, count: int, size: int) -> list[tuple[Card, .
 
 # --- timing ----------------------------------------------------------------------------------
 
-Impl = tuple[str, Callable[[Any], Any], list[Any]]
+Impl = tuple[str, Callable[..., Any], list[Any]]
+"""(name, function, its inputs): each input is the tuple of arguments of one call, made
+before the clock starts, so that every implementation is called as its users call it
+(``min_deadwood(hand, gin)``, ``utils.min_deadwood(ints)``) with nothing wrapped around it;
+the batch call's inputs are hands, cut into slices."""
+CLOCK = [time.perf_counter]
+"""Wall time, or with ``--clock cpu`` the process's CPU time (``time.process_time``)."""
 BATCH = "rummykit min_deadwood_many (Card tuples)"
 """The one implementation given a whole slice of hands at once (per hand: slice / count)."""
 
@@ -136,7 +144,7 @@ def throughput(impls: list[Impl], rounds: int, chunks: int = 25) -> dict[str, li
     each slice in turn (the order rotating), so a burst of load from elsewhere on the machine
     falls on all of them alike rather than on whoever happened to be running."""
     rates: dict[str, list[float]] = {name: [] for name, _, _ in impls}
-    clock = time.perf_counter
+    clock = CLOCK[0]
     for r in range(rounds):
         spent = dict.fromkeys(rates, 0.0)
         gc.collect()
@@ -149,8 +157,8 @@ def throughput(impls: list[Impl], rounds: int, chunks: int = 25) -> dict[str, li
                 if name == BATCH:
                     fn(part)
                 else:
-                    for item in part:
-                        fn(item)
+                    for args in part:
+                        fn(*args)
                 spent[name] += clock() - start
         for name, _, inputs in impls:
             rates[name].append(len(inputs) / spent[name])
@@ -162,16 +170,16 @@ def single_hand_times(impls: list[Impl], repeat: int) -> dict[str, list[float]]:
     fastest of ``repeat`` runs (scheduler noise only ever adds time)."""
     times: dict[str, list[float]] = {name: [] for name, _, _ in impls}
     count = max(len(inputs) for _, _, inputs in impls)
-    clock = time.perf_counter
+    clock = CLOCK[0]
     for i in range(count):
         for name, fn, inputs in impls:
             if i >= len(inputs):
                 continue
-            item = inputs[i]
+            args = inputs[i]
             best = float("inf")
             for _ in range(repeat):
                 start = clock()
-                fn(item)
+                fn(*args)
                 best = min(best, clock() - start)
             times[name].append(best)
     return times
@@ -247,7 +255,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--single", type=int, default=2000, help="hands timed one by one")
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     args = parser.parse_args(argv)
+    if args.clock == "cpu":
+        CLOCK[0] = time.process_time
     if args.quick:
         args.random, args.dense, args.rounds, args.single = 2000, 400, 2, 200
 
@@ -271,28 +282,27 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     for label, hands, discard in sets:
         counter = deadwood_counter(GIN, discard=discard)
-
-        def one_off(hand: Any, discard: bool = discard) -> int:
-            return min_deadwood(hand, GIN, discard=discard)
+        one_off = partial(min_deadwood, discard=True) if discard else min_deadwood
 
         def batch(part: list[Any], discard: bool = discard) -> list[int]:
             return min_deadwood_many(part, GIN, discard=discard)
 
+        alone = [(h,) for h in hands]
         impls: list[Impl] = [
-            ("rummykit counter (Card tuples)", counter, hands),
-            ("rummykit counter (hand_mask ints)", counter, [hand_mask(h) for h in hands]),
-            ("rummykit min_deadwood (Card tuples)", one_off, hands),
+            ("rummykit counter (Card tuples)", counter, alone),
+            ("rummykit counter (hand_mask ints)", counter, [(hand_mask(h),) for h in hands]),
+            ("rummykit min_deadwood (Card tuples)", one_off, [(h, GIN) for h in hands]),
             (BATCH, batch, hands),
         ]
         if OPEN_SPIEL is not None:
-            os_inputs = [to_open_spiel(h) for h in hands]
+            os_inputs = [(to_open_spiel(h),) for h in hands]
             impls.append(("OpenSpiel C++ min_deadwood", OPEN_SPIEL.min_deadwood, os_inputs))
-            impls.append(("OpenSpiel (from Card tuples)", open_spiel_from_cards, hands))
+            impls.append(("OpenSpiel (from Card tuples)", open_spiel_from_cards, alone))
         if RLCardCard is not None:
             rl_fn = rlcard_deadwood_after_discard if discard else rlcard_deadwood
             rl_name = "RLCard 11 × 10-card solves" if discard else "RLCard best_meld_clusters"
             rl_count = max(1, len(hands) // 20)  # RLCard is slow: a twentieth of the hands
-            impls.append((rl_name, rl_fn, [to_rlcard(h) for h in hands[:rl_count]]))
+            impls.append((rl_name, rl_fn, [(to_rlcard(h),) for h in hands[:rl_count]]))
         rates = throughput(impls, args.rounds)
         single = single_hand_times(
             [

@@ -32,10 +32,16 @@ extensions = [
     "sphinxcontrib.mermaid",
 ]
 
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
+exclude_patterns = [
+    "_build",
+    "_vendor",
+    "_widgets",
+    "Thumbs.db",
+    ".DS_Store",
+    "**.ipynb_checkpoints",
+]
 html_theme = "furo"
 html_title = f"rummykit {release}"
-html_static_path = ["_static"] if (DOCS / "_static").is_dir() else []
 
 # --- Markdown and notebooks ------------------------------------------------------------------
 
@@ -44,6 +50,19 @@ myst_enable_extensions = ["colon_fence"]
 myst_fence_as_directive = ["mermaid"]  # ```mermaid blocks draw as diagrams, here as on GitHub
 nb_execution_mode = "off"  # show the outputs the notebooks store (nbval checks them in make test)
 nb_merge_streams = True
+
+# --- the widgets, drawn offline, with a static picture for readers without JavaScript --------
+
+sys.path.insert(0, str(DOCS))
+import widget_assets  # noqa: E402
+import widget_fallback  # noqa: E402
+
+# require.js, the HTML widget manager and anywidget's front end come with the site (fetched
+# from the npm registry once, checked against npm's hashes, see widget_assets.py), never from
+# a CDN; widgets.css hides each widget's static picture once the live widget has drawn
+nb_ipywidgets_js = widget_assets.build()
+html_static_path = ["_static", str(widget_assets.STATIC.relative_to(DOCS))]
+html_css_files = ["widgets.css"]
 
 # --- API reference ------------------------------------------------------------------------------
 
@@ -61,7 +80,8 @@ _IGNORE_MARK = re.compile(r"^# NBVAL_\w+\n?", flags=re.MULTILINE)
 
 
 def copy_notebooks() -> list[str]:
-    """Copy the notebooks into ``docs/notebooks/``, without nbval's marker comments.
+    """Copy the notebooks into ``docs/notebooks/``, without nbval's marker comments, each
+    widget output with its static picture (``widget_fallback.py``).
 
     Links from a notebook to ``../docs/page.md`` (right in JupyterLab) become ``../page.md``
     (right from ``docs/notebooks/``).
@@ -78,6 +98,7 @@ def copy_notebooks() -> list[str]:
                 cell["source"] = _IGNORE_MARK.sub("", text)
             elif cell.get("cell_type") == "markdown":
                 cell["source"] = text.replace("](../docs/", "](../")
+        widget_fallback.with_fallbacks(notebook)  # each widget output gets its static picture
         (COPIES / source.name).write_text(
             json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
         )
@@ -89,15 +110,18 @@ copy_notebooks()
 
 # --- pages others are still writing: list them in a toctree only once they exist -------------
 
-OPTIONAL_PAGES = ("actions", "ai", "performance")
+OPTIONAL_PAGES = ("actions", "ai", "performance", "lite")
 
 
 def _drop_missing_pages(app: Any, docname: str, source: list[str]) -> None:
-    """Leave out of the index's toctree the optional pages that don't exist yet."""
-    if docname != "index":
-        return
+    """Leave out of the index's toctree the optional pages that don't exist yet, and turn a
+    link to one of them, anywhere, into its plain words."""
     missing = [p for p in OPTIONAL_PAGES if not (DOCS / f"{p}.md").exists()]
-    if missing:
+    if not missing:
+        return
+    links = re.compile(rf"\[([^\]]+)\]\((?:{'|'.join(missing)})\.md(?:#[\w-]*)?\)")
+    source[0] = links.sub(r"\1", source[0])
+    if docname == "index":
         lines = source[0].splitlines(keepends=True)
         source[0] = "".join(line for line in lines if line.strip() not in missing)
 

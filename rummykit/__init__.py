@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         make_meld,
         meld_readings,
     )
+    from rummykit.messages import get_language, set_language
     from rummykit.mistakes import review
     from rummykit.solver import (
         best_arrangement,
@@ -50,6 +51,8 @@ _HOME = {
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
     **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
     "league": "rummykit.leagues",
+    # from the sentences' module, so that a refusal of an unknown language is a sentence
+    **dict.fromkeys(("get_language", "set_language"), "rummykit.messages"),
     **dict.fromkeys(
         (
             "IllegalMeld",
@@ -122,6 +125,7 @@ __all__ = [
     "check_layoff",
     "check_meld",
     "check_opening",
+    "get_language",
     "layoff_options",
     "league",
     "make_deck",
@@ -132,5 +136,6 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "review",
+    "set_language",
     "variant",
 ]

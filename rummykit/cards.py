@@ -25,44 +25,52 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from rummykit.drawing import cards_html
-from rummykit.messages import render
+from rummykit.messages import gender_word, read_ranks_with, render
 
 __all__ = [
     "ACE",
     "JACK",
     "JOKER",
     "KING",
+    "LOCAL_RANK_LETTERS",
     "QUEEN",
     "RANKS",
     "SUITS",
-    "SUIT_NAMES",
+    "SUIT_CODES",
     "Card",
     "CardParseError",
     "Cards",
     "CardsLike",
+    "Rank",
     "as_cards",
+    "card_label",
+    "card_text",
     "format_cards",
     "make_deck",
     "parse_card",
     "parse_cards",
     "rank_name",
+    "rank_word",
     "sort_cards",
 ]
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS: tuple[int, ...] = tuple(range(1, 14))
 SUITS: tuple[str, ...] = ("♠", "♥", "♦", "♣")
-SUIT_NAMES: dict[str, str] = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
 JOKER_SYMBOL = "🃏"
 
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
-_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _RANK_FROM_TEXT = {
     "A": 1,
     "J": 11,
     "Q": 12,
     "K": 13,
     "T": 10,
+    # the Portuguese and Finnish sources' letters: valete, dama, rei (pt) and D-R-A (fi).
+    # They clash with no English rank, and the two languages agree, so they are read always.
+    "V": 11,
+    "D": 12,
+    "R": 13,
     **{str(n): n for n in range(2, 11)},
 }
 _SUIT_FROM_TEXT = {
@@ -76,6 +84,15 @@ _SUIT_FROM_TEXT = {
     "D": "♦",
     "C": "♣",
 }
+LOCAL_RANK_LETTERS: dict[str, dict[int, str]] = {
+    "pt": {JACK: "V", QUEEN: "D", KING: "R"},
+    "fi": {QUEEN: "D", KING: "R"},
+}
+"""The rank letters that differ from English, by language (the letters the sources write)."""
+
+SUIT_CODES: dict[str, str] = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+"""The code of each suit in template codes: ``suit_hearts``, ``suit_one_hearts``."""
+
 _JOKER_TEXTS = {JOKER_SYMBOL, "JK", "JOKER", "★"}
 _SPLIT = re.compile(r"[\s,;]+")
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
@@ -160,15 +177,13 @@ class Card:
 
     @property
     def label(self) -> str:
-        """Words for screen readers: ``king of spades``, ``10 of hearts``, ``joker``.
+        """Words for screen readers: ``king of spades``, ``10 of hearts``, ``joker`` (in the
+        current language).
 
         >>> Card("Q♦").label
         'queen of diamonds'
         """
-        if self.is_joker:
-            return "joker"
-        rank = _RANK_WORDS.get(self.rank, str(self.rank))
-        return f"{rank} of {SUIT_NAMES[self.suit]}"
+        return card_label(self)
 
     def sort_key(self) -> tuple[int, int]:
         """Suit order ♠ ♥ ♦ ♣, then rank; jokers last."""
@@ -183,6 +198,17 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card('{self}')"
+
+    def spoken(self, spec: str = "") -> str:
+        """The card in a sentence of the current language: its text (the language's letters
+        when asked for), or with ``m=o|f=a`` the word for its rank's gender.
+
+        >>> Card("Q♥").spoken(), Card("Q♥").spoken("m=o|f=a")
+        ('Q♥', 'o')
+        """
+        if "=" in spec:
+            return gender_word(spec, _rank_key(self))
+        return card_text(self)
 
     def _repr_html_(self) -> str:
         return cards_html((self,))
@@ -210,7 +236,11 @@ CardsLike: TypeAlias = "str | Card | Iterable[Card | str]"
 
 
 def parse_card(token: str) -> Card:
-    """Read one card: ``K♠``, ``Ks``, ``KS``, ``10h``, ``Th``, ``🃏``, ``Jk`` or ``JK``.
+    """Read one card: ``K♠``, ``Ks``, ``KS``, ``10h``, ``Th``, ``🃏``, ``Jk`` or ``JK``; the
+    Portuguese and Finnish letters too (``V`` valete = J, ``D`` dama/daami = Q, ``R`` rei = K).
+
+    >>> parse_card("Dh"), parse_card("R♠"), parse_card("V♦")
+    (Card('Q♥'), Card('K♠'), Card('J♦'))
 
     >>> parse_card("Th")
     Card('10♥')
@@ -264,6 +294,92 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
+def card_text(card: Card, language: str | None = None, local: bool | None = None) -> str:
+    """A card as text, in the language's rank letters when ``local`` (default: as set with
+    ``set_language(..., local_letters=True)``); English letters otherwise.
+
+    >>> card_text(Card("Q♥"), "pt", local=True), card_text(Card("Q♥"), "fi", local=True)
+    ('D♥', 'D♥')
+    >>> card_text(Card("J♠"), "pt", local=True), card_text(Card("J♠"), "pt")
+    ('V♠', 'J♠')
+    """
+    if local is None:
+        from rummykit.language import local_letters
+
+        local = local_letters()
+    if not local or card.is_joker:
+        return str(card)
+    from rummykit.language import resolve
+
+    letters = LOCAL_RANK_LETTERS.get(resolve(language), {})
+    return f"{letters.get(card.rank, rank_name(card.rank))}{card.suit}"
+
+
+class Rank(int):
+    """A rank in a sentence (``from 5 to Q``): written with its letter, the language's when
+    local letters are asked for (see :func:`card_text`).
+
+    >>> str(Rank(12)), Rank(12).text("fi", local=True)
+    ('Q', 'D')
+    """
+
+    __slots__ = ()
+
+    def text(self, language: str | None = None, local: bool | None = None) -> str:
+        """The rank's letter (or number) in ``language``."""
+        return card_text(_CARDS[(int(self), "♠")], language, local)[:-1]
+
+    def __str__(self) -> str:
+        return rank_name(int(self))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def spoken(self, spec: str = "") -> str:
+        """The rank in a sentence of the current language."""
+        return self.text()
+
+
+def card_label(card: Card, language: str | None = None) -> str:
+    """Words for a card (screen readers, tooltips): ``queen of diamonds``, in ``language``.
+
+    >>> card_label(Card("10♥")), card_label(JOKER)
+    ('10 of hearts', 'joker')
+    """
+    if card.is_joker:
+        return render("card_label_joker", language=language)
+    return render(
+        "card_label",
+        rank=rank_word(card.rank),
+        suit=render(f"suit_{SUIT_CODES[card.suit]}"),
+        language=language,
+    )
+
+
+def _rank_key(card: Card) -> str:
+    """``Q``, ``7``, ``joker``: how the catalogue's ``rank_gender`` names a card's rank."""
+    return "joker" if card.is_joker else rank_name(card.rank)
+
+
+def _rank_of_text(text: str) -> str:
+    """The rank key of a card written as text (``""`` when it is no card)."""
+    try:
+        return _rank_key(parse_card(text))
+    except CardParseError:
+        return ""
+
+
+def rank_word(rank: int) -> str:
+    """The word for a rank: ``ace``, ``queen``; a number card's rank is its digits.
+
+    >>> rank_word(1), rank_word(7)
+    ('ace', '7')
+    """
+    if rank in (ACE, JACK, QUEEN, KING):
+        return render(f"rank_word_{rank_name(rank).lower()}")
+    return str(rank)
+
+
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Cards in suit order (♠ ♥ ♦ ♣), by rank within a suit, jokers last."""
     return tuple(sorted(cards, key=Card.sort_key))
@@ -289,3 +405,5 @@ def _build(rank: int, suit: str) -> Card:
 _CARDS: dict[tuple[int, str], Card] = {(r, s): _build(r, s) for s in SUITS for r in RANKS}
 _JOKER = _build(0, "")
 JOKER: Card = _JOKER
+
+read_ranks_with(_rank_of_text)

@@ -26,7 +26,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rummykit import __version__
+from rummykit.cli_help import HelpFormatter
 from rummykit.explain import Verdict
+from rummykit.language import UnknownLanguage, available, speaking
 from rummykit.melds import check_meld
 from rummykit.messages import render
 from rummykit.variants import VARIANTS, Variant, VariantError, variant
@@ -148,6 +150,19 @@ def verdict_json(verdict: Verdict, rules: Variant) -> dict[str, Any]:
     }
 
 
+def _subcommand(
+    commands: Subcommands,
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    help_text: str,
+    description: str,
+) -> argparse.ArgumentParser:
+    """Add the parser of one subcommand, carried out by ``run``, with its help in words."""
+    parser = commands.add_parser(name, help=help_text, description=description)
+    parser.set_defaults(run=run)
+    return parser
+
+
 def _variant_arguments(parser: argparse.ArgumentParser, default: str) -> None:
     parser.add_argument(
         "--variant",
@@ -193,15 +208,12 @@ def run_check(args: argparse.Namespace) -> int:
 
 def add_check(commands: Subcommands) -> None:
     """Add ``rummykit check [--variant NAME] [--option KEY=VALUE ...] [--json] CARDS...``."""
-    parser = commands.add_parser(
-        "check",
-        help=render("cli_check_help"),
-        description=render("cli_check_description"),
+    parser = _subcommand(
+        commands, "check", run_check, render("cli_check_help"), render("cli_check_description")
     )
     _variant_arguments(parser, "hungarian")
     parser.add_argument("--json", action="store_true", help=render("cli_json_help"))
     parser.add_argument("cards", nargs="+", metavar="CARDS", help=render("cli_cards_help"))
-    parser.set_defaults(run=run_check)
 
 
 # --- rummykit simulate ---------------------------------------------------------------------
@@ -259,10 +271,12 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def add_simulate(commands: Subcommands) -> None:
     """Add ``rummykit simulate --agents A,B --games N --seed S [--players N] [--workers N]``."""
-    parser = commands.add_parser(
+    parser = _subcommand(
+        commands,
         "simulate",
-        help=render("cli_simulate_help"),
-        description=render("cli_simulate_description"),
+        run_simulate,
+        render("cli_simulate_help"),
+        render("cli_simulate_description"),
     )
     _variant_arguments(parser, "hungarian")
     parser.add_argument("--players", "-p", type=int, default=2, help=render("cli_players_help"))
@@ -276,7 +290,6 @@ def add_simulate(commands: Subcommands) -> None:
     parser.add_argument("--no-duplicate", action="store_true", help=render("cli_no_duplicate_help"))
     parser.add_argument("--quiet", "-q", action="store_true", help=render("cli_quiet_help"))
     parser.add_argument("--json", action="store_true", help=render("cli_simulate_json_help"))
-    parser.set_defaults(run=run_simulate)
 
 
 # --- rummykit play -------------------------------------------------------------------------
@@ -302,17 +315,14 @@ def run_play(args: argparse.Namespace) -> int:
 
 def add_play(commands: Subcommands) -> None:
     """Add ``rummykit play [--variant NAME] [--ai LEVEL] [--explain] [--seed N] [--players N]``."""
-    parser = commands.add_parser(
-        "play",
-        help=render("cli_play_help"),
-        description=render("cli_play_description"),
+    parser = _subcommand(
+        commands, "play", run_play, render("cli_play_help"), render("cli_play_description")
     )
     _variant_arguments(parser, "hungarian")
     parser.add_argument("--ai", default="normal", help=render("cli_ai_help"))
     parser.add_argument("--players", "-p", type=int, default=2, help=render("cli_players_help"))
     parser.add_argument("--seed", "-s", type=int, default=None, help=render("cli_play_seed_help"))
     parser.add_argument("--explain", action="store_true", help=render("cli_explain_help"))
-    parser.set_defaults(run=run_play)
 
 
 # --- rummykit review (the work is in rummykit.mistakes) -----------------------------------------
@@ -327,14 +337,13 @@ def run_review(args: argparse.Namespace) -> int:
 
 def add_review(commands: Subcommands) -> None:
     """Add ``rummykit review FILE [--seat N] [--level LEVEL] [--json]``."""
-    parser = commands.add_parser(
-        "review", help=render("review_cli_help"), description=render("review_cli_description")
+    parser = _subcommand(
+        commands, "review", run_review, render("review_cli_help"), render("review_cli_description")
     )
     parser.add_argument("file", help=render("review_cli_file_help"))
     parser.add_argument("--seat", type=int, default=0, help=render("review_cli_seat_help"))
     parser.add_argument("--level", default="hard", help=render("review_cli_level_help"))
     parser.add_argument("--json", action="store_true", help=render("review_cli_json_help"))
-    parser.set_defaults(run=run_review)
 
 
 # --- rummykit agent and rummykit league (w17: the work is in rummykit.agents, rummykit.leagues)
@@ -342,26 +351,31 @@ def add_review(commands: Subcommands) -> None:
 
 def add_agent(commands: Subcommands) -> None:
     """Add ``rummykit agent [--level LEVEL | --agent FILE.py:Name] [--name NAME]``."""
-    parser = commands.add_parser(
-        "agent", help=render("cli_agent_help"), description=render("cli_agent_description")
-    )
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument("--level", "-l", default="normal", help=render("cli_agent_level_help"))
-    which.add_argument("--agent", "-a", metavar="FILE.py:Name", help=render("cli_agent_spec_help"))
-    parser.add_argument("--name", help=render("cli_agent_name_help"))
 
     def run(args: argparse.Namespace) -> int:
         from rummykit.agents.serve import serve_command
 
         return serve_command(args.level, args.agent, args.name)
 
-    parser.set_defaults(run=run)
+    parser = _subcommand(
+        commands, "agent", run, render("cli_agent_help"), render("cli_agent_description")
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--level", "-l", default="normal", help=render("cli_agent_level_help"))
+    which.add_argument("--agent", "-a", metavar="FILE.py:Name", help=render("cli_agent_spec_help"))
+    parser.add_argument("--name", help=render("cli_agent_name_help"))
 
 
 def add_league(commands: Subcommands) -> None:
     """Add ``rummykit league DIR [--games N] [--seed S] [--schedule S] [--scheduler ADDRESS]``."""
-    parser = commands.add_parser(
-        "league", help=render("cli_league_help"), description=render("cli_league_description")
+
+    def run(args: argparse.Namespace) -> int:
+        from rummykit.leagues import run_league_command
+
+        return run_league_command(args)
+
+    parser = _subcommand(
+        commands, "league", run, render("cli_league_help"), render("cli_league_description")
     )
     parser.add_argument("folder", metavar="DIR", help=render("cli_league_folder_help"))
     parser.add_argument(
@@ -383,13 +397,6 @@ def add_league(commands: Subcommands) -> None:
     parser.add_argument("--quiet", "-q", action="store_true", help=render("cli_quiet_help"))
     parser.add_argument("--json", action="store_true", help=render("cli_league_json_help"))
 
-    def run(args: argparse.Namespace) -> int:
-        from rummykit.leagues import run_league_command
-
-        return run_league_command(args)
-
-    parser.set_defaults(run=run)
-
 
 # --- rummykit notebooks and rummykit lab (w20: the work is in rummykit.tutorials) ----------
 
@@ -409,10 +416,12 @@ def add_tutorials(commands: Subcommands) -> None:
         return tutorials.lab_command(args.folder, args.force, extra)
 
     notebooks, lab = (
-        commands.add_parser(
+        _subcommand(
+            commands,
             name,
-            help=render(f"tutorials_cli_{name}_help"),
-            description=render(f"tutorials_cli_{name}_description"),
+            run,
+            render(f"tutorials_cli_{name}_help"),
+            render(f"tutorials_cli_{name}_description"),
         )
         for name in ("notebooks", "lab")
     )
@@ -430,8 +439,65 @@ def add_tutorials(commands: Subcommands) -> None:
         "--no-browser", action="store_true", help=render("tutorials_cli_no_browser_help")
     )
     lab.add_argument("--port", type=int, help=render("tutorials_cli_port_help"))
-    notebooks.set_defaults(run=run)
-    lab.set_defaults(run=run)
+
+
+# --- rummykit classroom (w18: the work is in rummykit.classroom) ------------------------------
+
+
+def add_classroom(commands: Subcommands) -> None:
+    """Add ``rummykit classroom [--ip ADDRESS] [--port N] [--variant NAME] [--level LEVEL]
+    [--cull-timeout S] [--cull-interval S] [--preheat N]``."""
+    from rummykit import classroom
+
+    parser = commands.add_parser(
+        "classroom",
+        help=render("classroom_cli_help"),
+        description=render("classroom_cli_description"),
+    )
+    numbers = {
+        "--port": ("classroom_cli_port_help", classroom.DEFAULT_PORT),
+        "--cull-timeout": ("classroom_cli_timeout_help", classroom.CULL_TIMEOUT),
+        "--cull-interval": ("classroom_cli_interval_help", classroom.CULL_INTERVAL),
+        "--preheat": ("classroom_cli_preheat_help", 0),
+    }
+    parser.add_argument(
+        "--ip",
+        default=classroom.DEFAULT_IP,
+        help=render("classroom_cli_ip_help", default=classroom.DEFAULT_IP),
+    )
+    for option, (code, default) in numbers.items():
+        parser.add_argument(option, default=str(default), help=render(code, default=default))
+    parser.add_argument(
+        "--variant",
+        "-v",
+        default="hungarian",
+        help=render("classroom_cli_variant_help", choices=", ".join(VARIANTS), default="hungarian"),
+    )
+    parser.add_argument(
+        "--level",
+        "-l",
+        default="normal",
+        help=render(
+            "classroom_cli_level_help", choices=", ".join(classroom.LEVEL_NAMES), default="normal"
+        ),
+    )
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            settings = classroom.ClassroomSettings.from_text(
+                ip=args.ip,
+                port=args.port,
+                variant=args.variant,
+                level=args.level,
+                cull_timeout=args.cull_timeout,
+                cull_interval=args.cull_interval,
+                preheat=args.preheat,
+            )
+        except classroom.ClassroomError as error:
+            return _fail("classroom", error)
+        return classroom.classroom_command(settings)
+
+    parser.set_defaults(run=run)
 
 
 # --- the program ---------------------------------------------------------------------------
@@ -444,28 +510,86 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     add_agent,
     add_league,
     add_tutorials,
+    add_classroom,
 ]
 """The subcommands, each a function that adds its parser."""
 
 
+def _speak(parser: argparse.ArgumentParser) -> None:
+    """Give a parser ``--lang`` and ``--local-letters``, and argparse's own words in the
+    current language."""
+    parser.formatter_class = HelpFormatter
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        default=argparse.SUPPRESS,
+        help=render("cli_lang_help", choices=", ".join(available())),
+    )
+    parser.add_argument(
+        "--local-letters",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help=render("cli_local_letters_help"),
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``rummykit`` argument parser with every subcommand in :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(prog="rummykit", description=render("cli_description"))
+    """The ``rummykit`` argument parser with every subcommand in :data:`COMMANDS`; its help
+    is in the current language, and every subcommand takes ``--lang``."""
+    parser = argparse.ArgumentParser(
+        prog="rummykit", description=render("cli_description"), formatter_class=HelpFormatter
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)
+    _speak(parser)
+    for sub in {id(p): p for p in commands.choices.values()}.values():
+        _speak(sub)
     return parser
+
+
+def _chosen_language(argv: Sequence[str]) -> tuple[str | None, bool]:
+    """The ``--lang`` and ``--local-letters`` of a command line, read before its help is
+    written (the last ``--lang`` counts)."""
+    language = None
+    local = False
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            language = argv[i + 1]
+        elif arg.startswith("--lang="):
+            language = arg.split("=", 1)[1]
+        elif arg == "--local-letters":
+            local = True
+    return language, local
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rummykit`` with ``argv`` (default: the process's arguments); return the exit status.
 
+    ``--lang pt`` (or ``fi``, ``en``) speaks that language for this command; the default is
+    the locale's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``).
+
     >>> main(["check", "--option", "ace_low=no", "A♥ 2♥ 3♥"])
     A♥ 2♥ 3♥ is not a valid meld in Hungarian Rummy with no ace below the 2.
       A♥ 2♥ 3♥ puts the ace below the 2; in Hungarian Rummy with no ace below the 2 the ace only follows the king (Q-K-A).
     1
+    >>> main(["check", "--lang", "de", "A♥ 2♥ 3♥"])
+    2
     """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    language, local = _chosen_language(arguments)
+    try:
+        with speaking(language, local_letters=local or None):
+            return _main(arguments)
+    except UnknownLanguage as error:
+        print(render("cli_error", command="--lang", message=str(error)), file=sys.stderr)
+        return 2
+
+
+def _main(argv: Sequence[str]) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -112,8 +112,8 @@ def card_svg(card: Drawable, *, highlight: bool = False, width: int | None = Non
     w = width or options.card_width
     h = round(w * 1.4)
     colour = suit_colour(card.suit)
-    label = card.label + (" (at fault)" if highlight else "")
-    rank = "JOKER" if card.is_joker else card.rank_name
+    label = render("card_at_fault", label=card.label) if highlight else card.label
+    rank = render("card_joker_corner") if card.is_joker else card.rank_name
     centre = "🃏" if card.is_joker else card.suit
     border = (
         f'<rect x="2" y="2" width="96" height="136" rx="9" fill="none" stroke="{_HIGHLIGHT}" '

@@ -216,8 +216,16 @@ def _read_card(answer: object, choices: Sequence[Card], accepted: str = "") -> C
     return card
 
 
-_NO = frozenset({"no", "none", "nothing", "neither", "no meld", "not a meld", "invalid", "n"})
-_YES = frozenset({"yes", "y", "valid", "ok", "true"})
+def _says(words: str, meaning: str) -> bool:
+    """Whether a learner's (normalised) words mean ``meaning`` (yes, no, run, set): the
+    English words always, and the current language's (``exercise_words_<meaning>``).
+
+    >>> _says("y", "yes"), _says("group", "set"), _says("maybe", "no")
+    (True, True, False)
+    """
+    code = f"exercise_words_{meaning}"
+    accepted = f"{TEMPLATES[code]}|{render(code)}".split("|")
+    return words in {_words(w) for w in accepted}
 
 
 # --- the base -------------------------------------------------------------------------------
@@ -328,11 +336,11 @@ class MeldKind(Exercise):
 
     def _read(self, answer: object) -> str | None:
         words = _words(answer).removeprefix("a ").removeprefix("it is ")
-        if words in ("run",):
+        if _says(words, "run"):
             return "run"
-        if words in ("set", "group"):
+        if _says(words, "set"):
             return "set"
-        if words in _NO:
+        if _says(words, "no"):
             return None
         raise _bad(answer, self.accepts)
 
@@ -469,7 +477,7 @@ class MeldReason(Exercise):
             return self.offered[ord(words) - ord("a")]
         if words.isdigit() and 1 <= int(words) <= len(self.offered):
             return self.offered[int(words) - 1]
-        if words in _YES:
+        if _says(words, "yes"):
             return "valid"
         code = words.replace(" ", "_")
         if code in MELD_REASONS or (
@@ -1077,9 +1085,9 @@ class TurnCanEnd(Exercise):
 
     def check(self, answer: object) -> Feedback:
         words = _words(answer)
-        if words in _YES:
+        if _says(words, "yes"):
             given = True
-        elif words in _NO:
+        elif _says(words, "no"):
             given = False
         else:
             raise _bad(answer, self.accepts)
@@ -1402,7 +1410,7 @@ class LayoffTarget(Exercise):
             index: int | None = answer - 1  # people number melds from 1
         elif words.isdigit():
             index = int(words) - 1
-        elif words in _NO:
+        elif _says(words, "no"):
             index = None
         else:
             raise _bad(answer, self.accepts)
@@ -1493,7 +1501,7 @@ class GoOut(_HandAndTable):
 
     def check(self, answer: object) -> Feedback:
         found = self.discards
-        if _words(answer) in _NO:
+        if _says(_words(answer), "no"):
             given = render("exercise_no")
             return _feedback(
                 not found,
@@ -1603,7 +1611,7 @@ class FindOpening(Exercise):
     def check(self, answer: object) -> Feedback:
         v = self.variant
         best = self.best
-        if _words(answer) in _NO:
+        if _says(_words(answer), "no"):
             given = render("exercise_no")
             return _feedback(
                 not best.ok,
@@ -1758,7 +1766,7 @@ class FreeJoker(_HandAndTable):
 
         found = self.exchanges
         words = _words(answer)
-        if words in _NO:
+        if _says(words, "no"):
             given = render("exercise_layoff_none")
             return _feedback(
                 not found,

@@ -60,13 +60,21 @@ class Reason:
 
     @property
     def message(self) -> str:
-        """The sentence for this reason, without the rule citation."""
+        """The sentence for this reason, without the rule citation (current language)."""
         return render(self.template or self.code, self.params)
 
+    def render(self, language: str | None = None) -> str:
+        """The sentence with its rule citation, in ``language`` (default: the current one).
+
+        >>> from rummykit import check_meld
+        >>> check_meld("9♠ 9♥").failures[0].render("en")
+        'A meld needs at least three cards; 9♠ 9♥ has two. (H4)'
+        """
+        message = render(self.template or self.code, self.params, language)
+        return f"{message} ({self.rule})" if self.rule else message
+
     def __str__(self) -> str:
-        if self.rule:
-            return f"{self.message} ({self.rule})"
-        return self.message
+        return self.render()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form: code, rule, message, cards (as text)."""
@@ -133,8 +141,18 @@ class Verdict:
         """The explanation as one readable paragraph (same as ``str(verdict)``)."""
         return str(self)
 
+    def render(self, language: str | None = None) -> str:
+        """The explanation as one paragraph in ``language`` (default: the current one). The
+        verdict holds no sentence, only codes and data, so any language can say it.
+
+        >>> from rummykit import check_meld
+        >>> check_meld("9♠ 9♥").render("en")
+        '9♠ 9♥ is not a valid meld in Hungarian Rummy. A meld needs at least three cards; 9♠ 9♥ has two. (H4)'
+        """
+        return " ".join(r.render(language) for r in self.reasons)
+
     def __str__(self) -> str:
-        return " ".join(str(r) for r in self.reasons)
+        return self.render()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form of the verdict."""

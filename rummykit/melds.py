@@ -26,16 +26,17 @@ from rummykit.cards import (
     ACE,
     JOKER,
     KING,
-    SUIT_NAMES,
+    SUIT_CODES,
     SUITS,
     Card,
     CardsLike,
+    Rank,
     as_cards,
     format_cards,
     rank_name,
 )
 from rummykit.explain import Reason, Verdict, cite
-from rummykit.messages import join, number_word, render
+from rummykit.messages import TEMPLATES, join, number_word, render
 from rummykit.variants import HUNGARIAN, Variant
 
 __all__ = [
@@ -56,7 +57,6 @@ __all__ = [
 ]
 
 HIGH_ACE = 14
-_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 
 
 class IllegalMeld(ValueError):
@@ -482,7 +482,7 @@ def _general_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]
     deck = {
         "variant": variant.title,
         "decks_word": variant.decks_word,
-        "is_are": "is" if variant.decks == 1 else "are",
+        "is_are": render("there_is" if variant.decks == 1 else "there_are"),
         "copies_word": number_word(variant.decks),
     }
     if len(over) == 1:
@@ -575,11 +575,17 @@ def _run_span(variant: Variant) -> str:
 
 
 def _rank_phrase(rank: int, plural: bool) -> str:
-    """``a 9``, ``an 8``, ``an ace``; plural ``9s``, ``aces``."""
-    word = _RANK_WORDS.get(rank, str(rank))
-    if plural:
-        return f"{word}s"
-    return f"{'an' if word in ('ace', '8') else 'a'} {word}"
+    """``a 9``, ``an 8``, ``an ace``; plural ``9s``, ``aces`` (each rank its own template where
+    a language needs it: the letters and the 8, the rest from ``rank_phrase``)."""
+    form = "plural" if plural else "phrase"
+    key = rank_name(rank).lower()
+    code = f"rank_{form}_{key}"
+    return render(code) if code in TEMPLATES else render(f"rank_{form}", rank=str(rank))
+
+
+def _suit_name(suit: str) -> str:
+    """``hearts``: the suit's name as a run is "of" it."""
+    return render(f"suit_{SUIT_CODES[suit]}")
 
 
 def _repeated(
@@ -597,7 +603,7 @@ def _repeated(
             by_count.setdefault(count, []).append(card)
     out = []
     for count, repeated in sorted(by_count.items()):
-        names = join([str(c) for c in repeated], "and")
+        names = join(repeated, "and")
         template = many if len(repeated) > 1 else (ace or None)
         out.append(
             _reason(
@@ -686,7 +692,7 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
                 )
             )
         else:
-            names = [SUIT_NAMES[s] for s in SUITS if s in suit_counts]
+            names = [_suit_name(s) for s in SUITS if s in suit_counts]
             out.append(
                 _reason(
                     variant,
@@ -702,7 +708,7 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
     wrong = tuple(c for c in naturals if c.suit != suit)
     if wrong:
         many = len(wrong) > 1
-        noun = SUIT_NAMES[suit][:-1]
+        code = SUIT_CODES[suit]
         out.append(
             _reason(
                 variant,
@@ -710,7 +716,7 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
                 wrong,
                 template="run_suit_mismatch_many" if many else None,
                 cards=wrong,
-                suit_phrase=f"{noun}s" if many else f"a {noun}",
+                suit_phrase=render(f"suit_{code}" if many else f"suit_one_{code}"),
             )
         )
     # from here on, the run is read from the cards of its suit (and the jokers) alone: a gap
@@ -929,7 +935,7 @@ def reading_phrase(meld: Meld) -> str:
     fixed = [rep for rep in reps if rep is not None]
     if len(fixed) == len(reps):
         return _jokers_phrase(fixed)
-    missing = join([str(c) for c in meld.missing_suits()], "and")
+    missing = join(meld.missing_suits(), "and")
     if len(reps) == 1:
         return render("jokers_phrase_set_one", cards=missing)
     return render("jokers_phrase_set_many", count_word=number_word(len(reps)), cards=missing)
@@ -951,9 +957,9 @@ def _kind_reason(meld: Meld, shown: tuple[Card, ...], variant: Variant) -> Reaso
         "valid_run",
         house=_ace_options(meld),
         cards=shown,
-        suit_name=SUIT_NAMES[meld.suit],
-        low=rank_name(low.rank) if low else "",
-        high=rank_name(high.rank) if high else "",
+        suit_name=_suit_name(meld.suit),
+        low=Rank(low.rank) if low else "",
+        high=Rank(high.rank) if high else "",
     )
 
 
@@ -1031,7 +1037,7 @@ def _valid_verdict(
                 "valid_run_open",
                 house=tuple({o for m in readings for o in _ace_options(m)}),
                 cards=shown,
-                suit_name=SUIT_NAMES[first.suit],
+                suit_name=_suit_name(first.suit),
             )
         )
         worth = [
@@ -1081,9 +1087,9 @@ def _reading_reason(meld: Meld, variant: Variant, counts: bool) -> Reason:
         low, high = meld.represents[0], meld.represents[-1]
         code = "reading_run"
         params |= {
-            "suit_name": SUIT_NAMES[meld.suit],
-            "low": rank_name(low.rank) if low else "",
-            "high": rank_name(high.rank) if high else "",
+            "suit_name": _suit_name(meld.suit),
+            "low": Rank(low.rank) if low else "",
+            "high": Rank(high.rank) if high else "",
         }
     else:
         code = "reading_set"
@@ -1169,7 +1175,7 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
         return Verdict((none,), (), None, None, (), variant.name)
     grown = [(base, layoff_readings(base, added, variant)) for base in bases]
     fitting = [(base, found) for base, found in grown if found]
-    fit = "fits" if len(added) == 1 else "fit"
+    fit = render("layoff_verb_one" if len(added) == 1 else "layoff_verb_many")
     if fitting:
         result = fitting[0][1][0]
         if len(bases) == 1:

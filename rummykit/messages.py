@@ -1,8 +1,11 @@
 """Every sentence rummykit says, as a template keyed by a stable code.
 
 Checks and the referee never build sentences themselves: they pick a code and fill in
-parameters, and :func:`render` turns that into English. A translation is another table with
-the same keys.
+parameters, and :func:`render` turns that into a sentence of the current language (see
+:mod:`rummykit.language`). English is this table; Portuguese and Finnish are gettext
+catalogues keyed by the same codes (``rummykit/locale``, made from this table by ``make pot``).
+A parameter that is itself a sentence (a :class:`Text`, as :func:`render` returns) is said
+again in the language of the sentence it goes into, so the data stays language-free.
 
 >>> render("run_gap", cards="5♥ 6♥ 8♥", missing="the 7♥")
 '5♥ 6♥ 8♥ skips the 7♥: the cards of a run follow one another.'
@@ -17,9 +20,34 @@ templates ``count_cards_one`` and ``count_cards_other``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["LANGUAGES", "TEMPLATES", "add_templates", "join", "number_word", "render"]
+from rummykit.language import (
+    catalogue,
+    check_language,
+    describe_unknown_with,
+    get_language,
+    set_language,
+    within,
+)
+
+__all__ = [
+    "LANGUAGES",
+    "NOTES",
+    "TEMPLATES",
+    "Series",
+    "Text",
+    "TranslationWarning",
+    "add_templates",
+    "gender_word",
+    "get_language",
+    "in_language",
+    "join",
+    "number_word",
+    "read_ranks_with",
+    "render",
+    "set_language",
+]
 
 TEMPLATES: dict[str, str] = {
     # --- reading input -------------------------------------------------------------------
@@ -180,6 +208,10 @@ TEMPLATES: dict[str, str] = {
         "{variant} has only {copies_word} jokers — this meld holds {count_word} {card}."
     ),
     "card_times": "{count_word} {card}",
+    "decks_word_one": "one deck",
+    "decks_word_many": "{count_word} decks",
+    "there_is": "is",
+    "there_are": "are",
     "the_card": "the {card}",
     "card_worth": "the {card} (worth {points})",
     "times_twice": "twice",
@@ -242,6 +274,8 @@ TEMPLATES: dict[str, str] = {
     "house_joker_exchange_on": "joker exchanges",
     "house_joker_exchange_off": "no joker exchange",
     # --- lay-offs ------------------------------------------------------------------------
+    "layoff_verb_one": "fits",
+    "layoff_verb_many": "fit",
     "layoff_ok": "{cards} {fit} onto {meld}, making {result}.",
     "layoff_ok_if": "{cards} {fit} onto {meld} if {jokers}, making {result}.",
     "layoff_fails_if": "If {jokers}, {cards} can't go onto {meld}.",
@@ -1089,6 +1123,42 @@ TEMPLATES: dict[str, str] = {
     "count_options_one": "{n} option",
     "count_options_other": "{n} options",
     "ai_known_hand_many": "Seat {seat} still holds {cards}: it took them from the discard pile.",
+    "ai_term_inline": "{value} {text}",
+    "ai_option_line": "{head} — {terms}",
+    "ai_label_ruled_out": "a draw ruled out",
+    "ai_term_draw_out": "with {card} I can go out this turn: no deadwood left",
+    "ai_term_stock_rule": (
+        "a stock card, counted as no change (a rule decides this draw, not an estimate): "
+        "{value:points} of deadwood"
+    ),
+    "ai_term_rule_cut": (
+        "the cut card {card} is mine only if it takes me out this turn (H10), and it doesn't: "
+        "this rules it out"
+    ),
+    "ai_term_rule_not_lowest": (
+        "asking the empty stock for a card ends the deal, and my hand is likely not the "
+        "lowest: this rules it out"
+    ),
+    "ai_term_rule_mine": (
+        "I threw {card} away myself earlier this round: taking it back goes round in "
+        "circles, so this rules it out"
+    ),
+    "ai_term_rule_before_opening": (
+        "this level doesn't take the discard before its opening: this rules it out"
+    ),
+    "ai_term_rule_before_opening_easy": (
+        "easy never takes the discard before its opening: this rules it out"
+    ),
+    "ai_term_rule_before_opening_normal": (
+        "before its opening, normal takes the discard only on its first draw, when the card "
+        "may simply be kept: this rules it out"
+    ),
+    "ai_term_rule_greedy": "greedy always draws from the stock: this rules the discard out",
+    "ai_term_rule_agent": "{agent} picks another draw by its own rule: this rules this one out",
+    "ai_term_rule_unusable": (
+        "a card taken now must be played this turn, and I can't play {card} (see above): "
+        "this rules it out"
+    ),
     # --- hints and the widgets -------------------------------------------------------------
     "hint_not_your_turn": "It is not seat {seat}'s turn, so there is nothing to suggest.",
     "hint_summary": "Play “{command}”: {why}.",
@@ -1523,6 +1593,137 @@ TEMPLATES: dict[str, str] = {
         "{cards} holds no joker that could stand for the {card}: lay the cards down without "
         "saying what a joker stands for."
     ),
+    # --- the language layer: grammar pieces and choosing a language -----------------------
+    "unknown_language": "'{name}' is not a language rummykit speaks: choose one of {choices}",
+    "list_separator": ", ",
+    "cli_lang_help": (
+        "the language to speak: {choices} (default: the locale's, from LC_ALL, LC_MESSAGES or "
+        "LANG; else English)"
+    ),
+    "cli_local_letters_help": (
+        "write cards with the language's rank letters (Portuguese V D R, Finnish D R) instead "
+        "of J Q K"
+    ),
+    "cli_usage": "usage: ",
+    "cli_positionals": "positional arguments",
+    "cli_optionals": "options",
+    "cli_help_help": "show this help message and exit",
+    "cli_version_help": "show program's version number and exit",
+    "protocol_expects_string": "a string",
+    "protocol_expects_variant_names": "a list of variant names",
+    "protocol_expects_object": "an object",
+    "protocol_expects_name": "a name",
+    "protocol_expects_list": "a list",
+    "protocol_expects_notes": "notes",
+    "option_expected_bool": "true or false",
+    "option_expected_whole": "a whole number of 0 or more",
+    "option_expected_hand_sizes": "cards per player by number of players, e.g. {{2: 7, 3: 10}}",
+    "option_expected_players": "{low} to {high}",
+    "exercise_words_yes": "yes|y|valid|ok|true",
+    "exercise_words_no": "no|none|nothing|neither|no meld|not a meld|invalid|n",
+    "exercise_words_run": "run",
+    "exercise_words_set": "set|group",
+    "ai_level_easy": "easy",
+    "ai_level_normal": "normal",
+    "ai_level_hard": "hard",
+    "variant_title_hungarian": "Hungarian Rummy",
+    "variant_title_rommi": "Rommi",
+    "rank_gender": "A= 2= 3= 4= 5= 6= 7= 8= 9= 10= J= Q= K= joker=",
+    "card_label": "{rank} of {suit}",
+    "card_label_joker": "joker",
+    "card_at_fault": "{label} (at fault)",
+    "card_joker_corner": "JOKER",
+    "rank_word_a": "ace",
+    "rank_word_j": "jack",
+    "rank_word_q": "queen",
+    "rank_word_k": "king",
+    "suit_spades": "spades",
+    "suit_hearts": "hearts",
+    "suit_diamonds": "diamonds",
+    "suit_clubs": "clubs",
+    "suit_one_spades": "a spade",
+    "suit_one_hearts": "a heart",
+    "suit_one_diamonds": "a diamond",
+    "suit_one_clubs": "a club",
+    "rank_phrase": "a {rank}",
+    "rank_phrase_8": "an 8",
+    "rank_phrase_a": "an ace",
+    "rank_phrase_j": "a jack",
+    "rank_phrase_q": "a queen",
+    "rank_phrase_k": "a king",
+    "rank_plural": "{rank}s",
+    "rank_plural_a": "aces",
+    "rank_plural_j": "jacks",
+    "rank_plural_q": "queens",
+    "rank_plural_k": "kings",
+    "number_0": "no",
+    "number_1": "one",
+    "number_2": "two",
+    "number_3": "three",
+    "number_4": "four",
+    "number_5": "five",
+    "number_6": "six",
+    "number_7": "seven",
+    "number_8": "eight",
+    "number_9": "nine",
+    "number_10": "ten",
+    # --- the classroom server (rummykit classroom) and the student's page ---------------------
+    "class_variant": "Variant",
+    "class_level": "Computer",
+    "class_new_game": "New game",
+    "classroom_cli_help": "serve the card table to a class, through Voilà",
+    "classroom_cli_description": (
+        "Serve a page with only the card table (a choice of variant and of the computer's "
+        "level) to the students' browsers, through Voilà: each student gets their own game, and "
+        "no one can run code. A kernel left idle with no page open is shut down. Needs Voilà: "
+        'pip install "rummykit[classroom]".'
+    ),
+    "classroom_cli_ip_help": (
+        "the address to listen on (default: {default}, this computer only); "
+        "--ip 0.0.0.0 lets the computers of the class network in"
+    ),
+    "classroom_cli_port_help": "the port to listen on (default: {default})",
+    "classroom_cli_variant_help": "the variant the page starts with: {choices} (default: {default})",
+    "classroom_cli_level_help": (
+        "the computer's level the page starts with: {choices} (default: {default})"
+    ),
+    "classroom_cli_timeout_help": (
+        "seconds a student's game may sit idle with no page open before its kernel is shut "
+        "down (default: {default})"
+    ),
+    "classroom_cli_interval_help": (
+        "seconds between two checks for idle kernels (default: {default})"
+    ),
+    "classroom_cli_preheat_help": (
+        "keep this many kernels started ahead for the next pages (default: {default}, none)"
+    ),
+    "classroom_no_voila": (
+        "Voilà is not installed here. Install rummykit with its classroom extra, "
+        'pip install "rummykit[classroom]", then run rummykit classroom again.'
+    ),
+    "classroom_bad_port": "--port {value} is not a port: give a whole number from 1 to 65535",
+    "classroom_bad_seconds": (
+        "{option} {value} is not a number of seconds: give a whole number from {least} up"
+    ),
+    "classroom_bad_preheat": (
+        "--preheat {value} is not a number of kernels: give a whole number from 0 up"
+    ),
+    "classroom_bad_ip": (
+        "--ip {value} is not an IP address: give one like 127.0.0.1 (this computer only) or "
+        "0.0.0.0 (every network)"
+    ),
+    "classroom_interval_too_long": (
+        "--cull-interval {interval} is longer than --cull-timeout {timeout}: check at least as often "
+        "as a kernel may sit idle"
+    ),
+    "classroom_serving": "Serving the card table with Voilà; Ctrl-C stops it.",
+    "classroom_share": "Students open: {url}",
+    "classroom_share_local": (
+        "Only this computer can open it; add --ip 0.0.0.0 to serve the class network."
+    ),
+    "classroom_culling": (
+        "A game idle for {timeout} s with no page open is shut down (checked every {interval} s)."
+    ),
     # --- the browser (JupyterLite: Python in a web page, no processes) ----------------------
     "browser_no_workers": (
         "In the browser the games are played one after another in this page: a web page can't "
@@ -1543,36 +1744,55 @@ TEMPLATES: dict[str, str] = {
 """English templates, keyed by reason or message code."""
 
 LANGUAGES: dict[str, dict[str, str]] = {"en": TEMPLATES}
-"""Template tables by language code; add a table with the same keys to translate."""
+"""Templates added in code by language (:func:`add_templates`); the shipped translations are
+the gettext catalogues of :mod:`rummykit.language`."""
 
-_NUMBER_WORDS = (
-    "no",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-)
+NOTES: dict[str, str] = {
+    "rank_gender": (
+        "Not a sentence: the grammatical gender of each rank, for languages whose articles "
+        "agree with it. Write RANK=GENDER for each, e.g. A=m Q=f; a template then picks a word "
+        "by the gender of a card placeholder with {card:m=o|f=a}. Leave as is if your "
+        "language has no gender."
+    ),
+    "there_is": "Not a sentence: the verb of not_in_deck for one deck ('so there is only one 9♠').",
+    "there_are": "Not a sentence: the verb of not_in_deck for two decks ('so there are only two K♦').",
+    "layoff_verb_one": "Not a sentence: the verb {fit} of the layoff_ok sentences, for one card.",
+    "layoff_verb_many": "Not a sentence: the verb {fit} of the layoff_ok sentences, for several cards.",
+    "exercise_words_yes": (
+        "Not a sentence: the words a learner may type for yes in an exercise, separated by |. "
+        "The English ones are read as well."
+    ),
+    "exercise_words_no": (
+        "Not a sentence: the words a learner may type for no (none, no meld) in an exercise, "
+        "separated by |. The English ones are read as well."
+    ),
+    "exercise_words_run": (
+        "Not a sentence: the words a learner may type for a run, separated by |. The English "
+        "ones are read as well."
+    ),
+    "exercise_words_set": (
+        "Not a sentence: the words a learner may type for a set (group), separated by |. The "
+        "English ones are read as well."
+    ),
+    "list_separator": "Not a sentence: what stands between the items of a list but the last two.",
+}
+"""Notes for translators, by code: they go into the catalogue as comments."""
 
 
 def number_word(n: int) -> str:
-    """``two`` for 2, up to ten; digits beyond.
+    """``two`` for 2, up to ten (a word of the current language); digits beyond.
 
     >>> number_word(2), number_word(14)
     ('two', '14')
     """
-    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+    return render(f"number_{n}") if 0 <= n <= 10 else str(n)
 
 
 def add_templates(templates: Mapping[str, str], language: str = "en") -> None:
     """Add sentences for new codes — e.g. the notes of your own agent's reasoning.
 
     Existing codes can't be replaced (that would change what rummykit says elsewhere).
+    Give ``language`` to add the same codes' sentences in another language.
 
     >>> add_templates({"my_agent_likes": "I like {card}."})
     >>> render("my_agent_likes", card="7♥")
@@ -1585,42 +1805,279 @@ def add_templates(templates: Mapping[str, str], language: str = "en") -> None:
     table.update(templates)
 
 
-def join(items: list[str], word: str = "or") -> str:
-    """Join phrases the English way: ``a, b or c``.
+class Series(tuple[object, ...]):
+    """Items written one after another with the language's list separator (``a, b, c``)."""
+
+    __slots__ = ()
+
+
+def join(items: Sequence[object], word: str = "or") -> str:
+    """Join phrases the language's way: ``a, b or c`` (``word`` is ``"or"`` or ``"and"``).
 
     >>> join(["the A♥", "the 4♥"])
     'the A♥ or the 4♥'
+    >>> join(["a", "b", "c"], "and")
+    'a, b and c'
     """
     if len(items) <= 1:
-        return "".join(items)
-    return render(f"{word}_join", head=", ".join(items[:-1]), last=items[-1])
+        return items[0] if items and isinstance(items[0], str) else "".join(map(str, items))
+    return render(f"{word}_join", head=Series(items[:-1]), last=items[-1])
+
+
+class Text(str):
+    """A sentence rendered in one language that remembers how it was made, so that it can be
+    rendered again in another: its ``code`` and language-free ``params``.
+
+    A ``Text`` given as a parameter of another template is rendered in that template's
+    language.
+
+    >>> t = render("the_card", card="7♥")
+    >>> t, t.code, t.language
+    ('the 7♥', 'the_card', 'en')
+    """
+
+    code: str
+    params: Mapping[str, object]
+    language: str
+
+    def __new__(cls, text: str, code: str, params: Mapping[str, object], language: str) -> Text:
+        self = super().__new__(cls, text)
+        self.code, self.params, self.language = code, params, language
+        return self
+
+    def render(self, language: str | None = None) -> str:
+        """The same sentence in ``language`` (default: the current one)."""
+        return render(self.code, self.params, language)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Text, (str(self), self.code, dict(self.params), self.language))
+
+
+def in_language(text: str, language: str | None = None) -> str:
+    """``text`` in ``language`` (default: the current one): a :class:`Text` is rendered
+    again, any other string (a name, a number) stays as it is.
+
+    >>> in_language(render("label_valid", language="en")), in_language("Ann")
+    ('✔ valid', 'Ann')
+    """
+    return text.render(language) if isinstance(text, Text) else text
+
+
+def _forms(template: str) -> dict[str, str]:
+    """A translation's forms: ``hertat||gen=herttojen`` → {"": "hertat", "gen": "herttojen"}."""
+    if "||" not in template:
+        return {"": template}
+    first, *others = template.split("||")
+    forms = {"": first}
+    for other in others:
+        name, _, text = other.partition("=")
+        forms[name.strip()] = text
+    return forms
+
+
+def _template(code: str, language: str, form: str = "") -> str:
+    english = TEMPLATES.get(code) if language == "en" else None
+    if english is not None:
+        return english
+    own = LANGUAGES.get(language, {}).get(code)
+    if own is None:
+        english = TEMPLATES[code] if code in TEMPLATES else LANGUAGES["en"][code]
+        found = catalogue(language)
+        own = english if found is None else found.pgettext(code, english)
+    forms = _forms(own)
+    return forms.get(form, forms[""])
+
+
+def _plural(base: str, n: int, language: str) -> str:
+    one, other = TEMPLATES[f"{base}_one"], TEMPLATES[f"{base}_other"]
+    found = None if language == "en" else catalogue(language)
+    if found is None:
+        return one if n == 1 else other
+    return found.npgettext(base, one, other, n)
+
+
+class _Word(str):
+    """A plain parameter: a format spec it doesn't know (a form) leaves it as it is; a
+    gender choice (``m=o|f=a``) reads the string as a card (events keep cards as text)."""
+
+    language = "en"
+
+    def __format__(self, spec: str) -> str:
+        if "=" in spec:
+            return gender_word(spec, _rank_of_text(str(self)), self.language)
+        return str(self)
+
+
+def gender_word(spec: str, rank: str, language: str | None = None) -> str:
+    """The word of a gender choice ``m=o|f=a`` for a rank (``Q``, ``7``, ``joker``), by the
+    gender the language's ``rank_gender`` entry gives it (the first word when it gives none).
+
+    >>> gender_word("m=o|f=a", "Q", "en")
+    'o'
+    """
+    genders = _template("rank_gender", language or get_language())
+    found = dict(item.partition("=")[::2] for item in genders.split()).get(rank, "")
+    choices = dict(part.partition("=")[::2] for part in spec.split("|"))
+    return choices.get(found, next(iter(choices.values())))
+
+
+_RANK_READERS: list[Callable[[str], str]] = []
+
+
+def read_ranks_with(reader: Callable[[str], str]) -> None:
+    """How to read a card's rank (``Q``, ``joker``; ``""`` when it is no card) from text, so
+    that a gender choice works on cards given as text: :mod:`rummykit.cards` gives it."""
+    _RANK_READERS[:] = [reader]
+
+
+def _rank_of_text(text: str) -> str:
+    return _RANK_READERS[0](text) if _RANK_READERS else ""
+
+
+class _Phrase:
+    """A :class:`Text` parameter in a template of ``language``: ``{x}`` writes it in that
+    language, ``{x:gen}`` in its form ``gen`` (when the translation has one)."""
+
+    __slots__ = ("language", "text")
+
+    def __init__(self, text: Text, language: str) -> None:
+        self.text, self.language = text, language
+
+    def __format__(self, spec: str) -> str:
+        if not spec and self.text.language == self.language:
+            return str(self.text)
+        return _render(self.text.code, self.text.params, self.language, spec)
+
+    def __str__(self) -> str:
+        return self.__format__("")
 
 
 class _Count(int):
     """A whole number in a sentence: ``{n:cards}`` writes it with its noun, from the
-    templates ``count_cards_one`` (for 1) and ``count_cards_other``."""
+    plural entry ``count_cards`` of the language's catalogue."""
+
+    language = "en"
 
     def __format__(self, spec: str) -> str:
         if spec.isidentifier():
-            form = "one" if self == 1 else "other"
-            return TEMPLATES[f"count_{spec}_{form}"].format(n=int(self))
+            return _plural(f"count_{spec}", int(self), self.language).format(n=int(self))
         return format(int(self), spec)
 
 
-def _text(value: object) -> object:
-    if isinstance(value, (tuple, list)):
-        return " ".join(str(v) for v in value)
+class _Spoken:
+    """A value that says itself in a sentence (a card, a rank: they have ``spoken``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return str(self.value.spoken(spec))  # type: ignore[attr-defined]
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+
+def _value(value: object, language: str) -> object:
+    if language == "en":
+        return _value_en(value)
+    if isinstance(value, Text):
+        return _Phrase(value, language)
+    if isinstance(value, str):
+        word = _Word(value)
+        word.language = language
+        return word
     if type(value) is int:
-        return _Count(value)
+        count = _Count(value)
+        count.language = language
+        return count
+    if hasattr(type(value), "spoken"):  # a card or a rank, written in the current language
+        return _Spoken(value)
+    if isinstance(value, Series):
+        separator = _template("list_separator", language)
+        return _Word(separator.join(format(_value(v, language), "") for v in value))
+    if isinstance(value, (tuple, list)):
+        return _Word(" ".join(format(_value(v, language), "") for v in value))
     return value
 
 
-def render(code: str, params: Mapping[str, object] | None = None, /, **more: object) -> str:
-    """The sentence for ``code`` with its parameters filled in (English).
+def _value_en(value: object) -> object:
+    """:func:`_value` for English, the fast way: English templates use no forms and no gender
+    choices, so plain strings, cards and ranks go in as they are."""
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is int:
+        return _Count(value)  # type: ignore[call-overload]  # an int: type(value) is int
+    if isinstance(value, Text):
+        return value if value.language == "en" else _Phrase(value, "en")
+    if isinstance(value, Series):
+        return TEMPLATES["list_separator"].join(format(_value_en(v), "") for v in value)
+    if isinstance(value, (tuple, list)):
+        return " ".join(format(_value_en(v), "") for v in value)
+    return value
+
+
+def _render(code: str, params: Mapping[str, object], language: str, form: str = "") -> str:
+    """The sentence, in ``language``: called inside :func:`render`, which makes ``language``
+    the current one while it runs (objects that write themselves speak it too)."""
+    if language == "en" and not form and code in TEMPLATES:
+        return TEMPLATES[code].format_map({k: _value_en(v) for k, v in params.items()})
+    template = _template(code, language, form)
+    values = {k: _value(v, language) for k, v in params.items()}
+    try:
+        return template.format_map(values)
+    except (KeyError, IndexError, ValueError, AttributeError) as error:
+        if language == "en" and not form:
+            raise
+        # a translation whose placeholders don't fit: English rather than nothing (a test
+        # checks every translation's placeholders)
+        import warnings
+
+        warnings.warn(
+            f"the {language} sentence for {code!r} does not fit its parameters ({error!r}); "
+            "English said instead",
+            TranslationWarning,
+            stacklevel=3,
+        )
+        return _template(code, "en").format_map({k: _value(v, "en") for k, v in params.items()})
+
+
+class TranslationWarning(UserWarning):
+    """A translated template could not be filled in with its parameters (English was said)."""
+
+
+def render(
+    code: str,
+    params: Mapping[str, object] | None = None,
+    language: str | None = None,
+    /,
+    **more: object,
+) -> str:
+    """The sentence for ``code`` with its parameters filled in, in ``language`` (default:
+    the current language, see :mod:`rummykit.language`). ``language`` may also be given by
+    keyword: it is never a template's parameter.
+
+    The result is a :class:`Text`: a ``str`` that can be rendered again in another language.
 
     >>> render("too_few_cards", cards="9♠ 9♥", count_word="two")
     'A meld needs at least three cards; 9♠ 9♥ has two.'
     """
+    if "language" in more:
+        chosen = more.pop("language")
+        if chosen is not None and not isinstance(chosen, str):
+            raise TypeError(f"language must be a language code, not {chosen!r}")
+        language = chosen
+    current = get_language()
+    lang = current if language is None else check_language(language)
     values = {**(params or {}), **more}
-    template = TEMPLATES[code]
-    return template.format_map({k: _text(v) for k, v in values.items()})
+    if lang == current:
+        return Text(_render(code, values, lang), code, values, lang)
+    with within(lang):
+        return Text(_render(code, values, lang), code, values, lang)
+
+
+describe_unknown_with(
+    lambda code, accepted: render("unknown_language", name=code, choices=", ".join(accepted))
+)

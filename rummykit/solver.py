@@ -449,26 +449,7 @@ class _Search:
         context = ((rest >> ((f + 1) << 2)) & _CONTEXT[f]) << 12 | budget << 6 | f
         options = self.cache.get(context)
         if options is None:
-            # a run from this card stops at its (budget + 1)th missing place: what lies
-            # beyond can't matter, so hands that differ only there share the answer
-            near = context
-            if f & 15 != ACE:
-                window = context >> 12 & _WINDOW
-                missing = 0
-                for i in range(0, 48, 4):
-                    if not window >> i & 15:
-                        missing += 1
-                        if missing > budget:
-                            near = context & ~(_WINDOW << 12) | (window & ((1 << i) - 1)) << 12
-                            break
-            options = self.near.get(near)
-            if options is None:
-                options = self._melds(f, rest, budget)
-                self.near[near] = options
-            if len(self.cache) > _CACHE_LIMIT:
-                self.cache.clear()
-                self.near.clear()
-            self.cache[context] = options
+            options = self._options(context, f, rest, budget)
         for taken, used, worth, taken_worth, plan in options:
             jokers2 = jokers - used
             left = avail - taken_worth
@@ -490,6 +471,39 @@ class _Search:
         if self.record:
             self.moves[key] = move
         return best
+
+    def options(self, f: int, rest: int, jokers: int) -> list[_Option]:
+        """The melds card ``f`` (the lowest card, ``rest`` the cards above it) can be in."""
+        budget = jokers if jokers < self.jpm else self.jpm
+        context = ((rest >> ((f + 1) << 2)) & _CONTEXT[f]) << 12 | budget << 6 | f
+        options = self.cache.get(context)
+        if options is None:
+            options = self._options(context, f, rest, budget)
+        return options
+
+    def _options(self, context: int, f: int, rest: int, budget: int) -> list[_Option]:
+        """:meth:`options` not yet cached under its ``context``: found, then cached."""
+        # a run from this card stops at its (budget + 1)th missing place: what lies
+        # beyond can't matter, so hands that differ only there share the answer
+        near = context
+        if f & 15 != ACE:
+            window = context >> 12 & _WINDOW
+            missing = 0
+            for i in range(0, 48, 4):
+                if not window >> i & 15:
+                    missing += 1
+                    if missing > budget:
+                        near = context & ~(_WINDOW << 12) | (window & ((1 << i) - 1)) << 12
+                        break
+        options = self.near.get(near)
+        if options is None:
+            options = self._melds(f, rest, budget)
+            self.near[near] = options
+        if len(self.cache) > _CACHE_LIMIT:
+            self.cache.clear()
+            self.near.clear()
+        self.cache[context] = options
+        return options
 
     def _melds(self, f: int, rest: int, budget: int) -> list[_Option]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
@@ -914,11 +928,18 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
 
 
 def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -> int:
-    """:func:`min_deadwood` of cards that may hold jokers or twin cards."""
+    """:func:`min_deadwood` of cards that may hold jokers or twin cards: the exact search,
+    for a number only (no arrangement is built)."""
     mask = _mask_of(cards)
     if mask.bit_count() == len(cards):
         return min_deadwood(mask, variant, discard=discard)
-    whole = best_arrangement(cards, variant).deadwood_value
+    rules = _rules(variant)
+    state, jokers = _encode(cards)
+    total = _worth(rules.value, state) + jokers * rules.joker_points
+    # one search for the hand and every discard tried: what it stores for a state of cards
+    # is that state's exact best, whichever hand it came from
+    search = _Search(rules, _VALUE, False)
+    whole = total - _solve(search, state, jokers, 0)[0]
     if not discard:
         return whole
     if not cards:
@@ -932,10 +953,10 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
     for card in sorted(set(cards), key=value, reverse=True):
         if whole - value(card) >= best or not best:
             break
-        rest = list(cards)
-        rest.remove(card)
-        left = best_arrangement(rest, variant).deadwood_value
-        best = min(best, left)
+        rest, kept = (
+            (state, jokers - 1) if card.is_joker else (state - (1 << (_field(card) << 2)), jokers)
+        )
+        best = min(best, total - value(card) - _solve(search, rest, kept, 0)[0])
     return best
 
 
@@ -1277,6 +1298,182 @@ def _verified_layoffs(
     return out
 
 
+# a lay-off group as the going-out search makes it, at its lowest natural card: (the table
+# meld's bit, the group's other natural cards as a count vector, jokers used, cards placed,
+# the group's index among the meld's)
+_Lay: TypeAlias = "tuple[int, int, int, int, int]"
+# a step of the going-out search: (what, meld plan or lay-off, the state after it)
+_Step: TypeAlias = "tuple[int, _Plan | tuple[int, int] | None, int, int, int, int]"
+_LAYOFF = 3
+
+
+class _GoingOut:
+    """The most cards a hand can place this turn — new melds, one group of cards onto each
+    table meld, the final discard when owed — and how.
+
+    One search over the hand, deciding its lowest card each step as :class:`_Search` does:
+    the card is left in hand, or discarded, or starts a new meld, or is the lowest natural
+    card of a group laid off onto a table meld not used yet. Besides the cards left, the
+    state holds the table melds still free among those a group could still start at (or
+    above) the lowest card, and, for the free melds past that point, how many jokers they
+    could still take alone (``spare``): whatever was decided below, only those matter. A
+    choice is not explored once the state's best reaches its bound: every card but those
+    that can go nowhere any more (one of them the discard when owed)."""
+
+    def __init__(self, search: _Search, groups: list[list[tuple[tuple[Card, ...], Meld]]]) -> None:
+        self.search = search
+        self.rules = search.rules
+        self.width = len(groups)
+        self.every = (1 << self.width) - 1  # every table meld free
+        self.lays: list[list[_Lay]] = [[] for _ in range(64)]
+        self.caps: list[int] = []  # per table meld: the most jokers it takes alone
+        self.held: list[int] = []  # per table meld: the natural cards it could take
+        self.settled = [0] * 65  # per lowest card: the melds no group can start at any more
+        self.jokers_alone: list[dict[int, int]] = []  # per table meld: by jokers, the group
+        for k, found in enumerate(groups):
+            bit = 1 << k
+            cap = 0
+            held = 0
+            last = -1
+            alone: dict[int, int] = {}
+            for index, (group, _) in enumerate(found):
+                taken, used = _encode(group)
+                if not taken:
+                    alone.setdefault(used, index)
+                    cap = max(cap, used)
+                    continue
+                f = ((taken & -taken).bit_length() - 1) >> 2
+                rest = taken - (1 << (f << 2))
+                self.lays[f].append((bit, rest, used, len(group), index))
+                held |= _held(taken)
+                last = max(last, f)
+            self.caps.append(cap)
+            self.held.append(held)
+            self.jokers_alone.append(alone)
+            for f in range(last + 1, 65):
+                self.settled[f] |= bit
+        for lays in self.lays:
+            lays.sort(key=lambda lay: -lay[3])
+        self.memo: dict[int, int] = {}
+        self.moves: dict[int, _Step] = {}
+        self.reached: dict[int, int] = {}
+
+    def reachable(self, free: int) -> int:
+        """The natural cards (held bits) the free table melds could take."""
+        got = self.reached.get(free)
+        if got is None:
+            got = 0
+            for k in _bits(free):
+                got |= self.held[k]
+            self.reached[free] = got
+        return got
+
+    def _settle(self, state: int, jokers: int, free: int, spare: int) -> tuple[int, int]:
+        """The free melds no group can start at from the state's lowest card on leave
+        ``free``; what they take alone is jokers, added to ``spare`` (at most ``jokers``)."""
+        if state:
+            f = ((state & -state).bit_length() - 1) >> 2
+            done = free & self.settled[f]
+        else:
+            done = free
+        if done:
+            free ^= done
+            for k in _bits(done):
+                spare += self.caps[k]
+        return free, spare if spare < jokers else jokers
+
+    def best(self, state: int, jokers: int, flag: int, free: int, spare: int) -> int:
+        """The most cards placed from here (``-_BIG`` if a discard is owed and impossible)."""
+        free, spare = self._settle(state, jokers, free, spare)
+        if not state:
+            if flag:
+                return (jokers - 1 if jokers - 1 < spare else spare) + 1 if jokers else -_BIG
+            return spare
+        key = ((((state << self.width | free) << 8 | spare) << 8 | jokers) << 1) | flag
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        f = ((state & -state).bit_length() - 1) >> 2
+        rest = state - (1 << (f << 2))
+        placeable = _held(_reach(self.rules, state, jokers)[0]) | self.reachable(free)
+        stuck = _count(state & ~(placeable * 15))
+        bound = _count(state) + jokers - (stuck - flag if stuck > flag else 0)
+        best = -_BIG
+        step: _Step = (_DEADWOOD, None, rest, jokers, flag, free)
+        if placeable >> (f << 2) & 1:
+            for taken, used, worth, _, plan in self.search.options(f, rest, jokers):
+                if best >= bound:
+                    break
+                state2 = rest - taken
+                got = worth + self.best(state2, jokers - used, flag, free, spare)
+                if got > best:
+                    best, step = got, (_MELD, plan, state2, jokers - used, flag, free)
+            for bit, taken, used, size, index in self.lays[f]:
+                if best >= bound:
+                    break
+                # a count is below 8 (bit 3 of a field is free): with bit 3 set in every
+                # field of the cards left, a field that holds fewer cards than taken loses it
+                if not free & bit or used > jokers or ((rest | _FOURS) - taken) & _FOURS != _FOURS:
+                    continue
+                state2 = rest - taken
+                got = size + self.best(state2, jokers - used, flag, free ^ bit, spare)
+                if got > best:
+                    lay = (bit.bit_length() - 1, index)
+                    best, step = got, (_LAYOFF, lay, state2, jokers - used, flag, free ^ bit)
+        if flag and best < bound:
+            got = 1 + self.best(rest, jokers, 0, free, spare)
+            if got > best:
+                best, step = got, (_DISCARD, None, rest, jokers, 0, free)
+        if best < bound:
+            got = self.best(rest, jokers, flag, free, spare)
+            if got > best:
+                best, step = got, (_DEADWOOD, None, rest, jokers, flag, free)
+        self.memo[key] = best
+        self.moves[key] = step
+        return best
+
+    def plan(
+        self, state: int, jokers: int, flag: int
+    ) -> tuple[list[_Plan], list[tuple[int, int]], list[int], int]:
+        """The best plan from the whole hand: new melds, lay-offs (table meld, group index),
+        the cards left (fields; -1 a joker), the discard (a field, -1 a joker, -2 none)."""
+        self.best(state, jokers, flag, self.every, 0)
+        plans: list[_Plan] = []
+        laid: list[tuple[int, int]] = []
+        left: list[int] = []
+        discard = -2
+        free, spare = self.every, 0
+        while state:
+            free, spare = self._settle(state, jokers, free, spare)
+            key = ((((state << self.width | free) << 8 | spare) << 8 | jokers) << 1) | flag
+            what, made, state2, jokers, flag, free = self.moves[key]
+            f = ((state & -state).bit_length() - 1) >> 2
+            if what == _DEADWOOD:
+                left.append(f)
+            elif what == _DISCARD:
+                discard = f
+            elif what == _MELD:
+                plans.append(made)  # type: ignore[arg-type]
+            else:
+                laid.append(made)  # type: ignore[arg-type]
+            state = state2
+        # the jokers left: the discard if still owed, then alone onto free table melds
+        if flag and jokers:
+            discard = -1
+            jokers -= 1
+        used = {k for k, _ in laid}
+        for k, alone in enumerate(self.jokers_alone):
+            if k in used or not jokers:
+                continue
+            for n in sorted(alone, reverse=True):
+                if n <= jokers:
+                    laid.append((k, alone[n]))
+                    jokers -= n
+                    break
+        left += [-1] * jokers
+        return plans, laid, left, discard
+
+
 def can_go_out(
     hand: CardsLike,
     variant: Variant = HUNGARIAN,
@@ -1309,91 +1506,33 @@ def can_go_out(
     rules = _rules(variant)
     flag = int(variant.discard_to_win if final_discard is None else final_discard)
     options = _verified_layoffs(melds, Counter(cards), variant)
-    # per table meld that can take anything: (count vector taken, jokers, size, group, meld)
     active = [i for i, found in enumerate(options) if found]
-    choices = []
-    for i in active:
-        row = []
-        for group, result in options[i]:
-            taken, used = _encode(group)
-            row.append((taken, used, len(group), group, result))
-        choices.append(row)
-    search = _Search(rules, _COUNT, False)
-    leaves: dict[int, int] = {}
-    memo: dict[tuple[int, int, int], tuple[int, int]] = {}
-
-    def placed_by_melds(state: int, jokers: int, size: int) -> int:
-        key = state << 8 | jokers
-        got = leaves.get(key)
-        if got is None:
-            got = _solve(search, state, jokers, flag)[0] if size else (-_BIG if flag else 0)
-            leaves[key] = got
-        return got
-
-    meldable: dict[int, int] = {}  # by state and jokers: the cards that may still meld
-    reachable = [0] * (len(active) + 1)  # the cards some table meld from k on can take
-    for k in range(len(active) - 1, -1, -1):
-        reachable[k] = reachable[k + 1]
-        for option in choices[k]:
-            reachable[k] |= _held(option[0])
-
-    def walk(k: int, state: int, jokers: int, size: int) -> int:
-        """The most cards placed from here: lay-offs onto table melds k…, then new melds."""
-        if k == len(active):
-            return placed_by_melds(state, jokers, size)
-        key = (k, state, jokers)
-        got = memo.get(key)
-        if got is not None:
-            return got[0]
-        # at most: every card but those that can't go anywhere any more (in no meld of
-        # the cards left, onto no table meld from k on), one of them as the discard
-        placeable = meldable.get(state << 8 | jokers)
-        if placeable is None:
-            placeable = meldable[state << 8 | jokers] = _held(_reach(rules, state, jokers)[0])
-        stuck = state & ~((placeable | reachable[k]) * 15)
-        most = size - max(0, _count(stuck) - flag)
-        best, pick = walk(k + 1, state, jokers, size), -1
-        for index, (taken, used, count, _, _) in enumerate(choices[k]):
-            if best >= most:
-                break
-            # a count is below 8 (bit 3 of a field is free): with bit 3 set in every field
-            # of the state, a field that holds fewer cards than are taken loses it
-            if used > jokers or ((state | _FOURS) - taken) & _FOURS != _FOURS:
-                continue
-            placed = count + walk(k + 1, state - taken, jokers - used, size - count)
-            if placed > best:
-                best, pick = placed, index
-        memo[key] = (best, pick)
-        return best
-
+    going = _GoingOut(_Search(rules, _COUNT, False), [options[i] for i in active])
     state, jokers = _encode(cards)
-    size = len(cards)
-    ok = walk(0, state, jokers, size) == size
-    chosen: list[tuple[int, tuple[Card, ...], Meld]] = []
-    for k, i in enumerate(active):
-        pick = memo[(k, state, jokers)][1] if (k, state, jokers) in memo else -1
-        if pick >= 0:
-            taken, used, count, group, result = choices[k][pick]
-            chosen.append((i, group, result))
-            state, jokers, size = state - taken, jokers - used, size - count
-    search = _Search(rules, _COUNT, True)
-    _, keep, outside = _solve(search, state, jokers, flag) if state or jokers else (0, 0, -2)
-    plans, dead_fields, inside = search.plans(keep, jokers, flag if outside == -2 else 0)
-    dead_fields += _fields(state - keep)
-    discard = outside if outside != -2 else inside
-    if outside != -2:
-        dead_fields.remove(outside)
+    # the cards that can go nowhere (in no meld of the hand, onto no table meld) are left
+    # aside first; one of them is the discard, as good as any the search could choose
+    keep = state & (_held(_reach(rules, state, jokers)[0]) | going.reachable(going.every)) * 15
+    aside = _fields(state - keep)
+    inner = flag and not aside
+    placed = going.best(keep, jokers, inner, going.every, 0) + (flag and bool(aside))
+    ok = placed == len(cards)
+    plans, laid, dead_fields, discard = going.plan(keep, jokers, inner)
+    dead_fields += aside
     if flag and dead_fields:  # any card left may be the discard: the costliest one
         if discard != -2:
             dead_fields.append(discard)
         discard = max(dead_fields, key=lambda g: rules.joker_points if g < 0 else rules.value[g])
         dead_fields.remove(discard)
     new = tuple(_split_long([_meld_of(p) for p in plans]))
-    layoffs = tuple(Layoff(group, i, melds[i], result) for i, group, result in chosen)
+    layoffs = []
+    for k, g in laid:
+        group, result = options[active[k]][g]
+        layoffs.append(Layoff(group, active[k], melds[active[k]], result))
+    layoffs.sort(key=lambda o: o.index)
     return GoingOut(
         ok,
         new,
-        layoffs,
+        tuple(layoffs),
         _card(discard) if flag and discard != -2 else None,
         _sorted(_card(g) for g in dead_fields),
         bool(flag),

@@ -17,6 +17,7 @@ from typing import TextIO
 
 from rummykit.ai import make_agent
 from rummykit.ai.hint import hint
+from rummykit.ai.trace import agent_name
 from rummykit.game import Cut, Game, IllegalAction, Match, parse_action
 from rummykit.messages import render
 from rummykit.variants import Variant
@@ -86,7 +87,7 @@ class TerminalGame:
                 "play_welcome",
                 variant=self.rules.title,
                 players=self.players,
-                level=self.level,
+                level=agent_name(self.level),
                 seed=self.seed,
             )
         )

@@ -185,11 +185,12 @@ def lab_command(folder: str, force: bool, extra: list[str] | None = None) -> int
     return _start(lab_arguments(folder, extra))
 
 
-def _start(command: list[str]) -> int:
-    """Run ``command`` in place of this process where the system allows it (Ctrl-C, signals
-    and the exit status are then JupyterLab's own), else as a child process."""
+def _start(command: list[str], env: dict[str, str] | None = None) -> int:
+    """Run ``command`` (with the environment ``env``, else this one) in place of this process
+    where the system allows it (Ctrl-C, signals and the exit status are then the server's own),
+    else as a child process. ``rummykit classroom`` starts Voilà with it too."""
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":
-        os.execv(command[0], command)
-    return subprocess.run(command, check=False).returncode
+        os.execve(command[0], command, os.environ if env is None else env)
+    return subprocess.run(command, check=False, env=env).returncode

@@ -196,7 +196,9 @@ class Variant:
                     "bad_option_value",
                     name="players",
                     variant=self.title,
-                    expected=f"{self.players_min} to {self.players_max}",
+                    expected=render(
+                        "option_expected_players", low=self.players_min, high=self.players_max
+                    ),
                     value=players,
                 )
             )
@@ -212,7 +214,9 @@ class Variant:
     @property
     def decks_word(self) -> str:
         """``one deck`` / ``two decks`` — for explanations."""
-        return f"{number_word(self.decks)} deck{'s' if self.decks != 1 else ''}"
+        if self.decks == 1:
+            return render("decks_word_one")
+        return render("decks_word_many", count_word=number_word(self.decks))
 
     # --- house rules -------------------------------------------------------------------
 
@@ -301,13 +305,13 @@ class Variant:
         if isinstance(current, bool):
             if isinstance(value, bool):
                 return value
-            expected = "true or false"
+            expected = render("option_expected_bool")
         elif isinstance(current, int):
             if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
                 return value
             if name in ("go_out_points", "go_out_hand_points") and isinstance(value, int):
                 return value
-            expected = "a whole number of 0 or more"
+            expected = render("option_expected_whole")
         else:  # hand_sizes
             try:
                 pairs = dict(value)  # type: ignore[call-overload]
@@ -316,7 +320,7 @@ class Variant:
                 sizes = ()
             if sizes and all(n > 0 for _, n in sizes):
                 return sizes
-            expected = "cards per player by number of players, e.g. {2: 7, 3: 10}"
+            expected = render("option_expected_hand_sizes")
         raise VariantError(
             render(
                 "bad_option_value", name=name, variant=self.title, expected=expected, value=value
@@ -333,7 +337,7 @@ class Variant:
 
 HUNGARIAN = Variant(
     name="hungarian",
-    title="Hungarian Rummy",
+    title=render("variant_title_hungarian", language="en"),
     rulebook="H",
     source="Hungarian Rummy (Römi), translated from the Portuguese seed text",
     version="1",
@@ -368,7 +372,7 @@ HUNGARIAN = Variant(
 
 ROMMI = Variant(
     name="rommi",
-    title="Rommi",
+    title=render("variant_title_rommi", language="en"),
     rulebook="R",
     source="CardVerse variant",
     version="1.1.0",

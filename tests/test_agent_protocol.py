@@ -9,6 +9,7 @@ import json
 import os
 import pickle
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -217,7 +218,10 @@ def test_a_cheater_finds_the_game_in_process_and_nothing_in_a_process() -> None:
     game = Game.new("rommi", 2, seed=4)
     obs = game.observation(game.current)
     inside = str(Cheater().decide(obs).trace)
-    assert "games found: 0" not in inside and "cards seen: 7" in inside  # trusted code
+    # trusted code finds this game (and maybe others left over from earlier tests, not yet
+    # collected): at least one game and the other seat's 7 cards
+    found = re.search(r"games found: (\d+); other players' cards seen: (\d+)", inside)
+    assert found and int(found[1]) >= 1 and int(found[2]) >= 7, inside
     spec = f"{AGENTS / 'cheater.py'}:Cheater"
     with ProcessAgent([PY, "-m", "rummykit", "agent", "--agent", spec]) as outside:
         trace = str(outside.decide(obs).trace)

@@ -201,7 +201,8 @@ def test_trace_reads_as_text_and_draws_cards_in_html(level: str) -> None:
     text = str(discard.trace)
     assert text.startswith(f"{level} (seat 0) thinks:")
     assert "options weighed" in text
-    assert "score" in text
+    assert "points" in text
+    assert "behind the best" in text  # every option but the best says how far behind
     assert "Chosen: discard" in text
     assert len(discard.trace.candidates) >= 2
     for candidate in discard.trace.candidates:

@@ -61,14 +61,24 @@ CASES = [(level, name) for level in LEVEL_NAMES for name in ("rommi", "hungarian
 @pytest.mark.parametrize(("level", "name"), CASES)
 def test_every_option_is_the_sum_of_its_shown_terms(level: str, name: str) -> None:
     options = 0
-    for _, decision in decisions(level, name):
+    for obs, decision in decisions(level, name):
         trace = decision.trace
         text = str(trace)
+        weighed = {c.action for c in trace.candidates}
+        # every option of the choice is scored: each legal draw, or each legal discard
+        draws = {a for a in obs.legal_actions if isinstance(a, Draw)}
+        if obs.phase == "draw" and len(draws) > 1:
+            assert weighed >= draws, f"draws not scored: {draws - weighed}\n{trace}"
+        throws = {a for a in obs.legal_actions if isinstance(a, Discard)}
+        if isinstance(trace.chosen, Discard) and len(throws) > 1:
+            assert weighed >= throws, f"discards not scored: {throws - weighed}\n{trace}"
         for c in trace.candidates:
             assert c.terms, f"{c.action} has a score without terms"
             assert abs(c.score - sum(t.value for t in c.terms)) < 1e-9
             for term in c.terms:
                 assert str(term.note)  # every term has its sentence
+                if c.searched:  # shown in words, in full or on the option's one line
+                    assert str(term.note) in text, f"{term.note} is not shown\n{text}"
             options += 1
             assert str(c.action) in text  # every option is shown
         # the chosen one is the best-scored option whenever options were weighed
@@ -203,7 +213,35 @@ def check_note(obs: Observation, decision: Decision, note: Note, action: object)
                 return "more deadwood than the solver finds without lay-offs"
         elif p["value"] != exact:
             return f"deadwood after the take is {exact}, not {p['value']}"
-    elif code == "ai_term_stock_same":
+    elif code == "ai_term_draw_out":
+        table = [tm.meld for tm in obs.table] if opened else []
+        drawn = [*hand, p["card"]]
+        if not (
+            can_go_out(drawn, v, table).ok or can_go_out(drawn, v, table, final_discard=True).ok
+        ):
+            return f"{p['card']} doesn't take the hand out"
+    elif code == "ai_term_rule_cut":
+        table = [tm.meld for tm in obs.table] if opened else []
+        drawn = [*hand, p["card"]]
+        if p["card"] != obs.cut_card:
+            return "not the cut card"
+        if opened and can_go_out(drawn, v, table).ok:
+            return "the cut card takes the hand out"
+    elif code == "ai_term_rule_mine":
+        mine = [
+            parse_card(e.params["card"])
+            for e in obs.history
+            if e.seat == obs.seat and e.code == "discard"
+        ]
+        if p["card"] not in mine:
+            return "I never threw that card away"
+    elif code.startswith("ai_term_rule_before_opening"):
+        if obs.opened[obs.seat] or not v.opening_threshold:
+            return "this seat has opened (or there is no opening)"
+    elif code == "ai_term_rule_not_lowest":
+        if obs.stock_size:
+            return "the stock is not empty"
+    elif code in ("ai_term_stock_same", "ai_term_stock_rule"):
         if p["value"] != min_deadwood(hand, v):
             return "not the deadwood of the hand"
     elif code == "ai_term_outs":

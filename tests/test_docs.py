@@ -68,6 +68,7 @@ PAGES = [
     DOCS / "reasons.md",
     DOCS / "teaching.md",
     DOCS / "notebooks.md",
+    DOCS / "languages.md",
 ]
 _FENCE = re.compile(r"^```(\w+)\n(.*?)^```", flags=re.MULTILINE | re.DOTALL)
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from referee_helpers import REFEREE_HELPS
+from referee_helpers import REFEREE_HELPS, opened_table
 
 from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game import (
@@ -322,13 +322,7 @@ def test_check_agrees_with_legal_actions(seed: int, steps: int) -> None:
 
 def test_legal_actions_offer_a_joker_for_a_card_in_hand() -> None:
     """2♦ 3♦ 🃏 as the 4♦ is allowed while keeping the 4♦ (for a set of fours, say)."""
-    game = from_position(
-        "hungarian",
-        hands=["2d 3d Jk 4d 4s 4h 9c", "3c"],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-    )
+    game = opened_table("2d 3d Jk 4d 4s 4h 9c", other="3c")
     meld = PlayMeld((Card("2d"), Card("3d"), JOKER), Card("4d"))
     assert game.check(meld).ok
     listed = [a for a in game.legal_actions() if isinstance(a, PlayMeld)]
@@ -340,14 +334,7 @@ def test_legal_actions_offer_a_joker_for_a_card_in_hand() -> None:
 
 def test_multi_card_lay_offs_are_a_sequence_of_listed_ones() -> None:
     """legal_actions lists lay-offs one card at a time; two cards at once do the same."""
-    game = from_position(
-        "hungarian",
-        hands=["8d 9d 2s", "3c"],
-        discard="5s",
-        phase="play",
-        opened=[True, True],
-        table=[(1, "5d 6d 7d")],
-    )
+    game = opened_table("8d 9d 2s", [(1, "5d 6d 7d")], other="3c")
     both = LayOff((Card("8d"), Card("9d")), 0)
     assert game.check(both).ok and both not in game.legal_actions()
     twin = copy.deepcopy(game)

@@ -379,3 +379,28 @@ def test_rummykit_lab_starts_jupyterlab_on_the_folder(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.communicate()
+
+
+def test_the_wheel_carries_the_compiled_catalogues_and_speaks_them(
+    dists: dict[str, Path], venv: Path, tmp_path: Path
+) -> None:
+    """The build hook compiles every .po (from the sdist) into the .mo read at run time."""
+    from rummykit import language, pofiles
+
+    pofiles.compile_all()  # the source tree's own, for the expected sentences
+    names = set(wheel_names(dists["wheel"]))
+    with tarfile.open(dists["sdist"]) as archive:
+        in_sdist = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    pos = sorted((ROOT / "rummykit" / "locale").glob("*/LC_MESSAGES/rummykit.po"))
+    assert {p.parent.parent.name for p in pos} >= {"pt", "fi"}
+    assert "hatch_build.py" in in_sdist
+    for po in pos:
+        where = po.relative_to(ROOT).as_posix()
+        assert where in in_sdist and where.replace(".po", ".mo") in names
+    for lang in ("pt", "fi"):
+        checked = run(venv / "rummykit", "check", "--lang", lang, MELD, cwd=tmp_path)
+        assert checked.returncode == 1, checked.stderr
+        with language.speaking(lang):
+            expected = explain_lines(check_meld(MELD))
+        assert checked.stdout.splitlines() == expected
+        assert expected != explain_lines(check_meld(MELD))

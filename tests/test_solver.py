@@ -7,6 +7,7 @@ ones (memoised on the cards left). Nothing from the solver is reused.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
@@ -17,9 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit import HUNGARIAN, ROMMI, Card, check_meld, make_meld, meld_readings, variant
-from rummykit.cards import JOKER, make_deck, parse_cards
-from rummykit.melds import Meld, check_layoff
+from rummykit.cards import JOKER, SUITS, make_deck, parse_cards
+from rummykit.melds import Meld, check_layoff, layoff_readings
 from rummykit.solver import (
+    GoingOut,
     best_arrangement,
     best_opening,
     can_go_out,
@@ -64,6 +66,24 @@ def reference_melds(hand: tuple[Card, ...], rules: Variant) -> list[tuple[int, i
     return list(found.items())
 
 
+def most_in_melds(melds: list[tuple[int, int]]) -> Callable[[int], int]:
+    """The most the cards of a mask (bit i for ``hand[i]``) are worth in disjoint melds,
+    each of ``melds`` (mask, worth) worth its number."""
+
+    @cache
+    def most(mask: int) -> int:
+        if not mask:
+            return 0
+        low = mask & -mask
+        best = most(mask ^ low)
+        for meld, worth in melds:
+            if meld & low and meld & mask == meld:
+                best = max(best, worth + most(mask ^ meld))
+        return best
+
+    return most
+
+
 def reference(hand: tuple[Card, ...], rules: Variant) -> tuple[int, int, int, int, bool]:
     """Least deadwood; least deadwood after one discard; best opening; best opening keeping
     one card back; whether every card melds."""
@@ -83,17 +103,7 @@ def reference(hand: tuple[Card, ...], rules: Variant) -> tuple[int, int, int, in
                 best = min(best, least(mask ^ meld))
         return best
 
-    @cache
-    def most(mask: int) -> int:
-        if not mask:
-            return 0
-        low = mask & -mask
-        best = most(mask ^ low)
-        for meld, points in melds:
-            if meld & low and meld & mask == meld:
-                best = max(best, points + most(mask ^ meld))
-        return best
-
+    most = most_in_melds(melds)
     one_out = [full ^ (1 << i) for i in range(len(hand))]
     after_discard = min(least(m) for m in one_out) if hand else 0
     opening_keep = max(most(m) for m in one_out) if hand else 0
@@ -474,6 +484,25 @@ def test_go_out_lays_a_joker_off() -> None:
     assert result.layoffs and result.layoffs[0].cards == (JOKER,)
 
 
+def test_go_out_lays_jokers_alone_and_a_card_onto_other_melds() -> None:
+    table = [
+        make_meld("4♥ 5♥ 6♥"),
+        make_meld("9♠ 9♥ 9♦"),
+        make_meld("J♣ 🃏 K♣"),
+        make_meld("2♣ 3♣ 4♣"),
+    ]
+    result = can_go_out("🃏 9♣ 🃏", HUNGARIAN, table=table, final_discard=False)
+    assert result.ok and not result.melds and result.discard is None
+    assert sorted((o.index, o.cards) for o in result.layoffs) == [
+        (0, (JOKER,)),
+        (1, (Card("9♣"),)),
+        (3, (JOKER,)),
+    ]
+    # the set is then full and J♣ 🃏 K♣ holds its one joker (H5): a third joker stays
+    three = can_go_out("🃏 🃏 🃏 9♣", HUNGARIAN, table=table, final_discard=False)
+    assert not three.ok and three.left == (JOKER,)
+
+
 def test_go_out_uses_two_table_melds_and_its_own() -> None:
     table = [make_meld("9♠ 9♥ 9♦"), make_meld("4♥ 5♥ 6♥")]
     result = can_go_out("9♣ 7♥ 8♥ 2♣ 3♣ 4♣ Q♦", HUNGARIAN, table=table)
@@ -489,32 +518,36 @@ TABLE = (
 )
 
 
-def reference_can_go_out(hand: tuple[Card, ...], table: tuple[Meld, ...], discard: bool) -> bool:
-    """Brute force: a group (or nothing) onto each table meld, each checked by
-    ``check_layoff``, then the rest all in new melds but for at most the discard."""
-    covers = melds_cover(hand)
+def reference_most_placed(
+    hand: tuple[Card, ...], table: tuple[Meld, ...], discard: bool, rules: Variant = HUNGARIAN
+) -> int:
+    """Brute force: the most cards of the hand placed this turn — a group (or nothing) onto
+    each table meld, each one the meld accepts, then disjoint new melds, and the
+    discard (one card of the rest, which must hold one) when owed."""
+    melded = most_in_melds([(m, m.bit_count()) for m, _ in reference_melds(hand, rules)])
     full = (1 << len(hand)) - 1
 
+    # (``layoff_readings`` is what ``check_layoff`` accepts, without explaining refusals)
     groups = [
         [0]
         + [
             mask
             for mask in range(1, full + 1)
-            if check_layoff(meld, [hand[i] for i in range(len(hand)) if mask >> i & 1]).ok
+            if layoff_readings(meld, [hand[i] for i in range(len(hand)) if mask >> i & 1], rules)
         ]
         for meld in table
     ]
 
-    def fits(k: int, left: int) -> bool:
+    def most(k: int, left: int) -> int:
         if k == len(groups):
-            if discard:
-                return bool(left) and any(
-                    left >> i & 1 and covers(left ^ 1 << i) for i in range(len(hand))
-                )
-            return covers(left)
-        return any(g & left == g and fits(k + 1, left ^ g) for g in groups[k])
+            if not discard:
+                return melded(left)
+            return max(
+                (1 + melded(left ^ 1 << i) for i in range(len(hand)) if left >> i & 1), default=-99
+            )
+        return max(g.bit_count() + most(k + 1, left ^ g) for g in groups[k] if g & left == g)
 
-    return fits(0, full)
+    return most(0, full)
 
 
 @settings(max_examples=30, deadline=None)
@@ -523,20 +556,67 @@ def test_going_out_onto_a_table_matches_the_brute_force(
     hand: tuple[Card, ...], discard: bool, melds: int
 ) -> None:
     result = can_go_out(hand, HUNGARIAN, table=TABLE[:melds], final_discard=discard)
-    assert result.ok == reference_can_go_out(hand, TABLE[:melds], discard), hand
+    most = reference_most_placed(hand, TABLE[:melds], discard)
+    assert result.ok == (most == len(hand)), hand
+    assert len(result.left) == len(hand) - most, hand
 
 
-@given(crowded_hands(9), st.booleans())
-def test_going_out_plans_are_legal(hand: tuple[Card, ...], discard: bool) -> None:
-    """Whatever can_go_out proposes can be played: each lay-off fits its table meld, each
-    new meld is valid, and the cards add up to the hand."""
-    result = can_go_out(hand, HUNGARIAN, table=TABLE, final_discard=discard)
+def table_position(
+    seed: int, rules: Variant, players: int
+) -> tuple[tuple[Card, ...], tuple[Meld, ...]]:
+    """A small table as a game of ``players`` might leave it (up to two melds a player),
+    melds found among the variant's cards in a window of ranks and suits, and a hand from the
+    rest of that window: most cards fit a table meld, a new meld, or both."""
+    rng = random.Random(seed)
+    low = rng.randint(1, 9)
+    suits = rng.sample(SUITS, 3 if rules.decks > 1 else 4)
+    pool = [c for c in rules.deck() if c.is_joker or (low <= c.rank < low + 5 and c.suit in suits)]
+    rng.shuffle(pool)
+    table: list[Meld] = []
+    for _ in range(20 * players):  # cards of one suit or one rank (and jokers) that meld
+        if len(table) == 2 * players or len(pool) < 12:
+            break
+        start = rng.choice(pool)
+        alike = [c for c in pool if c.suit == start.suit or c.rank == start.rank or c.is_joker]
+        picked = rng.sample(alike, min(len(alike), rng.randint(3, 4)))
+        readings = meld_readings(picked, rules)
+        if readings:
+            table.append(readings[0])
+            for c in picked:
+                pool.remove(c)
+    hand = rng.sample([c for c in pool if not c.is_joker], min(len(pool) - 4, rng.randint(3, 7)))
+    jokers = min(rng.choice((0, 1, 2)), pool.count(JOKER))  # jokers the table left
+    hand[:jokers] = [JOKER] * jokers
+    return tuple(hand), tuple(table)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([HUNGARIAN, ROMMI]), st.integers(2, 4), st.booleans())
+def test_going_out_on_random_tables_matches_the_brute_force(
+    seed: int, rules: Variant, players: int, discard: bool
+) -> None:
+    """On tables of 2, 3 and 4 players' games, jokers included, both variants: whether the
+    hand goes out, and when it can't, how many cards stay, are the brute force's; the plan
+    can be played."""
+    hand, table = table_position(seed, rules, players)
+    result = can_go_out(hand, rules, table=table, final_discard=discard)
+    most = reference_most_placed(hand, table, discard, rules)
+    assert result.ok == (most == len(hand)), (hand, table)
+    assert len(result.left) == len(hand) - most, (hand, table)
+    check_going_out_plan(result, hand, table, rules, discard)
+
+
+def check_going_out_plan(
+    result: GoingOut, hand: tuple[Card, ...], table: tuple[Meld, ...], rules: Variant, discard: bool
+) -> None:
+    """Each lay-off fits its table meld (one group a meld), each new meld is valid, and the
+    cards add up to the hand."""
     used: Counter[Card] = Counter()
     for meld in result.melds:
-        assert check_meld(meld.cards, HUNGARIAN).ok
+        assert check_meld(meld.cards, rules).ok
         used.update(meld.cards)
     for layoff in result.layoffs:
-        assert check_layoff(TABLE[layoff.index], layoff.cards, HUNGARIAN).ok
+        assert check_layoff(table[layoff.index], layoff.cards, rules).ok
         used.update(layoff.cards)
     assert len({o.index for o in result.layoffs}) == len(result.layoffs)
     if result.discard is not None:
@@ -546,6 +626,14 @@ def test_going_out_plans_are_legal(hand: tuple[Card, ...], discard: bool) -> Non
     assert result.ok == (not result.left) and (result.discard is not None) == (
         discard and bool(hand)
     )
+
+
+@given(crowded_hands(9), st.booleans())
+def test_going_out_plans_are_legal(hand: tuple[Card, ...], discard: bool) -> None:
+    """Whatever can_go_out proposes can be played: each lay-off fits its table meld, each
+    new meld is valid, and the cards add up to the hand."""
+    result = can_go_out(hand, HUNGARIAN, table=TABLE, final_discard=discard)
+    check_going_out_plan(result, hand, TABLE, HUNGARIAN, discard)
     # a table to lay off onto never makes going out harder
     if can_go_out(hand, HUNGARIAN, final_discard=discard).ok:
         assert result.ok

@@ -124,7 +124,9 @@ def test_display_uses_cards_and_explain_never_the_reverse() -> None:
         assert "rummykit.display" not in GRAPH[below], below
     # the drawing of a card sits below every model
     assert GRAPH["rummykit.drawing"] <= {"rummykit.messages"}
-    assert GRAPH["rummykit.messages"] == set()
+    # the sentences stand on the language layer alone, which stands on nothing
+    assert GRAPH["rummykit.messages"] <= {"rummykit.language"}
+    assert GRAPH["rummykit.language"] == set()
 
 
 def test_cli_only_parses_arguments_and_dispatches() -> None:
@@ -185,3 +187,129 @@ def test_the_api_reference_covers_every_public_module() -> None:
     documented = set(re.findall(r"\.\. automodule:: ([\w.]+)", api))
     public = {m for m in MODULES if not any(p.startswith("_") for p in m.split(".")[1:])}
     assert public - documented == set(), "not in docs/api.md"
+
+
+# --- the map from rule ids to the code (docs/api.md, "Where each rule lives") -----------------
+
+_DOCS = PACKAGE.parent / "docs"
+
+
+def _rule_map() -> dict[str, list[str]]:
+    """Each rule id of the map, with the dotted names of the code it points to."""
+    api = (_DOCS / "api.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([HR]\d+) \|[^|\n]*\|([^\n]*)\|$", api, flags=re.MULTILINE)
+    return {rule: re.findall(r"`(rummykit[\w.]*)`", where) for rule, where in rows}
+
+
+def _resolve(dotted: str) -> object:
+    """The module, class, function or method a dotted name stands for."""
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attr in parts[cut:]:
+            found = getattr(found, attr)
+        return found
+    raise ImportError(dotted)
+
+
+def _cites(obj: object, rule: str) -> bool:
+    """Whether the source of ``obj`` (docstring, comments, code) names ``rule``."""
+    import inspect
+
+    if isinstance(obj, property):
+        obj = obj.fget
+    source = inspect.getsource(obj)  # type: ignore[arg-type]
+    return re.search(rf"\b{rule}\b", source) is not None
+
+
+def test_the_rule_map_covers_every_rule_of_the_rulebook() -> None:
+    rulebook = (_DOCS / "rules.md").read_text(encoding="utf-8")
+    rules = set(re.findall(r"^\| ([HR]\d+) \|", rulebook, flags=re.MULTILINE))
+    assert len(rules) == 27  # H1–H15 and R1–R12
+    mapped = _rule_map()
+    assert set(mapped) == rules
+    assert all(mapped.values()), [rule for rule, names in mapped.items() if not names]
+
+
+@pytest.mark.parametrize("rule", sorted(_rule_map()))
+def test_each_function_of_the_rule_map_exists_and_cites_its_rule(rule: str) -> None:
+    for name in _rule_map()[rule]:
+        assert _cites(_resolve(name), rule), f"{name} does not cite {rule}"
+
+
+def test_the_rule_map_check_fails_on_a_wrong_name_or_a_rule_not_cited() -> None:
+    with pytest.raises(AttributeError):
+        _resolve("rummykit.game.turn_end.no_such_function")
+    assert _cites(_resolve("rummykit.game.turn_end.jokers_replayed"), "H11")
+    assert not _cites(_resolve("rummykit.game.turn_end.jokers_replayed"), "H1")
+
+
+# --- private parts stay private ------------------------------------------------------------
+
+_PROTOCOLS = {"_repr_html_", "_SubParsersAction"}  # IPython's and argparse's own names
+
+
+def _private_reads(source: str) -> list[str]:
+    """Where ``source`` reads a private attribute of something other than ``self``/``cls``
+    (``game._state``, ``state._x``), as ``line: expression``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_"):
+            continue
+        owner = node.value
+        if node.attr.startswith("__") or node.attr in _PROTOCOLS:
+            continue
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+            continue
+        if isinstance(owner, ast.Call) and ast.unparse(owner.func) == "super":
+            continue
+        found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_private_read_finder_finds_a_reach_in_and_nothing_else() -> None:
+    source = (
+        "def f(game, self):\n"
+        "    self._mine, game.hand(0), super()._draw(), game.trace._repr_html_()\n"
+        "    return game._state.turn\n"
+    )
+    assert _private_reads(source) == ["3: game._state"]
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_reaches_into_another_objects_private_parts(name: str) -> None:
+    assert _private_reads(MODULES[name].read_text(encoding="utf-8")) == []
+
+
+def test_only_the_referee_uses_its_internal_state() -> None:
+    users = {m for m, imported in GRAPH.items() if "rummykit.game._round" in imported}
+    assert users, "the referee's modules import the internal state"
+    assert all(m.startswith("rummykit.game.") for m in users), sorted(users)
+
+
+def _referee_layers() -> list[set[str]]:
+    """The layers of docs/api.md's "Inside the referee" diagram, top first, as module names."""
+    api = (_DOCS / "api.md").read_text(encoding="utf-8")
+    block = api.split("### Inside the referee", 1)[1].split("```text\n", 1)[1].split("```")[0]
+    layers = []
+    for line in block.splitlines():
+        names = line[:32].split("·")
+        layers.append({f"rummykit.game.{n.strip()}" for n in names})
+    return layers
+
+
+def test_the_referee_diagram_has_every_module_once_and_arrows_point_down() -> None:
+    layers = _referee_layers()
+    listed = [m for layer in layers for m in layer]
+    game = {m for m in MODULES if m.startswith("rummykit.game.")}
+    assert sorted(listed) == sorted(game)  # each module once, none missing
+    for depth, layer in enumerate(layers):
+        below = set().union(*layers[depth + 1 :])
+        for module in layer:
+            inside = {m for m in GRAPH[module] if m.startswith("rummykit.game.")}
+            assert inside <= below, f"{module} leans on {sorted(inside - below)}, not below it"

@@ -113,7 +113,13 @@ def check_view(table: Table) -> None:
     """The synced view says exactly what the engine says, for the learner's seat."""
     game, v, seat = table.game, table.view, table.seat
     assert json.loads(json.dumps(v)) == v  # JSON-ready: it crosses to the browser as is
-    assert table.get_state("view")["view"] == v  # and it is the synced trait
+    # and it is what the synced traits say, put together as the page does: the view, its
+    # larger entries each from a trait of its own
+    state = table.get_state()
+    synced = dict(state["view"])
+    apart = synced.pop("apart")
+    assert set(apart) < set(v) and not set(apart) & set(synced)
+    assert synced | {name: state[f"view_{name}"] for name in apart} == v
     # the hand, in the order shown, with the selection marked
     assert hand_texts(table) == [str(c) for c in sorted_hand(game.hand(seat), table.sort_by)]
     assert Counter(hand_texts(table)) == Counter(str(c) for c in game.hand(seat))
@@ -623,6 +629,22 @@ def test_messages_arrive_through_the_widget_comm() -> None:
     assert table.view["verdict"]["reasons"][0]["code"] == "widget_unknown_message"
     table._handle_custom_msg("not a dict", [])
     assert table.game.phase == "play"
+    check_view(table)
+
+
+def test_a_click_sends_the_larger_view_entries_only_when_they_change() -> None:
+    """The hand, the melds, the reasons… are traits of their own: a click that leaves one as
+    it was doesn't send it again, and what is sent always rebuilds the whole view."""
+    table = Table("hungarian", players=2, ai="easy", seed=5, ai_delay=0)
+    sent: list[str] = []
+    table.observe(lambda change: sent.append(change["name"]), names=list(table.keys))
+    table.handle({"type": "hint"})
+    assert "view" in sent and "view_hint_detail" in sent
+    assert "view_hand" not in sent and "view_melds" not in sent and "view_players" not in sent
+    sent.clear()
+    table.handle({"type": "select", "index": 2})
+    assert {"view", "view_hand", "view_hint_detail"} <= set(sent)  # the hint is cleared
+    assert "view_players" not in sent
     check_view(table)
 
 

@@ -130,10 +130,16 @@ def read_hello(data: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
         )
     name, variants = data.get("name"), data.get("variants")
     if not isinstance(name, str) or not name.strip():
-        raise ProtocolError(render("protocol_bad_field", field="name", expected="a string"))
+        raise ProtocolError(
+            render("protocol_bad_field", field="name", expected=render("protocol_expects_string"))
+        )
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise ProtocolError(
-            render("protocol_bad_field", field="variants", expected="a list of variant names")
+            render(
+                "protocol_bad_field",
+                field="variants",
+                expected=render("protocol_expects_variant_names"),
+            )
         )
     return name.strip(), tuple(v.strip().lower() for v in variants)
 
@@ -230,7 +236,11 @@ def _plain_fields(value: TurnInfo | TurnStatus) -> dict[str, object]:
 def _rebuilt(cls: type[_T], data: object) -> _T:
     """A :class:`TurnInfo` or :class:`TurnStatus` back from :func:`_plain_fields`."""
     if not isinstance(data, dict):
-        raise ProtocolError(render("protocol_bad_field", field=cls.__name__, expected="an object"))
+        raise ProtocolError(
+            render(
+                "protocol_bad_field", field=cls.__name__, expected=render("protocol_expects_object")
+            )
+        )
     values: dict[str, Any] = {}
     for f in _FIELDS[cls]:
         value = data[f.name]
@@ -269,7 +279,11 @@ def _variant(name: object, options: object) -> Variant:
     found = _VARIANTS.get(key)
     if found is None:
         if not isinstance(name, str) or not isinstance(options, dict):
-            raise ProtocolError(render("protocol_bad_field", field="variant", expected="a name"))
+            raise ProtocolError(
+                render(
+                    "protocol_bad_field", field="variant", expected=render("protocol_expects_name")
+                )
+            )
         found = _VARIANTS[key] = get_variant(name, **options)
     return found
 
@@ -281,7 +295,9 @@ def _card(text: object) -> Card:
 
 def _cards(values: object) -> tuple[Card, ...]:
     if not isinstance(values, list):
-        raise ProtocolError(render("protocol_bad_field", field="cards", expected="a list"))
+        raise ProtocolError(
+            render("protocol_bad_field", field="cards", expected=render("protocol_expects_list"))
+        )
     return Cards(map(_card, values))
 
 
@@ -439,7 +455,9 @@ def read_answer(data: dict[str, Any], ident: int) -> tuple[Action, dict[str, Any
 
 def _note(data: object) -> Note:
     if not isinstance(data, dict):
-        raise ProtocolError(render("protocol_bad_field", field="trace", expected="notes"))
+        raise ProtocolError(
+            render("protocol_bad_field", field="trace", expected=render("protocol_expects_notes"))
+        )
     return Note("ai_say", {"text": str(data.get("message", ""))}, _cards(data.get("cards", [])))
 
 

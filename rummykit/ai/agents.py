@@ -45,7 +45,7 @@ from rummykit.game.actions import (
 )
 from rummykit.game.observation import Observation
 from rummykit.melds import layoff_readings
-from rummykit.messages import join, render
+from rummykit.messages import TEMPLATES, join, render
 from rummykit.solver import best_arrangement, best_opening, min_deadwood
 from rummykit.variants import Variant
 
@@ -100,31 +100,49 @@ class BaseAgent(ABC):
 
     # --- drawing -------------------------------------------------------------------------
 
+    ruled_out = 200.0  # points that rule a draw out: a rule, or a fixed habit of the level
+
     def _draw(self, obs: Observation) -> tuple[Action, Note]:
+        self._rules: dict[str, Note] = {}  # why a draw source is ruled out, by source
+        self._goes_out: Card | None = None  # the card drawn that takes me out
+        action, why = self._draw_choice(obs)
+        self._score_draws(obs, action)
+        return action, why
+
+    def _draw_choice(self, obs: Observation) -> tuple[Action, Note]:
         hand = list(obs.hand)
         if Draw("cut_card") in obs.legal_actions and obs.cut_card is not None:
             moves = plan.going_out_moves(obs, [*hand, obs.cut_card])
             if moves:
                 self.step("ai_cut_goes_out", (obs.cut_card,), card=obs.cut_card)
+                self._goes_out = obs.cut_card
                 return Draw("cut_card"), Note("ai_why_cut", {"card": obs.cut_card})
             self.step("ai_cut_not_out", (obs.cut_card,), card=obs.cut_card)
+            self._rules["cut_card"] = Note("ai_term_rule_cut", {"card": obs.cut_card})
         top = obs.discard_top
         if top is not None and Draw("discard") in obs.legal_actions:
             if plan.going_out_moves(obs, [*hand, top]):
                 self.step("ai_discard_goes_out", (top,), card=top)
+                self._goes_out = top
                 return Draw("discard"), Note("ai_why_discard_out", {"card": top})
             if (
                 plan.last_draw(obs)
                 and self._discard_usable(obs, top)
                 and not self.ends_the_deal(obs)
             ):
+                self._rules["stock"] = Note("ai_term_rule_not_lowest")
                 return Draw("discard"), Note("ai_why_keep_going", {"card": top})
             if top in plan.public_discards(obs, obs.seat):
                 self.step("ai_discard_mine", (top,), card=top)
+                self._rules["discard"] = Note("ai_term_rule_mine", {"card": top})
                 return Draw("stock"), Note("ai_why_stock_mine", {"card": top})
             unopened = obs.variant.opening_threshold and not obs.opened[obs.seat]
             if unopened and not self.takes_before_opening(obs):
                 self.step("ai_no_take_before_opening", (top,), card=top)
+                code = f"ai_term_rule_before_opening_{self.name}"
+                if code not in TEMPLATES:
+                    code = "ai_term_rule_before_opening"
+                self._rules["discard"] = Note(code)
                 return Draw("stock"), Note("ai_why_stock_before_opening", {"card": top})
             usable = self._discard_usable(obs, top)
             if usable:
@@ -132,8 +150,38 @@ class BaseAgent(ABC):
                 return (Draw("discard") if take else Draw("stock")), note
             code = self._unusable_code(obs)
             self.step(code, (top,), card=top, threshold=obs.variant.opening_threshold)
+            self._rules["discard"] = Note("ai_term_rule_unusable", {"card": top})
             return Draw("stock"), Note("ai_why_stock_unusable", {"card": top})
         return Draw("stock"), Note("ai_why_stock_only")
+
+    def _score_draws(self, obs: Observation, chosen: Action) -> None:
+        """Score every legal draw the weighing (if any) left out, so that every option is
+        in the trace: each by the deadwood it leaves (none for a draw that takes me out),
+        and a draw that a rule or the level's habit excludes with a term that rules it out."""
+        draws = [a for a in obs.legal_actions if isinstance(a, Draw)]
+        if len(draws) < 2:
+            return
+        scored = {c.action for c in self._candidates}
+        weighed = bool(scored)  # the level weighed the draws itself (any left are ruled out)
+        hand = list(obs.hand)
+        v = obs.variant
+        for draw in draws:
+            if draw in scored:
+                continue
+            card = {"cut_card": obs.cut_card, "discard": obs.discard_top}.get(draw.source)
+            if draw == chosen and self._goes_out is not None:
+                note = Note("ai_term_draw_out", {"card": self._goes_out}, (self._goes_out,))
+                terms = [Term("deadwood_after", 0.0, note)]
+            elif card is None:
+                terms = [stock_term(hand, v, "ai_term_stock_rule")]
+            else:
+                terms = [take_term(hand, card, v)]
+            rule = self._rules.get(draw.source)
+            if rule is None and not weighed:
+                rule = Note("ai_term_rule_agent", {"agent": self.name})
+            if draw != chosen and rule is not None:
+                terms.append(Term("ruled_out", -self.ruled_out, rule))
+            self._candidates.append(Candidate.of(draw, terms))
 
     def _unusable_code(self, obs: Observation) -> str:
         """Why the top discard can't be taken: H7 wants it played this turn, and ..."""
@@ -390,10 +438,10 @@ def take_term(hand: Sequence[Card], top: Card, variant: Variant) -> Term:
     return Term("deadwood_after", -float(after), note)
 
 
-def stock_term(hand: Sequence[Card], variant: Variant) -> Term:
+def stock_term(hand: Sequence[Card], variant: Variant, code: str = "ai_term_stock_same") -> Term:
     """A stock card counted as no change: the deadwood the hand has now."""
     now = min_deadwood(list(hand), variant)
-    return Term("deadwood_now", -float(now), Note("ai_term_stock_same", {"value": now}))
+    return Term("deadwood_now", -float(now), Note(code, {"value": now}))
 
 
 class NormalAgent(BaseAgent):
@@ -703,13 +751,15 @@ class HardAgent(NormalAgent):
             return {}, 0
         v = obs.variant
         look = plan.Outlook(obs, seat=plan.next_seat(obs))
-        closed = [h for h in hands if look.opening(h) < v.opening_threshold]
+        closed = [
+            (h, plan.completers(h, v)) for h in hands if look.opening(h) < v.opening_threshold
+        ]
         out = {}
         for card in dict.fromkeys(cards):
             out[card] = sum(
                 look.opening([*h, card]) >= v.opening_threshold
-                for h in closed
-                if card.is_joker or card in plan.completers(h, v)
+                for h, near in closed
+                if card.is_joker or card in near
             )
         return out, len(hands)
 

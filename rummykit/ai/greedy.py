@@ -33,6 +33,7 @@ class GreedyAgent(BaseAgent):
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
         """Never: greedy always draws from the stock."""
+        self._rules["discard"] = Note("ai_term_rule_greedy")
         return False, Note("ai_why_greedy_stock")
 
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from bisect import insort
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -530,9 +531,11 @@ class Outlook:
             for _ in range(count)
         ]
 
-    def opening(self, hand: Sequence[Card]) -> int:
-        """The points of the best opening in ``hand`` (H8), keeping a card to discard."""
-        key = tuple(sorted(map(_code, hand)))
+    def opening(self, hand: Sequence[Card], key: tuple[int, ...] | None = None) -> int:
+        """The points of the best opening in ``hand`` (H8), keeping a card to discard
+        (``key``: the hand's sorted card codes, when the caller has them)."""
+        if key is None:
+            key = tuple(sorted(map(_code, hand)))
         found = self._openings.get(key)
         if found is None:
             self.evaluations += 1
@@ -552,9 +555,12 @@ class Outlook:
         relevant = completers(hand, self.variant)
         openers: list[Card] = []
         points = 0.0
+        base = sorted(map(_code, hand))
         for card, count, _ in self.unseen:
             if card.is_joker or card in relevant:
-                value = min(self.opening([*hand, card]), threshold)
+                key = list(base)
+                insort(key, _code(card))
+                value = min(self.opening([*hand, card], tuple(key)), threshold)
             else:
                 value = now
             points += count * value

@@ -141,15 +141,19 @@ class Candidate:
         }
 
 
+def agent_name(name: str) -> str:
+    """A built-in level's name in the current language (``easy``); another agent's as it is."""
+    code = f"ai_level_{name}"
+    return render(code) if code in TEMPLATES else name
+
+
 def _summary(terms: Sequence[Term]) -> Note:
-    """One note listing the terms: ``−18.0 for the deadwood left, −2.5 for outs given up``."""
-    text = ", ".join(render("ai_term_short", value=signed(t.value), label=_label(t)) for t in terms)
+    """One note with every term's value and sentence, in one line:
+    ``−18.0 18 points of deadwood left in hand: …; −2.5 throwing it gives up …``."""
+    text = "; ".join(
+        render("ai_term_inline", value=signed(t.value), text=str(t.note)) for t in terms
+    )
     return Note("ai_terms", {"terms": text})
-
-
-def _label(term: Term) -> str:
-    code = f"ai_label_{term.name}"
-    return render(code) if code in TEMPLATES else term.name
 
 
 TOP = 3  # options shown in full, with their terms and plan
@@ -180,7 +184,7 @@ class Trace:
 
     def lines(self) -> list[str]:
         """The trace as text lines."""
-        lines = [render("ai_header", agent=self.agent, seat=self.seat)]
+        lines = [render("ai_header", agent=agent_name(self.agent), seat=self.seat)]
         lines += [f"  - {n}" for n in self.steps]
         ranked = self.ranked()
         if ranked:
@@ -190,14 +194,16 @@ class Trace:
             rough = [c for c in ranked if not c.searched]
             for i, c in enumerate(searched):
                 mark = "→" if c.action == self.chosen else " "
+                head = render("ai_option", action=str(c.action), score=signed(c.score))
+                if c.score != best or i:
+                    head += render("ai_behind", diff=f"{best - c.score:.1f}")
                 if i < TOP and c.terms:
-                    head = render("ai_option", action=str(c.action), score=signed(c.score))
-                    if i:
-                        head += render("ai_behind", diff=f"{best - c.score:.1f}")
                     lines.append(f"  {mark} {head}")
                     lines += [f"        {t}" for t in c.terms]
                     if c.plan is not None:
                         lines.append(f"        {render('ai_plan', text=str(c.plan))}")
+                elif c.terms:  # one line: the same sentences, joined
+                    lines.append(f"  {mark} " + render("ai_option_line", head=head, terms=c.why()))
                 else:
                     lines.append(f"  {mark} {c}")
             if rough:
@@ -256,7 +262,7 @@ class Trace:
         )
         return (
             '<div class="rk-trace">'
-            f"<b>{escape(render('ai_header', agent=self.agent, seat=self.seat))}</b>"
+            f"<b>{escape(render('ai_header', agent=agent_name(self.agent), seat=self.seat))}</b>"
             f"<ul>{steps}</ul>{table}"
             f"<p>{cards_html(action_cards(self.chosen)) if action_cards(self.chosen) else ''}"
             f"{escape(render('ai_chosen', action=str(self.chosen), why=str(self.why)))}</p>"

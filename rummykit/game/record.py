@@ -29,14 +29,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rummykit.cards import JOKER, Card, CardParseError, as_cards
+from rummykit.game._round import State, Turn
 from rummykit.game.actions import Action, ActionParseError
+from rummykit.game.facts import TableMeld
 from rummykit.melds import IllegalMeld, Meld, make_meld, meld_layouts
 from rummykit.messages import render
 from rummykit.variants import Variant, VariantError
 from rummykit.variants import variant as get_variant
 
 if TYPE_CHECKING:
-    from rummykit.game.state import Game, TableMeld, _State, _Turn
+    from rummykit.game.state import Game
 
 __all__ = ["FORMAT_VERSION", "RecordError", "dumps", "from_position", "load", "loads", "save"]
 
@@ -79,12 +81,14 @@ def save(game: Game, path: str) -> None:
         f.write(dumps(game, indent=1))
 
 
-def position_of(game: Game) -> dict[str, Any]:
+def position_of(game: Game, state: State, rng: random.Random) -> dict[str, Any]:
     """The full current state as data (hands, stock, table, …) — the position form.
 
     It includes the turn in progress (provisional moves, what they oblige, what Undo can
     take back) and the state of the game's random source, so a loaded position plays on
-    exactly as the original would.
+    exactly as the original would. :meth:`Game.snapshot <rummykit.game.state.Game.snapshot>`
+    calls it with the game's own ``state`` and ``rng`` (the internal API of
+    :mod:`rummykit.game._round`): this module reads no private attribute of a game.
     """
     return {
         "variant": game.variant.base or game.variant.name,
@@ -92,14 +96,14 @@ def position_of(game: Game) -> dict[str, Any]:
         "players": game.players,
         "seed": game.seed,
         "dealer": game.dealer,
-        **_state_dict(game._state),
+        **_state_dict(state),
         "match_scores": list(game.match_scores),
-        "rng": _rng_state(game._rng),
-        "result": game._state.result.to_dict() if game._state.result else None,
+        "rng": _rng_state(rng),
+        "result": state.result.to_dict() if state.result else None,
     }
 
 
-def _state_dict(s: _State, *, with_steps: bool = True) -> dict[str, Any]:
+def _state_dict(s: State, *, with_steps: bool = True) -> dict[str, Any]:
     t = s.turn
     turn: dict[str, Any] = {
         "drew": t.drew,
@@ -467,8 +471,6 @@ def from_position_data(data: dict[str, Any], rules: Variant) -> Game:
 
 
 def _table_meld(item: object, field: str, rules: Variant, players: int) -> TableMeld:
-    from rummykit.game.state import TableMeld
-
     if not isinstance(item, dict):
         raise _bad(field, "record_expect_object")
     _known(item, _TABLE_FIELDS, f"{field}.")
@@ -533,10 +535,8 @@ def _parse_state(
     where: str,
     *,
     nested: bool = False,
-) -> _State:
+) -> State:
     """Validate and build the state part of a position (hands, piles, table, turn)."""
-    from rummykit.game.state import _State, _Turn
-
     _known(data, _STATE_FIELDS if nested else _POSITION_FIELDS, where)
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or len(hands_data) != players:
@@ -613,7 +613,7 @@ def _parse_state(
         raise _bad(f"{where}quiet_turns", "record_expect_whole")
     if phase != "over" and not hands[current]:
         raise _bad(f"{where}hands[{current}]", "record_expect_cards_to_act")
-    state = _State(
+    state = State(
         hands=hands,
         stock=stock,
         discard=discard,
@@ -624,7 +624,7 @@ def _parse_state(
         opened=opened,
         turns=list(turns_value),
         drawn=drawn,
-        turn=_Turn(),
+        turn=Turn(),
         reshuffled=_bool(data, "reshuffled", False, where),
         quiet_turns=quiet,
     )
@@ -634,22 +634,20 @@ def _parse_state(
 
 def _parse_turn(
     data: object,
-    s: _State,
+    s: State,
     drew: str | None,
     rules: Variant,
     seed: int,
     where: str,
     nested: bool,
-) -> _Turn:
+) -> Turn:
     """The turn in progress: what was drawn, provisional moves and what Undo can restore —
     each checked against the position it belongs to."""
-    from rummykit.game.state import _Turn
-
     w = f"{where}turn."
     if data is None:
         if s.phase == "play" and drew in ("discard", "cut_card"):
             raise _bad(f"{w}drew", "record_expect_turn")
-        return _Turn(drew=drew)
+        return Turn(drew=drew)
     if not isinstance(data, dict):
         raise _bad(f"{where}turn", "record_expect_object")
     _known(data, _TURN_FIELDS, w)
@@ -680,7 +678,7 @@ def _parse_turn(
         moves = ["freed"] * len(exchanged) + ["placed"] * placed.count(JOKER)
     if not isinstance(moves, list) or not all(m in ("freed", "placed") for m in moves):
         raise _bad(f"{w}joker_moves", "record_expect_joker_moves")
-    turn = _Turn(
+    turn = Turn(
         drew=drew,
         taken=taken,
         cut_taken=cut_taken,

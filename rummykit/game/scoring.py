@@ -76,6 +76,10 @@ def score_round(
     def line(code: str, topic: str, seat: int, **params: object) -> None:
         lines.append(Reason(code, variant.rule(topic), (), {"seat": seat, **params}, False))
 
+    def hand_line(seat: int) -> None:  # what a seat scores for the cards left in hand
+        cards = sort_cards(hands[seat]) or "no cards"
+        line("score_hand", "penalty", seat, cards=cards, points=values[seat])
+
     if variant.low_score_wins:
         points = [0] * players
         if winner is None:
@@ -95,13 +99,7 @@ def score_round(
                 line("score_unopened", "penalty", seat, points=points[seat])
             else:
                 points[seat] = values[seat]
-                line(
-                    "score_hand",
-                    "penalty",
-                    seat,
-                    cards=sort_cards(hands[seat]) or "no cards",
-                    points=values[seat],
-                )
+                hand_line(seat)
         return RoundResult(winner, how, tuple(points), tuple(lines))
 
     # the winner takes what is left in the other hands (R8)
@@ -131,12 +129,6 @@ def score_round(
     points = [gain if seat == winner else 0 for seat in range(players)]
     for seat in range(players):
         if seat != winner:
-            line(
-                "score_hand",
-                "penalty",
-                seat,
-                cards=sort_cards(hands[seat]) or "no cards",
-                points=values[seat],
-            )
+            hand_line(seat)
     line("score_winner_takes", "penalty", winner, points=gain)
     return RoundResult(winner, how, tuple(points), tuple(lines))

@@ -16,6 +16,7 @@ import ipywidgets as widgets
 
 from rummykit.cards import JOKER, RANKS, SUITS, Card, CardParseError, as_cards
 from rummykit.explain import Verdict
+from rummykit.language import check_language, speaks_own_language
 from rummykit.melds import check_meld
 from rummykit.messages import render
 from rummykit.variants import VARIANTS, VariantError, variant
@@ -26,7 +27,11 @@ __all__ = ["MeldChecker"]
 class MeldChecker(widgets.VBox):
     """A deck palette, the chosen cards, and the live verdict with offending cards marked."""
 
-    def __init__(self, variant_name: str = "hungarian", cards: str = "") -> None:
+    @speaks_own_language
+    def __init__(
+        self, variant_name: str = "hungarian", cards: str = "", *, language: str | None = None
+    ) -> None:
+        self.language = None if language is None else check_language(language)
         self._variant = widgets.Dropdown(
             options=list(VARIANTS), value=variant_name, description=render("checker_variant")
         )
@@ -77,6 +82,7 @@ class MeldChecker(widgets.VBox):
         return str(self._text.value).strip()
 
     @property
+    @speaks_own_language
     def help(self) -> str:
         """What to do, naming the buttons as they are labelled."""
         return render("checker_empty", undo=render("checker_undo"), clear=render("checker_clear"))
@@ -93,6 +99,7 @@ class MeldChecker(widgets.VBox):
         """Start again with no cards."""
         self._text.value = ""
 
+    @speaks_own_language
     def update(self) -> None:
         """Check the cards and show the verdict."""
         if not self.cards:

@@ -22,6 +22,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from rummykit.exercises import AnswerError, Feedback, Quiz, Worksheet
+from rummykit.language import check_language, speaks_own_language
 from rummykit.messages import render
 from rummykit.puzzles import KINDS, Puzzle, make_puzzle
 
@@ -32,7 +33,9 @@ class QuizWidget(widgets.VBox):
     """A quiz, one exercise at a time: answer box, Check, feedback, back and next, and the
     student's tally (kept in the :class:`~rummykit.exercises.Quiz`)."""
 
-    def __init__(self, quiz: Quiz, student: str = "") -> None:
+    @speaks_own_language
+    def __init__(self, quiz: Quiz, student: str = "", *, language: str | None = None) -> None:
+        self.language = None if language is None else check_language(language)
         self.quiz = quiz
         self.student = student
         self.number = 1
@@ -69,11 +72,13 @@ class QuizWidget(widgets.VBox):
         """The exercise shown."""
         return self.quiz.exercise(self.number)
 
+    @speaks_own_language
     def _draw(self) -> None:
         title = render("quiz_title", number=self.number, total=len(self.quiz.exercises))
         self._question.value = f"<h4>{html.escape(title)}</h4>{self.current._repr_html_()}"
         self._tally.value = html.escape(str(self.quiz.tally(self.student)))
 
+    @speaks_own_language
     def go(self, number: int) -> None:
         """Show exercise ``number`` (clamped to the quiz)."""
         self.number = max(1, min(number, len(self.quiz.exercises)))
@@ -82,10 +87,12 @@ class QuizWidget(widgets.VBox):
         self._box.value = ""
         self._draw()
 
+    @speaks_own_language
     def next(self) -> None:
         """The next exercise."""
         self.go(self.number + 1)
 
+    @speaks_own_language
     def answer(self, text: object) -> Feedback | None:
         """Check an answer, count it in the tally, and show the feedback (or the error)."""
         try:
@@ -106,6 +113,7 @@ class QuizWidget(widgets.VBox):
 class PuzzleWidget(QuizWidget):
     """Puzzles one after another, drawn from ``seed`` on (Next makes the next one)."""
 
+    @speaks_own_language
     def __init__(
         self,
         kinds: str | Sequence[str] = KINDS,
@@ -113,13 +121,16 @@ class PuzzleWidget(QuizWidget):
         grade: int = 1,
         variant: str | None = None,
         student: str = "",
+        *,
+        language: str | None = None,
     ) -> None:
+        self.language = None if language is None else check_language(language)
         self.kinds = [kinds] if isinstance(kinds, str) else list(kinds)
         self.seed = seed
         self.grade = grade
         self.variant = variant
         self.puzzles: list[Puzzle] = [self._make(0)]
-        super().__init__(Quiz([self.puzzles[0].exercise]), student)
+        super().__init__(Quiz([self.puzzles[0].exercise]), student, language=language)
 
     def _make(self, i: int) -> Puzzle:
         return make_puzzle(self.kinds[i % len(self.kinds)], self.seed + i, self.grade, self.variant)
@@ -135,6 +146,7 @@ class PuzzleWidget(QuizWidget):
         """The puzzle shown."""
         return self.puzzles[self.number - 1]
 
+    @speaks_own_language
     def _draw(self) -> None:
         super()._draw()
         self._question.value = (
@@ -142,6 +154,7 @@ class PuzzleWidget(QuizWidget):
             f"</h4>{self.puzzle._repr_html_()}"
         )
 
+    @speaks_own_language
     def next(self) -> None:
         """The next puzzle (made from the next seed when needed)."""
         if self.number == len(self.puzzles):

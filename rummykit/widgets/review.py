@@ -18,6 +18,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from rummykit.language import check_language, speaks_own_language
 from rummykit.messages import render
 from rummykit.mistakes import Review, review
 from rummykit.widgets.stepper import Step, decision_html
@@ -28,7 +29,11 @@ __all__ = ["ReviewWidget"]
 class ReviewWidget(widgets.VBox):
     """Next/previous through a round's mistakes, costliest first."""
 
-    def __init__(self, source: Any, seat: int = 0, level: str = "hard") -> None:
+    @speaks_own_language
+    def __init__(
+        self, source: Any, seat: int = 0, level: str = "hard", *, language: str | None = None
+    ) -> None:
+        self.language = None if language is None else check_language(language)
         self.review: Review = source if isinstance(source, Review) else review(source, seat, level)
         # the stepper's view of a decision, for the positions of the mistakes
         self.steps = [
@@ -51,6 +56,7 @@ class ReviewWidget(widgets.VBox):
             f"position={self.review.position})"
         )
 
+    @speaks_own_language
     def go(self, position: int) -> None:
         """Show mistake number ``position`` (from 0, clamped)."""
         total = len(self.review.mistakes)

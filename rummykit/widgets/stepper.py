@@ -35,6 +35,7 @@ from rummykit.game import Game
 from rummykit.game.actions import Action
 from rummykit.game.observation import Observation
 from rummykit.game.record import load, record_of
+from rummykit.language import check_language, speaks_own_language
 from rummykit.messages import render
 
 __all__ = ["AIStepper", "NamedSlider", "Step"]
@@ -93,12 +94,16 @@ class Step:
 class AIStepper(widgets.VBox):
     """A scrubber over every decision the AI seats made in a game."""
 
+    @speaks_own_language
     def __init__(
         self,
         game: Game | str,
         agents: str | Agent | dict[int, str | Agent] = "hard",
         seats: list[int] | None = None,
+        *,
+        language: str | None = None,
     ) -> None:
+        self.language = None if language is None else check_language(language)
         source = load(json.loads(game)) if isinstance(game, str) else game
         self.variant_name = source.variant.name
         record = record_of(source)
@@ -148,6 +153,7 @@ class AIStepper(widgets.VBox):
     def __repr__(self) -> str:
         return f"AIStepper('{self.variant_name}', decisions={len(self.steps)}, seats={self.seats})"
 
+    @speaks_own_language
     def go(self, position: int) -> None:
         """Show decision number ``position`` (clamped to the game)."""
         if not self.steps:
@@ -158,6 +164,7 @@ class AIStepper(widgets.VBox):
             self._slider.value = self.position + 1
         self._html.value = self.step_html(self.steps[self.position])
 
+    @speaks_own_language
     def step_html(self, step: Step) -> str:
         """The observation, the trace and the move played, as HTML."""
         return decision_html(step, len(self.steps))

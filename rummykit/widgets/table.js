@@ -49,7 +49,13 @@ function render({ model, el }) {
   );
   el.replaceChildren(body, live, alert, logs);
 
-  const view = () => model.get("view") || {};
+  // the view's larger entries come as traits of their own ("view_" + name, sent only when
+  // they change): put them back under the names the view lists in "apart"
+  const view = () => {
+    const v = { ...(model.get("view") || {}) };
+    for (const name of v.apart || []) v[name] = model.get("view_" + name);
+    return v;
+  };
   const L = () => model.get("labels") || {};
   const svg = (card) => card.svg || (model.get("deck") || {})[card.text] || "";
   const send = (message) => model.send({ ...message, seen: view().seq });

@@ -16,7 +16,8 @@ always ask "why not?". The front end sends small messages (``{"type": "draw"}``,
 
 What goes to the browser is split so that a click sends little: the card pictures once
 (``deck``), the words of the page once (``labels``), the view on every change (no pictures,
-no log), and the move log as new entries only (custom ``{"type": "log"}`` messages).
+no log; its larger entries — the hand, the table's melds, the reasons — each only when it
+changed), and the move log as new entries only (custom ``{"type": "log"}`` messages).
 
 Open-cards teaching: the computer's reasoning in the move log (each move's "why" and its
 trace, the moves it weighed) names the cards that computer holds, so a learner who opens it
@@ -43,6 +44,7 @@ import traitlets
 from rummykit import display
 from rummykit.ai import Agent, make_agent
 from rummykit.ai.hint import hint
+from rummykit.ai.trace import agent_name
 from rummykit.cards import Card, parse_card
 from rummykit.explain import Reason, Verdict
 from rummykit.game import Game, IllegalAction, Match
@@ -58,6 +60,7 @@ from rummykit.game.actions import (
     Undo,
 )
 from rummykit.game.record import from_position, loads
+from rummykit.language import check_language, speaks_own_language
 from rummykit.messages import render
 from rummykit.mistakes import Review, review
 from rummykit.widgets.view import (
@@ -106,21 +109,44 @@ class Tool:
     shown: Callable[[], bool] = lambda: True
 
 
+# Entries of the view synced as traits of their own (``view_<name>``), so that a click sends
+# only those that changed; the rest of the view goes whole on every update (it is small).
+_APART = ("hand", "players", "melds", "why", "can", "hint_detail", "review", "score_sheet")
+
+
+def _view_json(view: dict[str, Any], _widget: Any) -> dict[str, Any]:
+    """The view as the ``view`` trait sends it: without the entries sent apart."""
+    return {k: v for k, v in view.items() if k not in _APART} | {"apart": list(_APART)}
+
+
 class Table(anywidget.AnyWidget):
     """A playable card table: one human seat, the others played by the AI.
 
     ``show_reasoning`` (default True) puts each computer move's reasoning in the move log;
     the reasoning shows that computer's cards (open-cards teaching). False hides it.
+    ``language`` (``"en"``, ``"pt"``, ``"fi"``; default: the current language) is the
+    language of every word on the table: labels, buttons, refusals, the log.
     """
 
     _esm = _HERE / "table.js"
     _css = _HERE / "table.css"
 
-    view = traitlets.Dict().tag(sync=True)
+    view = traitlets.Dict().tag(sync=True, to_json=_view_json)
+    # the view's larger entries, each synced on its own: sent only when it changes (the page
+    # puts them back into the view, by the names the view lists under "apart")
+    view_hand = traitlets.Any().tag(sync=True)
+    view_players = traitlets.Any().tag(sync=True)
+    view_melds = traitlets.Any().tag(sync=True)
+    view_why = traitlets.Any().tag(sync=True)
+    view_can = traitlets.Any().tag(sync=True)
+    view_hint_detail = traitlets.Any().tag(sync=True)
+    view_review = traitlets.Any().tag(sync=True)
+    view_score_sheet = traitlets.Any().tag(sync=True)
     deck = traitlets.Dict().tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)
     ai_delay = traitlets.Float(0.8).tag(sync=True)
 
+    @speaks_own_language
     def __init__(
         self,
         variant: str = "hungarian",
@@ -136,9 +162,12 @@ class Table(anywidget.AnyWidget):
         four_colour: bool | None = None,
         names: list[str] | None = None,
         show_reasoning: bool = True,
+        language: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
+        self.language = None if language is None else check_language(language)
+        """The table's language (None: the current language)."""
         self.match: Match | None = None
         if game is not None:
             self.game = game
@@ -226,7 +255,7 @@ class Table(anywidget.AnyWidget):
         agent = self.agents[seat]
         if agent is None:
             return render("widget_you")
-        return render("widget_ai_name", seat=seat, level=agent.name)
+        return render("widget_ai_name", seat=seat, level=agent_name(agent.name))
 
     def __repr__(self) -> str:
         levels = [a.name for a in self.agents if a is not None]
@@ -248,6 +277,7 @@ class Table(anywidget.AnyWidget):
         ``trace_html``) unless the table was made with ``show_reasoning=False``."""
         return [entry for entry in self.moves if not entry["mine"]]
 
+    @speaks_own_language
     def _refresh(self) -> None:
         game = self.game
         obs = game.observation(self.seat)
@@ -256,7 +286,7 @@ class Table(anywidget.AnyWidget):
         if self.drawn is not None and (not obs.my_turn or self.drawn not in order):
             self.drawn = None
         self._seq += 1
-        self.view = table_view(
+        view = table_view(
             obs,
             hand_order=order,
             selected=self.selected,
@@ -283,6 +313,10 @@ class Table(anywidget.AnyWidget):
             "hint_detail": self.hint_detail,
             "show_reasoning": self.show_reasoning,
         }
+        with self.hold_sync():  # one message: the entries that changed, then the view
+            for name in _APART:
+                setattr(self, f"view_{name}", view[name])
+            self.view = view
         self._send_log(self._log_sent)
 
     # --- the mistake review (rummykit.review), when the round is over ------------------------
@@ -496,6 +530,7 @@ class Table(anywidget.AnyWidget):
             self._guide("widget_unknown_message")
             self._refresh()
 
+    @speaks_own_language
     def handle(self, message: dict[str, Any]) -> None:
         """Act on one message from the front end (the same ones a click sends).
 
@@ -615,6 +650,7 @@ class Table(anywidget.AnyWidget):
 
     # --- acting ----------------------------------------------------------------------------
 
+    @speaks_own_language
     def act(self, action: Action, *, pending: dict[str, Any] | None = None) -> bool:
         """Play the learner's action; a refusal is shown with the referee's explanation.
 
@@ -653,6 +689,7 @@ class Table(anywidget.AnyWidget):
             self.run_ai()
         return True
 
+    @speaks_own_language
     def step_ai(self) -> bool:
         """Let the AI seat to act make one move; False when it is not an AI's turn."""
         game = self.game
@@ -676,6 +713,7 @@ class Table(anywidget.AnyWidget):
         self._refresh()
         return True
 
+    @speaks_own_language
     def run_ai(self, limit: int = 2000) -> int:
         """Play AI moves until it is the learner's turn or the round ends; how many."""
         moves = 0
@@ -691,6 +729,7 @@ class Table(anywidget.AnyWidget):
         self.hint_text = suggestion.summary  # one sentence first, the reasoning folded away
         self.hint_detail = suggestion.decision.trace._repr_html_()
 
+    @speaks_own_language
     def next_round(self) -> None:
         """Deal the next round of the match (after the scoring is shown)."""
         if self.match is None or not self.game.is_over or self.match.is_over:

@@ -29,7 +29,7 @@ from rummykit.display import card_back_svg, card_svg
 from rummykit.explain import Reason, Verdict
 from rummykit.game.observation import Observation
 from rummykit.game.state import Event, TurnStatus
-from rummykit.messages import TEMPLATES, render
+from rummykit.messages import TEMPLATES, in_language, render
 from rummykit.variants import Variant
 
 __all__ = [
@@ -205,7 +205,7 @@ def table_view(
     return {
         "seq": seq,
         "seat": obs.seat,
-        "variant": v.title,
+        "variant": in_language(v.title),
         "phase": obs.phase,
         "current": obs.current,
         "my_turn": obs.my_turn,

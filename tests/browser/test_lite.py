@@ -34,12 +34,13 @@ from .test_table_browser import (
     OUTPUT,
     ROOT,
     _free_port,
+    _stop,
     _unavailable,
     hand,
     launch_chromium,
     playwright_api,  # noqa: F401 (the fixture)
-    serving,
     wait_for_my_turn,
+    wait_for_server,
 )
 
 SITE = ROOT / "build" / "lite"
@@ -68,10 +69,21 @@ def site_url(site: Path) -> Iterator[str]:
     """``lite/serve.py`` (what ``make lite-serve`` runs) on 127.0.0.1 at a free port."""
     OUTPUT.mkdir(parents=True, exist_ok=True)
     port = _free_port()
-    command = [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"]
+    log_path = OUTPUT / "lite-serve.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     url = f"http://127.0.0.1:{port}/"
-    with serving(command, url + "jupyter-lite.json", OUTPUT / "lite-serve.log"):
+    try:
+        wait_for_server(process, url + "jupyter-lite.json", log_path)
         yield url
+    finally:
+        _stop(process)
 
 
 @pytest.fixture(scope="module")

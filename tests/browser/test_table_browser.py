@@ -119,59 +119,59 @@ def voila_url(playwright_api: Any, tmp_path_factory: pytest.TempPathFactory) -> 
         "JUPYTER_PATH": jupyter_path,
         "PYTHONUNBUFFERED": "1",
     }
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(HERE),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "--show_tracebacks=True",
-        "--template=rummykit",
-    ]
-    url = f"http://127.0.0.1:{port}/"
-    # any HTTP answer means the server is up (GET / would start a kernel)
-    with serving(command, url + "voila/static/", OUTPUT / "voila.log", env=env):
-        yield url
-
-
-@contextmanager
-def serving(
-    command: list[str], probe: str, log_path: Path, env: dict[str, str] | None = None
-) -> Iterator[subprocess.Popen[bytes]]:
-    """Start a server (in its own process group, so what it starts is stopped too), wait until
-    ``probe`` answers, and stop it at the end; its output goes to ``log_path``."""
+    log_path = OUTPUT / "voila.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            command,
+            [
+                sys.executable,
+                "-m",
+                "voila",
+                str(HERE),
+                "--no-browser",
+                f"--port={port}",
+                "--Voila.ip=127.0.0.1",
+                "--show_tracebacks=True",
+                "--template=rummykit",
+            ],
             cwd=HERE,
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
-            start_new_session=True,
+            start_new_session=True,  # its own process group, so the kernel is stopped too
         )
+    url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + SERVER_START
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"{command} exited ({process.returncode}):\n{log_path.read_text()}")
-            try:
-                urllib.request.urlopen(probe, timeout=5).close()
-                break
-            except urllib.error.HTTPError:
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(
-                    f"{command} did not answer in {SERVER_START} s:\n{log_path.read_text()}"
-                )
-            time.sleep(0.5)
-        yield process
+        wait_for_voila(process, url, log_path)
+        yield url
     finally:
         _stop(process)
+
+
+def wait_for_voila(process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
+    """Wait until the Voilà at ``url`` answers; fail if it exits or is silent for too long."""
+    # any HTTP answer means the server is up (GET / would start a kernel)
+    wait_for_server(process, url + "voila/static/", log_path)
+
+
+def wait_for_server(process: subprocess.Popen[bytes], probe: str, log_path: Path) -> None:
+    """Wait until a server answers at ``probe``; fail if it exits or is silent for too long."""
+    deadline = time.monotonic() + SERVER_START
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"{process.args} exited ({process.returncode}):\n{log_path.read_text()}")
+        try:
+            urllib.request.urlopen(probe, timeout=5).close()
+            return
+        except urllib.error.HTTPError:
+            return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(
+                f"{process.args} did not answer in {SERVER_START} s:\n{log_path.read_text()}"
+            )
+        time.sleep(0.5)
 
 
 @contextmanager

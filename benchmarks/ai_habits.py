@@ -1,0 +1,111 @@
+"""What each of hard's habits is worth: hard with one habit switched off, against normal.
+
+Each variant of hard below changes one thing (its pre-opening search, its draws, holding
+melds, its search of discards, its joker and feeding values — normal's instead) and plays
+the same seeded deals against normal, seats rotated, like ``ai_strength.py``. A variant
+that does better than hard itself points at the habit that costs hard points.
+
+Run (one table, a few minutes):
+
+    nice -n 10 .venv/bin/python benchmarks/ai_habits.py --variant rommi --players 2 \\
+        --hard-seats 1 --rounds 240 --seed 77 --habits hard,no-hold,normal-discards
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from rummykit.ai.agents import HardAgent, NormalAgent
+from rummykit.ai.trace import Candidate, Note
+from rummykit.cards import Card
+from rummykit.game.actions import Discard
+from rummykit.game.observation import Observation
+from rummykit.tournament import run_tournament
+
+
+class NoHold(HardAgent):
+    """Hard that lays its melds down at once (no holding back in Rommi)."""
+
+    name = "no-hold"
+
+    def holds_melds(self, obs: Observation) -> bool:
+        return False
+
+
+class NormalDiscards(HardAgent):
+    """Hard that throws away what normal would (no discard search at all)."""
+
+    name = "normal-discards"
+
+    def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
+        return NormalAgent.score_discards(self, obs, discards)
+
+
+class NormalBeforeOpening(HardAgent):
+    """Hard that throws away what normal would before its opening (Hungarian)."""
+
+    name = "normal-before-opening"
+
+    def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
+        if obs.variant.opening_threshold and not obs.opened[obs.seat]:
+            return NormalAgent.score_discards(self, obs, discards)
+        return super().score_discards(obs, discards)
+
+
+class NormalDraws(HardAgent):
+    """Hard that takes the discard when normal would."""
+
+    name = "normal-draws"
+
+    def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
+        return NormalAgent.judge_discard_take(self, obs, top)
+
+
+class NormalValues(HardAgent):
+    """Hard with normal's values for a joker kept (60) and for feeding the next player (8)."""
+
+    name = "normal-values"
+    joker_keep = NormalAgent.joker_keep
+    feed_penalty = NormalAgent.feed_penalty
+
+
+HABITS: dict[str, type[HardAgent]] = {
+    "hard": HardAgent,
+    **{c.name: c for c in (NoHold, NormalDiscards, NormalBeforeOpening, NormalDraws, NormalValues)},
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=("rommi", "hungarian"), default="rommi")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--hard-seats", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=48)
+    parser.add_argument("--seed", type=int, default=77)
+    parser.add_argument("--habits", default=",".join(HABITS))
+    args = parser.parse_args()
+    n, k = args.players, args.hard_seats
+    print(
+        f"# {args.variant}, {n} players, hard {k} seat(s), {args.rounds} rounds, seed {args.seed}"
+    )
+    print("| hard variant | − normal (95% CI) | time |")
+    print("|---|---|---|")
+    for name in args.habits.split(","):
+        agent = HABITS[name]
+        start = time.perf_counter()
+        result = run_tournament(
+            args.variant, n, [agent] * k + [NormalAgent] * (n - k), games=args.rounds,
+            seed=args.seed, workers=1,
+        )  # fmt: skip
+        cmp = result.comparison(agent.name, "normal")
+        assert cmp.ci is not None
+        print(
+            f"| {name} | {cmp.difference:+.2f} [{cmp.ci[0]:+.2f}, {cmp.ci[1]:+.2f}] | "
+            f"{time.perf_counter() - start:.0f} s |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

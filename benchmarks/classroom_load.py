@@ -1,0 +1,308 @@
+"""A class at once: N students open ``rummykit classroom``'s page together, on one machine.
+
+``rummykit classroom`` (Voilà, rummykit's template, Rommi against the easy computer) is served
+on a free 127.0.0.1 port; Debian's Chromium (``/usr/bin/chromium``, launched as
+``tests/browser`` does, never ``playwright install``) opens N pages in N browser contexts at
+the same moment, on the same cores as the server. For every page:
+
+- **drawn** — seconds from the page's request to the table drawn (the stock on screen);
+- **interactive** — seconds until a click on the stock, made as soon as it is drawn, is
+  answered by Python (the hand grows, or the table says why not: the computer may be moving);
+- **click to redraw** — milliseconds from a click on a card of the hand to the redrawn view,
+  once it is the student's turn (eight clicks a page).
+
+Then **memory per student** (the resident set of each page's kernel, and Voilà's own). The
+class runs use the classroom's default culling (600 s / 60 s). **Culling** is checked by a
+last run of 3 pages on a server with a short idle timeout (``--cull-timeout 30
+--cull-interval 5``): once they work, the pages are closed and the kernels counted every
+second until none is left, and the run says whether they were gone within the timeout plus
+two intervals. (A kernel counts as idle from the moment its notebook has run, before its page
+connects: with a timeout of 20 or 60 s, the pages of a class still loading on this overloaded
+machine lost their kernels, which is why the class runs keep the default.) ``--kernel-start`` instead measures what the class notebook adds to a
+kernel's start (fresh interpreters, alternating with and without the cell).
+
+The machine may be shared: run it ``nice`` and read the load average printed with it.
+
+Run:  nice -n 10 .venv/bin/python benchmarks/classroom_load.py [--students 1 10 20] [--preheat N]
+                [--no-culling-check]
+      nice -n 10 .venv/bin/python benchmarks/classroom_load.py --kernel-start [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+# Chromium launched, and Voilà waited for and stopped, as the browser tests do
+from tests.browser.test_table_browser import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    REDRAW,
+    _free_port,
+    _stop,
+    wait_for_voila,
+)
+
+CLASS_CULLING = (600, 60)  # the classroom's defaults, for the class runs
+CHECK_CULLING = (30, 5)  # short, for the culling check
+CHECK_PAGES = 3
+PAGE_LIMIT = 300_000  # ms: a page that has no table by then counts as lost
+CELL = "from rummykit.widgets.class_table import ClassTable; ClassTable.from_environment()"
+KERNEL_BASE = "import ipykernel.ipkernel, ipywidgets, anywidget, comm"
+
+CLICK_STOCK = "document.querySelector('.rk-table [data-testid=stock]').click()"
+ANSWERED = """(cards) => document.querySelectorAll("[data-testid^='hand-']").length > cards
+  || document.querySelector("[data-testid=verdict]") !== null"""
+
+
+def start_server(
+    port: int, preheat: int, culling: tuple[int, int], log: Path
+) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    command = [
+        sys.executable,
+        "-m",
+        "rummykit",
+        "classroom",
+        f"--port={port}",
+        "--variant=rommi",
+        "--level=easy",
+        f"--cull-timeout={culling[0]}",
+        f"--cull-interval={culling[1]}",
+        f"--preheat={preheat}",
+    ]
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    wait_for_voila(server, f"http://127.0.0.1:{port}/", log)
+    return server
+
+
+def kernels(server: subprocess.Popen[bytes]) -> list[Any]:
+    import psutil
+
+    try:
+        tree = psutil.Process(server.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+    found = []
+    for process in tree:
+        try:
+            if "ipykernel_launcher" in " ".join(process.cmdline()):
+                found.append(process)
+        except psutil.NoSuchProcess:
+            continue
+    return found
+
+
+def resident_mb(processes: list[Any]) -> list[float]:
+    import psutil
+
+    sizes = []
+    for process in processes:
+        try:
+            sizes.append(process.memory_info().rss / 2**20)
+        except psutil.NoSuchProcess:
+            continue
+    return sizes
+
+
+async def one_student(browser: Any, url: str, started: float) -> dict[str, Any]:
+    context = await browser.new_context(viewport={"width": 1200, "height": 1000})
+    page = await context.new_page()
+    outside: list[str] = []
+
+    def note(request: Any) -> None:  # a request leaving this machine (a CDN): there must be none
+        if not request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
+            outside.append(request.url)
+
+    page.on("request", note)
+    result: dict[str, Any] = {"context": context, "outside": outside}
+    try:
+        await page.goto(url, wait_until="domcontentloaded", timeout=PAGE_LIMIT)
+        await page.wait_for_selector(".rk-table [data-testid=stock]", timeout=PAGE_LIMIT)
+        result["drawn"] = time.monotonic() - started
+        cards = await page.locator("[data-testid^='hand-']").count()
+        await page.evaluate(CLICK_STOCK)  # a click in the page, whatever lies over the stock
+        await page.wait_for_function(ANSWERED, arg=cards, timeout=PAGE_LIMIT)
+        result["interactive"] = time.monotonic() - started
+        await page.get_by_test_id("your-turn").wait_for(timeout=PAGE_LIMIT)
+        result["clicks"] = [float(await page.evaluate(REDRAW, f"hand-{i % 4}")) for i in range(8)]
+    except Exception as error:  # a lost page is a result, not a crash of the benchmark
+        result["error"] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return result
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def a_class(
+    students: int, preheat: int, culling: tuple[int, int], out: Path
+) -> dict[str, Any]:
+    """N pages at once; with a short ``culling``, then closed and their kernels watched."""
+    from playwright.async_api import async_playwright
+
+    port = _free_port()
+    server = start_server(port, preheat, culling, out / f"voila-{students}-{culling[0]}.log")
+    url = f"http://127.0.0.1:{port}/"
+    watch = culling == CHECK_CULLING
+    try:
+        if preheat:
+            await asyncio.sleep(max(30, 6 * preheat))  # let the pool fill before the class comes
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            started = time.monotonic()
+            results = await asyncio.gather(
+                *(one_student(browser, url, started) for _ in range(students))
+            )
+            live = kernels(server)
+            memory = resident_mb(live)
+            voila = resident_mb([__import__("psutil").Process(server.pid)])
+            for result in results:
+                await result["context"].close()
+            closed = time.monotonic()
+            await browser.close()
+        freed_after, limit = None, culling[0] + 2 * culling[1]
+        while watch and time.monotonic() - closed < limit + 30:
+            if len(kernels(server)) <= preheat:
+                freed_after = time.monotonic() - closed
+                break
+            await asyncio.sleep(1)
+        left = len(kernels(server))
+    finally:
+        _stop(server)
+    worked = [r for r in results if "interactive" in r]
+    return {
+        "students": students,
+        "culling": culling,
+        "watched": watch,
+        "working": len(worked),
+        "errors": [r["error"] for r in results if "error" in r],
+        "outside": sorted({u for r in results for u in r["outside"]}),
+        "drawn": [r["drawn"] for r in results if "drawn" in r],
+        "interactive": [r["interactive"] for r in worked],
+        "clicks": [c for r in results for c in r.get("clicks", [])],
+        "kernels": len(live),
+        "kernel_mb": memory,
+        "voila_mb": voila[0] if voila else float("nan"),
+        "freed_after": freed_after,
+        "left": left,
+        "limit": limit,
+    }
+
+
+def report(row: dict[str, Any]) -> None:
+    n = row["students"]
+    timeout, interval = row["culling"]
+    print(
+        f"\n== {n} student{'s' if n != 1 else ''} (--cull-timeout {timeout} --cull-interval "
+        f"{interval}): {row['working']} of {n} got a working table"
+    )
+    if row["interactive"]:
+        t = row["interactive"]
+        print(
+            f"   interactive: median {statistics.median(t):.1f} s, p90 {quantile(t, 0.9):.1f} s, "
+            f"max {max(t):.1f} s   (drawn: median {statistics.median(row['drawn']):.1f} s, "
+            f"max {max(row['drawn']):.1f} s)"
+        )
+    if row["clicks"]:
+        c = row["clicks"]
+        print(
+            f"   click to redraw over {len(c)} clicks: p50 {quantile(c, 0.5):.0f} ms, "
+            f"p90 {quantile(c, 0.9):.0f} ms, max {max(c):.0f} ms"
+        )
+    if row["kernel_mb"]:
+        k = row["kernel_mb"]
+        print(
+            f"   memory: {row['kernels']} kernels, {statistics.mean(k):.0f} MB each (RSS; "
+            f"min {min(k):.0f}, max {max(k):.0f}); Voilà itself {row['voila_mb']:.0f} MB"
+        )
+    if row["watched"]:
+        freed = row["freed_after"]
+        verdict = (
+            f"gone {freed:.0f} s after the pages closed (limit: {row['limit']} s = timeout "
+            f"{timeout} s + 2 × interval {interval} s): "
+            + ("within" if freed <= row["limit"] else "LATE")
+            if freed is not None
+            else f"NOT freed: {row['left']} kernels left"
+        )
+        print(f"   culling: kernels {verdict}")
+    if row["errors"]:
+        print(f"   lost pages: {row['errors'][:3]}")
+    print(f"   requests leaving 127.0.0.1: {row['outside'] or 'none'}")
+
+
+def kernel_start(runs: int) -> None:
+    """What the class notebook's cell adds to a kernel that has ipykernel and the widgets, and
+    what it would add if every widget module came with it (as ``rummykit.widgets`` did before
+    it imported each widget's module on first use)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    every = "import rummykit.widgets.checker, rummykit.widgets.puzzle, rummykit.widgets.stepper"
+    cases = {
+        "kernel + widgets": KERNEL_BASE,
+        "+ the class notebook's cell": f"{KERNEL_BASE}; {CELL}",
+        "+ the cell, every widget module": f"{KERNEL_BASE}; {every}; {CELL}",
+    }
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for code in cases.values():  # bytecode compiled, files in the page cache
+        subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    for _ in range(runs):
+        for name, code in cases.items():
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            times[name].append(time.perf_counter() - start)
+    base = times["kernel + widgets"]
+    for name, values in times.items():
+        added = statistics.median(v - b for v, b in zip(values, base))
+        print(
+            f"{name:35s} median {statistics.median(values):.2f} s over {runs} runs"
+            + (
+                f"; adds {added:.2f} s (median of run-by-run differences)"
+                if values is not base
+                else ""
+            )
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, nargs="+", default=[1, 10, 20])
+    parser.add_argument("--preheat", type=int, default=0, help="kernels started ahead (Voilà)")
+    parser.add_argument("--kernel-start", action="store_true")
+    parser.add_argument("--no-culling-check", action="store_true")
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args(argv)
+    print(
+        f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+    )
+    if args.kernel_start:
+        kernel_start(args.runs)
+        return 0
+    if not CHROMIUM.exists():
+        print(f"Debian's Chromium is not at {CHROMIUM} (apt-get install chromium)")
+        return 2
+    out = ROOT / "test-output" / "classroom"
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"rummykit classroom --variant=rommi --level=easy --preheat={args.preheat}; {CHROMIUM}")
+    runs = [(students, CLASS_CULLING) for students in args.students]
+    runs += [] if args.no_culling_check else [(CHECK_PAGES, CHECK_CULLING)]
+    for students, culling in runs:
+        report(asyncio.run(a_class(students, args.preheat, culling, out)))
+        print(f"   load average now: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,278 @@
+"""``rummykit classroom``: options checked by name, the Voilà command it builds (culling on,
+rummykit's template, no code), the class notebook (only the table, nothing else imported), the
+student's page, and what happens without Voilà. The served page in a real browser is in
+``tests/browser/test_classroom_browser.py``."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rummykit import classroom
+from rummykit.classroom import ClassroomError, ClassroomSettings, voila_arguments
+from rummykit.cli import main
+from rummykit.messages import render
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    tomllib = pytest.importorskip("tomli")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str, str]]]:
+    """What ``rummykit classroom`` would run, instead of running it."""
+    calls: list[tuple[list[str], dict[str, str]]] = []
+
+    def start(command: list[str], env: dict[str, str] | None = None) -> int:
+        calls.append((command, env or {}))
+        return 0
+
+    monkeypatch.setattr(classroom, "_start", start)
+    return calls
+
+
+def option(command: list[str], name: str) -> str:
+    """The value of ``--name=value`` in the command (exactly one)."""
+    (value,) = [part.split("=", 1)[1] for part in command if part.startswith(f"--{name}=")]
+    return value
+
+
+# --- the options, each bad one refused by name ------------------------------------------------
+
+
+BAD_VALUES = {
+    "--port": "http 0 65536 -1 8.5",
+    "--cull-timeout": "ten 0 -600",
+    "--cull-interval": "1m 0",
+    "--preheat": "-2 many",
+    "--ip": "school.example 300.1.1.1",
+}
+"""Values each option refuses; the error quotes the option and the value."""
+
+BAD_CASES = [
+    *([option, value] for option, values in BAD_VALUES.items() for value in values.split()),
+    ["--cull-timeout", "30", "--cull-interval", "60"],  # checking less often than it culls
+    ["--variant", "gin"],
+    ["--level", "expert"],
+]
+
+
+def named_part(arguments: list[str]) -> str:
+    """What the error must name: the option and its value, or the unknown name in quotes."""
+    option, value = arguments[-2:]
+    return f"'{value}' is not" if option in ("--variant", "--level") else f"{option} {value}"
+
+
+@pytest.mark.parametrize("arguments", BAD_CASES, ids=" ".join)
+def test_a_bad_option_is_refused_by_name_and_nothing_starts(
+    arguments: list[str], started: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["classroom", *arguments]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rummykit classroom: ") and named_part(arguments) in err
+    assert err.count("\n") == 1  # one sentence, no traceback
+    assert not started
+
+
+def test_the_settings_refuse_what_the_command_line_would(started: list[Any]) -> None:
+    with pytest.raises(ClassroomError, match="--port 70000"):
+        ClassroomSettings(port=70000)
+    with pytest.raises(ClassroomError, match="--cull-interval 61 is longer than --cull-timeout 60"):
+        ClassroomSettings(cull_timeout=60, cull_interval=61)
+    with pytest.raises(ClassroomError, match="--preheat -1"):
+        ClassroomSettings(preheat=-1)
+    assert ClassroomSettings(cull_timeout=5, cull_interval=5).cull_interval == 5
+
+
+# --- the command it runs ----------------------------------------------------------------------
+
+
+def test_the_defaults_serve_this_computer_only_with_culling_on(
+    started: list[tuple[list[str], dict[str, str]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["classroom"]) == 0
+    ((command, env),) = started
+    assert command[:3] == [sys.executable, "-m", "voila"]
+    notebook = Path(command[3])
+    assert notebook.name == "classroom.ipynb" and notebook.is_file()
+    assert option(command, "Voila.ip") == "127.0.0.1"
+    assert option(command, "port") == "8866"
+    assert option(command, "template") == "rummykit"
+    assert option(command, "strip_sources") == "True"
+    assert option(command, "show_tracebacks") == "False"
+    assert option(command, "MappingKernelManager.cull_idle_timeout") == "600"
+    assert option(command, "MappingKernelManager.cull_interval") == "60"
+    assert option(command, "MappingKernelManager.cull_connected") == "False"
+    assert not [part for part in command if "preheat" in part or "pool_size" in part]
+    assert "--no-browser" in command
+    assert env["RUMMYKIT_CLASS_VARIANT"] == "hungarian" and env["RUMMYKIT_CLASS_LEVEL"] == "normal"
+    out = capsys.readouterr().out
+    assert render("classroom_share", url="http://127.0.0.1:8866/") in out
+    assert "--ip 0.0.0.0" in out  # says how to open it to the class network
+    assert "600 s" in out and "60 s" in out
+
+
+def test_the_teacher_s_choices_reach_voila_and_the_page(
+    started: list[tuple[list[str], dict[str, str]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = ["--port", "9001", "--variant", "rommi", "--level", "hard"]
+    arguments += ["--cull-timeout", "900", "--cull-interval", "30", "--preheat", "3"]
+    assert main(["classroom", *arguments]) == 0
+    ((command, env),) = started
+    assert option(command, "port") == "9001"
+    assert option(command, "MappingKernelManager.cull_idle_timeout") == "900"
+    assert option(command, "MappingKernelManager.cull_interval") == "30"
+    assert option(command, "preheat_kernel") == "True" and option(command, "pool_size") == "3"
+    assert env["RUMMYKIT_CLASS_VARIANT"] == "rommi" and env["RUMMYKIT_CLASS_LEVEL"] == "hard"
+    assert "http://127.0.0.1:9001/" in capsys.readouterr().out
+
+
+def test_on_every_address_it_prints_an_address_students_can_open(
+    started: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["classroom", "--ip", "0.0.0.0", "--port", "8870"]) == 0
+    ((command, _env),) = started
+    assert option(command, "Voila.ip") == "0.0.0.0"
+    out = capsys.readouterr().out
+    urls = [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("Students open")]
+    assert urls and all(url.endswith(":8870/") and "0.0.0.0" not in url for url in urls)
+    assert "--ip 0.0.0.0" not in out  # no advice to do what was done
+
+
+def test_voila_reads_the_command_as_the_culling_configuration() -> None:
+    """Voilà's own parser turns the command into the kernel manager's culling settings."""
+    pytest.importorskip("voila")
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+    from voila.app import Voila
+    from voila.configuration import VoilaConfiguration
+
+    command = voila_arguments(ClassroomSettings(cull_timeout=120, cull_interval=15), "c.ipynb")
+    app = Voila()
+    app.parse_command_line(command[4:])
+    kernels = AsyncMappingKernelManager(config=app.config)  # the class Voilà builds on
+    assert (kernels.cull_idle_timeout, kernels.cull_interval) == (120, 15)
+    assert kernels.cull_connected is False
+    settings = VoilaConfiguration(config=app.config)
+    assert settings.template == "rummykit" and settings.strip_sources is True
+    assert settings.show_tracebacks is False
+    assert app.ip == "127.0.0.1" and app.port == 8866
+
+
+def test_the_template_it_names_is_found_on_the_path_it_gives() -> None:
+    env = classroom.classroom_environment(ClassroomSettings())
+    folders = [Path(p) for p in env["JUPYTER_PATH"].split(os.pathsep) if p]
+    assert any(
+        (f / "voila" / "templates" / "rummykit" / "index.html.j2").is_file() for f in folders
+    )
+
+
+def test_without_voila_one_sentence_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, started: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "voila" else real(name, *a)
+    )
+    assert main(["classroom"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == render(
+        "cli_error", command="classroom", message=render("classroom_no_voila")
+    )
+    assert 'pip install "rummykit[classroom]"' in captured.err
+    assert captured.out == "" and not started
+
+
+def test_the_classroom_extra_pins_versions_installed_together_here() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    pins = dict(line.split("==") for line in extras["classroom"])
+    assert "voila" in pins and "ipywidgets" in pins and "anywidget" in pins
+    for package, version in pins.items():
+        assert importlib.metadata.version(package) == version, package
+
+
+# --- the class notebook and the student's page ------------------------------------------------
+
+
+def test_the_class_notebook_holds_one_cell_that_shows_the_table(tmp_path: Path) -> None:
+    nbclient = pytest.importorskip("nbclient")
+    import nbformat
+
+    notebook = nbformat.read(classroom.class_notebook(), as_version=4)
+    assert [cell.cell_type for cell in notebook.cells] == ["code"]
+    env = {**os.environ, "RUMMYKIT_CLASS_VARIANT": "rommi", "RUMMYKIT_CLASS_LEVEL": "easy"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    old = dict(os.environ)
+    os.environ.update(env)  # the kernel inherits this process's environment, as under Voilà
+    try:
+        nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    (output,) = notebook.cells[0].outputs
+    assert output["data"]["text/plain"] == "ClassTable('rommi', level='easy')"
+    assert "application/vnd.jupyter.widget-view+json" in output["data"]
+
+
+def test_the_class_notebook_imports_nothing_the_table_does_not_need() -> None:
+    notebook = json.loads(classroom.class_notebook().read_text(encoding="utf-8"))
+    code = "".join(notebook["cells"][0]["source"])
+    unwanted = [
+        "rummykit.widgets.checker",
+        "rummykit.widgets.puzzle",
+        "rummykit.widgets.stepper",
+        "rummykit.exercises",
+        "rummykit.puzzles",
+        "rummykit.tournament",
+        "matplotlib",
+    ]
+    probe = f"{code}\nimport sys\nprint([m for m in {unwanted!r} if m in sys.modules])"
+    ran = subprocess.run(
+        [sys.executable, "-c", probe],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("variant_name", ["hungarian", "rommi"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_new_game_deals_the_chosen_rules_against_the_chosen_level(
+    variant_name: str, level: str
+) -> None:
+    from rummykit.widgets.class_table import ClassTable
+
+    page = ClassTable(seed=1)
+    first = page.table
+    page._variant.value, page._level.value = variant_name, level
+    page._new.click()
+    assert page.table is not first and page.children[1] is page.table
+    assert page.table.variant_name == variant_name
+    assert [a.name for a in page.table.agents if a is not None] == [level]
+    assert first.comm is None  # the old table was closed, its comm gone
+
+
+def test_each_new_game_is_a_new_deal() -> None:
+    from rummykit.widgets.class_table import ClassTable
+
+    page = ClassTable("rommi", "easy")
+    seeds = set()
+    for _ in range(5):
+        page._new.click()
+        seeds.add(page.table.seed)
+    assert len(seeds) == 5
