@@ -7,7 +7,6 @@ grows; the menus deal a new game; nothing is fetched from outside 127.0.0.1 and 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from .test_table_browser import (  # noqa: F401 (fixtures)
     _stop,
     browser,
     playwright_api,
+    start_server,
     wait_for_voila,
 )
 
@@ -39,15 +39,7 @@ def classroom_url(playwright_api: Any) -> Iterator[str]:  # noqa: F811
     log_path = OUTPUT / "classroom.log"
     command = [sys.executable, "-m", "rummykit", "classroom", f"--port={port}"]
     command += ["--variant=rommi", "--level=easy", "--cull-timeout=120", "--cull-interval=30"]
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            command,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+    process = start_server(command, log_path, env)
     url = f"http://127.0.0.1:{port}/"
     try:
         wait_for_voila(process, url, log_path)

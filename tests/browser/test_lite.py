@@ -39,6 +39,7 @@ from .test_table_browser import (
     hand,
     launch_chromium,
     playwright_api,  # noqa: F401 (the fixture)
+    start_server,
     wait_for_my_turn,
     wait_for_server,
 )
@@ -70,14 +71,9 @@ def site_url(site: Path) -> Iterator[str]:
     OUTPUT.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     log_path = OUTPUT / "lite-serve.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+    process = start_server(
+        [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"], log_path
+    )
     url = f"http://127.0.0.1:{port}/"
     try:
         wait_for_server(process, url + "jupyter-lite.json", log_path)

@@ -154,6 +154,22 @@ def wait_for_voila(process: subprocess.Popen[bytes], url: str, log_path: Path) -
     wait_for_server(process, url + "voila/static/", log_path)
 
 
+def start_server(
+    command: list[str], log_path: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """Start a server in its own process group (so what it starts is stopped with it), its
+    output going to ``log_path``."""
+    with open(log_path, "wb") as log:
+        return subprocess.Popen(
+            command,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+
 def wait_for_server(process: subprocess.Popen[bytes], probe: str, log_path: Path) -> None:
     """Wait until a server answers at ``probe``; fail if it exits or is silent for too long."""
     deadline = time.monotonic() + SERVER_START
