@@ -483,3 +483,14 @@ def test_a_template_asks_a_phrase_for_one_of_its_forms() -> None:
         assert render("suit_hearts", None, "xx") == "hertat"  # the first form is the default
     finally:
         language.register("xx", None)
+
+
+def test_a_variant_names_itself_in_the_current_language() -> None:
+    from rummykit.variants import HUNGARIAN
+
+    titles = {}
+    for lang in ("en", *LANGUAGES):
+        with language.speaking(lang):
+            titles[lang] = str(HUNGARIAN.derive(opening_threshold=40))
+            assert titles[lang].startswith(render("variant_title_hungarian"))
+    assert titles["en"].startswith("Hungarian Rummy") and len(set(titles.values())) == 3
