@@ -38,6 +38,7 @@ from rummykit.cards import (
 from rummykit.explain import Reason, Verdict, cite
 from rummykit.messages import TEMPLATES, join, number_word, render
 from rummykit.variants import HUNGARIAN, Variant
+from rummykit.variants import variant as named_variant
 
 __all__ = [
     "IllegalMeld",
@@ -860,7 +861,7 @@ def _gap_reason(
     return _reason(variant, "run_gap", cards, params, template="run_gap_joker" if jokers else None)
 
 
-def check_meld(cards: CardsLike, variant: Variant = HUNGARIAN) -> Verdict:
+def check_meld(cards: CardsLike, variant: Variant | str = HUNGARIAN) -> Verdict:
     """Is this a valid meld, and why (or why not)?
 
     Accepts ``"K♠ A♠ 2♠"``, ``"Ks As 2s"`` or cards; order does not matter.
@@ -873,6 +874,8 @@ def check_meld(cards: CardsLike, variant: Variant = HUNGARIAN) -> Verdict:
     >>> check_meld("Q♥ K♥ A♥", HUNGARIAN.derive(ace_above_king=False)).codes
     ('ace_high_not_allowed',)
     """
+    if isinstance(variant, str):  # a name such as "rommi" is accepted too
+        variant = named_variant(variant)
     cards = as_cards(cards)
     general = _general_failures(cards, variant)
     readings = () if general else _readings(cards, variant)
@@ -1149,7 +1152,7 @@ def _extends(old: Meld, new: Meld) -> bool:
     return not any(rep in naturals for rep in fixed)
 
 
-def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN) -> Verdict:
+def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant | str = HUNGARIAN) -> Verdict:
     """May these cards go onto this meld on the table (R6, H8)?
 
     A meld given as cards whose jokers may stand for different cards is checked in every
@@ -1162,6 +1165,8 @@ def check_layoff(meld: MeldLike, cards: CardsLike, variant: Variant = HUNGARIAN)
     >>> print(check_layoff("🃏 2♥ 3♥", "4♥"))
     4♥ fits onto 🃏 2♥ 3♥ if the joker is the A♥, making 🃏 2♥ 3♥ 4♥. (H5) If the joker is the 4♥, 4♥ can't go onto 🃏 2♥ 3♥. (H5)
     """
+    if isinstance(variant, str):  # a name such as "rommi" is accepted too
+        variant = named_variant(variant)
     shown, bases = _meld_readings_of(meld, variant)
     if not bases:
         bad = check_meld(shown, variant)
@@ -1328,7 +1333,7 @@ def _reading_condition(
     return render("condition_if", jokers=jokers)
 
 
-def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Verdict:
+def check_opening(melds: Iterable[MeldLike], variant: Variant | str = HUNGARIAN) -> Verdict:
     """Do these new melds make an opening (H8)? Each meld's value, the total, what is missing.
 
     A meld whose jokers may stand for cards of different values is counted per reading,
@@ -1339,6 +1344,8 @@ def check_opening(melds: Iterable[MeldLike], variant: Variant = HUNGARIAN) -> Ve
     >>> check_opening(["7♥ 8♥ 9♥", "10♠ 10♦ 10♣", "J♣ Q♣ K♣"]).points
     84
     """
+    if isinstance(variant, str):  # a name such as "rommi" is accepted too
+        variant = named_variant(variant)
     threshold = variant.opening_threshold
     reasons: list[Reason] = []
     used: Counter[Card] = Counter()

@@ -28,6 +28,7 @@ source tree before rummykit is installed.
 from __future__ import annotations
 
 import re
+import string
 import struct
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -101,6 +102,31 @@ def placeholders(text: str) -> set[str]:
         if name is not None:
             names.add(re.split(r"[.\[]", name, maxsplit=1)[0])
     return names
+
+
+def _specs(text: str) -> set[tuple[str, str]]:
+    """Each placeholder of a template with its format spec: ``{card:m=o|f=a}`` gives
+    ``("card", "m=o|f=a")``."""
+    return {(name, spec or "") for _, name, spec, _ in string.Formatter().parse(text) if name}
+
+
+def format_flag(entry: Entry) -> str:
+    """``python-brace-format`` when every translation writes its placeholders as the English
+    does, so GNU ``msgfmt -c`` and editors such as Poedit can check them; otherwise (a
+    translation uses rummykit's grammar forms, ``{card:m=o|f=a}`` or ``{x:gen}``, which they
+    don't know) ``no-python-brace-format``: rummykit's own tests check those entries.
+
+    >>> format_flag(Entry("a", "Take {card}.", strings=["Pegue {card}."]))
+    'python-brace-format'
+    >>> format_flag(Entry("a", "Take {card}.", strings=["Pegue {card:m=o|f=a} {card}."]))
+    'no-python-brace-format'
+    """
+    english = _specs(entry.msgid) | (_specs(entry.plural) if entry.plural else set())
+    try:
+        same = all(_specs(text) <= english for text in entry.strings if text)
+    except ValueError:  # not a brace template at all: let msgfmt say so
+        same = True
+    return "python-brace-format" if same else "no-python-brace-format"
 
 
 def template_entries(templates: Mapping[str, str]) -> list[Entry]:
@@ -317,6 +343,8 @@ def merge(template: Sequence[Entry], old: Iterable[Entry]) -> list[Entry]:
     for t in template:
         e = known.get(t.context)
         flags = [f for f in t.flags if f != "fuzzy"]
+        if e is not None and "python-brace-format" in flags:
+            flags[flags.index("python-brace-format")] = format_flag(e)
         if e is None:
             n = len(t.strings)
             merged.append(Entry(t.context, t.msgid, t.plural, [""] * n, flags, list(t.comments)))

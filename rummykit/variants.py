@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummykit.cards import ACE, JACK, Card, make_deck
-from rummykit.messages import number_word, render
+from rummykit.messages import in_language, number_word, render
 
 __all__ = [
     "HUNGARIAN",
@@ -328,11 +328,12 @@ class Variant:
         )
 
     def __str__(self) -> str:
+        title = in_language(self.title)  # in the current language
         changed = self.changes()
         if not changed:
-            return self.title
+            return title
         settings = ", ".join(f"{k}={v}" for k, v in changed.items())
-        return f"{self.title} ({settings})"
+        return f"{title} ({settings})"
 
 
 HUNGARIAN = Variant(

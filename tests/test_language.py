@@ -104,6 +104,21 @@ def test_every_key_is_translated_with_the_same_placeholders(lang: str) -> None:
     assert not wrong, f"{lang}: placeholders differ: {wrong[:5]}"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_entries_with_grammar_forms_are_left_to_our_check_and_the_rest_to_msgfmt(
+    lang: str,
+) -> None:
+    """``msgfmt -c`` (and Poedit) check ``python-brace-format`` entries; an entry using
+    rummykit's grammar forms, which they don't know, is ``no-python-brace-format``."""
+    entries = catalogue(lang)
+    wrong = [
+        code for code, entry in entries.items() if pofiles.format_flag(entry) not in entry.flags
+    ]
+    assert not wrong, f"{lang}: run make po-update; flags out of date: {wrong[:5]}"
+    forms = [e for e in entries.values() if "no-python-brace-format" in e.flags]
+    assert all(any(":" in t for t in e.strings) for e in forms)
+
+
 def _sample(name: str, spec: str) -> object:
     """A value of the kind the code passes for a placeholder written ``{name:spec}`` in
     English: a count for a noun spec, a card for a card, a phrase otherwise."""
@@ -468,3 +483,14 @@ def test_a_template_asks_a_phrase_for_one_of_its_forms() -> None:
         assert render("suit_hearts", None, "xx") == "hertat"  # the first form is the default
     finally:
         language.register("xx", None)
+
+
+def test_a_variant_names_itself_in_the_current_language() -> None:
+    from rummykit.variants import HUNGARIAN
+
+    titles = {}
+    for lang in ("en", *LANGUAGES):
+        with language.speaking(lang):
+            titles[lang] = str(HUNGARIAN.derive(opening_threshold=40))
+            assert titles[lang].startswith(render("variant_title_hungarian"))
+    assert titles["en"].startswith("Hungarian Rummy") and len(set(titles.values())) == 3

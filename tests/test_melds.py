@@ -957,3 +957,18 @@ def test_layoff_with_no_cards_is_a_help() -> None:
     verdict = check_layoff("4♥ 5♥ 6♥", "")
     assert verdict.failures[0].rule is None
     assert not CATALOGUE["layoff_no_cards"].is_rule
+
+
+@pytest.mark.parametrize("check", ["meld", "opening"])
+def test_a_variant_may_be_named_and_a_wrong_name_is_refused_by_name(check: str) -> None:
+    from rummykit.melds import check_meld, check_opening
+    from rummykit.variants import ROMMI, VariantError
+
+    if check == "meld":
+        assert check_meld("K♠ A♠ 2♠", "rommi") == check_meld("K♠ A♠ 2♠", ROMMI)
+        assert check_meld("K♠ A♠ 2♠", " Rommi ").codes == check_meld("K♠ A♠ 2♠", ROMMI).codes
+    else:
+        melds = ["9♠ 9♥ 9♦", "10♥ J♥ Q♥"]
+        assert str(check_opening(melds, "hungarian")) == str(check_opening(melds))
+    with pytest.raises(VariantError, match="'poker' is not a variant: choose one of"):
+        check_meld("K♠ A♠ 2♠", "poker") if check == "meld" else check_opening([], "poker")
