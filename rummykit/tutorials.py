@@ -4,12 +4,12 @@ A wheel carries the notebooks as package data (``rummykit/notebooks``); a source
 finds them in the repository's ``notebooks/`` folder.
 
 >>> import tempfile
->>> names = [file.name for file in tutorial_files()]
+>>> names = [name for name, _ in tutorial_files()]
 >>> "01_melds.ipynb" in names and "README.md" in names
 True
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     written = copy_notebooks(folder)
-...     sorted(path.name for path in written) == sorted(names)
+...     sorted(path.relative_to(folder).as_posix() for path in written) == sorted(names)
 True
 
 ``rummykit notebooks DIR`` and ``rummykit lab [DIR]`` are :func:`notebooks_command` and
@@ -70,20 +70,31 @@ def notebooks_source() -> Traversable:
     raise TutorialsError(render("tutorials_missing"))
 
 
-def tutorial_files() -> list[Traversable]:
-    """Every tutorial notebook and the notebooks' README, in name order.
+def tutorial_files() -> list[tuple[str, Traversable]]:
+    """Every tutorial notebook and the notebooks' README, with the path each is copied to, in
+    name order: the English lessons first, then each translation in its language's folder
+    (``pt/``, ``fi/``).
 
-    >>> [file.name for file in tutorial_files()][:1]
-    ['01_melds.ipynb']
+    >>> names = [name for name, _ in tutorial_files()]
+    >>> names[0], "pt/01_combinacoes.ipynb" in names, "fi/03_rommi.ipynb" in names
+    ('01_melds.ipynb', True, True)
     """
-    files = [
-        item
-        for item in notebooks_source().iterdir()
-        if item.is_file() and (item.name.endswith(".ipynb") or item.name == "README.md")
-    ]
-    if not any(item.name.endswith(".ipynb") for item in files):
+    source = notebooks_source()
+    files = [(item.name, item) for item in source.iterdir() if _is_tutorial(item)]
+    for folder in source.iterdir():
+        if folder.is_dir() and not folder.name.startswith((".", "_")):
+            files += [
+                (f"{folder.name}/{item.name}", item)
+                for item in folder.iterdir()
+                if _is_tutorial(item)
+            ]
+    if not any(name.endswith(".ipynb") for name, _ in files):
         raise TutorialsError(render("tutorials_missing"))
-    return sorted(files, key=lambda item: item.name)
+    return sorted(files, key=lambda pair: ("/" in pair[0], pair[0]))
+
+
+def _is_tutorial(item: Traversable) -> bool:
+    return item.is_file() and (item.name.endswith(".ipynb") or item.name == "README.md")
 
 
 def copy_notebooks(
@@ -109,7 +120,7 @@ def copy_notebooks(
     if target.exists() and not target.is_dir():
         raise TutorialsError(render("tutorials_not_a_folder", folder=str(target)))
     files = tutorial_files()
-    present = [item.name for item in files if (target / item.name).exists()]
+    present = [name for name, _ in files if (target / name).exists()]
     if present and not (force or keep):
         raise TutorialsError(
             render(
@@ -122,10 +133,11 @@ def copy_notebooks(
     written = []
     try:
         target.mkdir(parents=True, exist_ok=True)
-        for item in files:
-            if keep and not force and item.name in present:
+        for name, item in files:
+            if keep and not force and name in present:
                 continue
-            path = target / item.name
+            path = target / name
+            path.parent.mkdir(exist_ok=True)
             path.write_bytes(item.read_bytes())
             written.append(path)
     except OSError as error:
@@ -139,7 +151,7 @@ def _report(written: list[Path], folder: Path) -> None:
     if written:
         print(render("tutorials_written", count=len(written), folder=str(folder)))
         for path in written:
-            print(render("tutorials_written_file", name=path.name))
+            print(render("tutorials_written_file", name=path.relative_to(folder).as_posix()))
 
 
 def _fail(command: str, error: Exception) -> int:
@@ -154,7 +166,8 @@ def notebooks_command(folder: str, force: bool) -> int:
     except TutorialsError as error:
         return _fail("notebooks", error)
     _report(written, Path(folder))
-    first = min(path.name for path in written if path.suffix == ".ipynb")
+    # the first English lesson (the files come English first, then each language's folder)
+    first = next(path.relative_to(folder).as_posix() for path in written if path.suffix == ".ipynb")
     print(render("tutorials_next", folder=folder, first=first))
     return 0
 

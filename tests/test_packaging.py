@@ -28,11 +28,17 @@ from rummykit.messages import render
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted(
-    path.name
-    for path in (ROOT / "notebooks").iterdir()
+    path.relative_to(ROOT / "notebooks").as_posix()
+    for path in (ROOT / "notebooks").rglob("*")
     if path.suffix == ".ipynb" or path.name == "README.md"
+    if ".ipynb_checkpoints" not in path.parts
 )
 MELD = "K♠ A♠ 2♠"
+
+
+def files_in(folder: Path) -> list[str]:
+    """Every file under ``folder``, as paths relative to it (``pt/01_combinacoes.ipynb``)."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
 def clean_env(**more: str) -> dict[str, str]:
@@ -158,6 +164,9 @@ def test_the_sdist_holds_what_a_build_needs(dists: dict[str, Path]) -> None:
         for name in wheel_names(dists["wheel"])
         if not name.startswith("rummykit-")
     }
+    # the .mo catalogues are compiled from the .po files while the wheel is built
+    compiled = {name for name in needed if name.endswith(".mo")}
+    needed = (needed - compiled) | {name[: -len(".mo")] + ".po" for name in compiled}
     assert needed <= names, sorted(needed - names)
     assert not [n for n in names if "__pycache__" in n or n.startswith((".venv", "docs/_build"))]
 
@@ -178,7 +187,10 @@ def test_the_installed_command_copies_every_notebook(venv: Path, tmp_path: Path)
     folder = tmp_path / "class" / "lessons"
     copied = run(venv / "rummykit", "notebooks", folder, cwd=tmp_path)
     assert copied.returncode == 0, copied.stderr
-    assert sorted(path.name for path in folder.iterdir()) == NOTEBOOKS
+    copied_files = sorted(
+        p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()
+    )
+    assert copied_files == NOTEBOOKS
     for name in NOTEBOOKS:
         assert (folder / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
         assert render("tutorials_written_file", name=name) in copied.stdout.splitlines()
@@ -241,7 +253,7 @@ def test_a_source_checkout_copies_the_repository_notebooks(
 ) -> None:
     assert Path(str(tutorials.notebooks_source())) == ROOT / "notebooks"
     assert main(["notebooks", str(tmp_path / "new")]) == 0
-    assert sorted(path.name for path in (tmp_path / "new").iterdir()) == NOTEBOOKS
+    assert files_in(tmp_path / "new") == NOTEBOOKS
     out = capsys.readouterr().out
     first = min(name for name in NOTEBOOKS if name.endswith(".ipynb"))
     assert render("tutorials_next", folder=str(tmp_path / "new"), first=first) in out
@@ -251,12 +263,13 @@ def test_one_file_in_the_way_stops_the_whole_copy(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     clash = NOTEBOOKS[-1]
+    (tmp_path / clash).parent.mkdir(exist_ok=True)
     (tmp_path / clash).write_text("mine", encoding="utf-8")
     assert main(["notebooks", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert f"already holds {clash}, so nothing was copied" in err
     assert render("count_files_one", n=1) in err
-    assert sorted(path.name for path in tmp_path.iterdir()) == [clash]
+    assert files_in(tmp_path) == [clash]
     assert (tmp_path / clash).read_text(encoding="utf-8") == "mine"
 
 
@@ -304,7 +317,10 @@ def test_lab_copies_only_what_is_missing_and_opens_the_folder(
     (folder / NOTEBOOKS[0]).write_text("my answers", encoding="utf-8")
     assert main(["lab", str(folder), "--no-browser", "--port", "8899"]) == 0
     assert (folder / NOTEBOOKS[0]).read_text(encoding="utf-8") == "my answers"
-    assert sorted(path.name for path in folder.iterdir()) == NOTEBOOKS
+    copied_files = sorted(
+        p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()
+    )
+    assert copied_files == NOTEBOOKS
     out = capsys.readouterr().out
     assert render("tutorials_written", count=len(NOTEBOOKS) - 1, folder=str(folder)) in out
     assert render("tutorials_written_file", name=NOTEBOOKS[0]) not in out.splitlines()
@@ -326,7 +342,7 @@ def test_lab_defaults_to_a_folder_in_the_current_one(
     monkeypatch.chdir(tmp_path)
     assert main(["lab"]) == 0
     assert started[0][-1] == tutorials.DEFAULT_FOLDER
-    assert sorted(p.name for p in (tmp_path / tutorials.DEFAULT_FOLDER).iterdir()) == NOTEBOOKS
+    assert files_in(tmp_path / tutorials.DEFAULT_FOLDER) == NOTEBOOKS
 
 
 def free_port() -> int:
@@ -370,7 +386,7 @@ def test_rummykit_lab_starts_jupyterlab_on_the_folder(tmp_path: Path) -> None:
             log = server.communicate(timeout=20)[0].decode(errors="replace")
             pytest.fail(f"rummykit lab did not answer on 127.0.0.1:{port}:\n{log[-3000:]}")
         # the server's root is the folder, and the notebooks are in it
-        assert sorted(listing) == NOTEBOOKS
+        assert sorted(listing) == sorted({name.split("/")[0] for name in NOTEBOOKS})
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
