@@ -1596,6 +1596,7 @@ TEMPLATES: dict[str, str] = {
     # --- the language layer: grammar pieces and choosing a language -----------------------
     "unknown_language": "'{name}' is not a language rummykit speaks: choose one of {choices}",
     "list_separator": ", ",
+    "decimal_separator": ".",
     "cli_lang_help": (
         "the language to speak: {choices} (default: the locale's, from LC_ALL, LC_MESSAGES or "
         "LANG; else English)"
@@ -1775,6 +1776,10 @@ NOTES: dict[str, str] = {
         "English ones are read as well."
     ),
     "list_separator": "Not a sentence: what stands between the items of a list but the last two.",
+    "decimal_separator": (
+        "Not a sentence: the mark between the whole part of a number and its decimals "
+        "(37.5 in English)."
+    ),
 }
 """Notes for translators, by code: they go into the catalogue as comments."""
 
@@ -1896,6 +1901,17 @@ def _plural(base: str, n: int, language: str) -> str:
     return found.npgettext(base, one, other, n)
 
 
+class _Decimal(float):
+    """A number with decimals in a sentence, written with the language's decimal mark
+    (``37,5`` in Portuguese and Finnish)."""
+
+    language = "en"
+
+    def __format__(self, spec: str) -> str:
+        text = format(float(self), spec)
+        return text.replace(".", _template("decimal_separator", self.language))
+
+
 class _Word(str):
     """A plain parameter: a format spec it doesn't know (a form) leaves it as it is; a
     gender choice (``m=o|f=a``) reads the string as a card (events keep cards as text)."""
@@ -1992,6 +2008,10 @@ def _value(value: object, language: str) -> object:
         count = _Count(value)
         count.language = language
         return count
+    if type(value) is float:
+        decimal = _Decimal(value)
+        decimal.language = language
+        return decimal
     if hasattr(type(value), "spoken"):  # a card or a rank, written in the current language
         return _Spoken(value)
     if isinstance(value, Series):

@@ -494,3 +494,10 @@ def test_a_variant_names_itself_in_the_current_language() -> None:
             titles[lang] = str(HUNGARIAN.derive(opening_threshold=40))
             assert titles[lang].startswith(render("variant_title_hungarian"))
     assert titles["en"].startswith("Hungarian Rummy") and len(set(titles.values())) == 3
+
+
+@pytest.mark.parametrize(("lang", "mark"), [("en", "."), ("pt", ","), ("fi", ",")])
+def test_numbers_with_decimals_take_the_language_s_mark(lang: str, mark: str) -> None:
+    text = render("ai_term_inline", value=-37.25, text="x", language=lang)
+    assert text.startswith(f"-37{mark}25 ")
+    assert render("ai_term_inline", value=3, text="x", language=lang).startswith("3 ")
