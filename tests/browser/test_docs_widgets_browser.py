@@ -18,7 +18,14 @@ from typing import Any
 
 import pytest
 
-from .test_table_browser import OUTPUT, ROOT, STEP, browser, playwright_api  # noqa: F401
+from .test_table_browser import (  # noqa: F401
+    OUTPUT,
+    ROOT,
+    STEP,
+    browser,
+    keep_local,
+    playwright_api,
+)
 
 DOCS = ROOT / "docs"
 SITE = DOCS / "_build" / "html"
@@ -29,7 +36,6 @@ SOURCES = [
     DOCS / "widget_fallback.py",
     DOCS / "_static" / "widgets.css",
 ]
-LOCAL = ("http://127.0.0.1", "data:", "blob:")
 WIDGET_PAGES = {  # page: what the live widget draws
     "04_play": ".widget-subarea .rk-table",
     "01_melds": ".widget-subarea .widget-vbox button",
@@ -77,15 +83,7 @@ def offline(browser: Any) -> Iterator[tuple[Any, list[str]]]:  # noqa: F811
     """A browser context in which every request that isn't to 127.0.0.1 is aborted, and logged."""
     context = browser.new_context(viewport={"width": 1200, "height": 1000})
     outside: list[str] = []
-
-    def route(route: Any) -> None:
-        if route.request.url.startswith(LOCAL):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", route)
+    keep_local(context, outside)
     try:
         yield context, outside
     finally:

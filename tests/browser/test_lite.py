@@ -31,12 +31,14 @@ import pytest
 from rummykit.messages import render
 
 from .test_table_browser import (
+    LOCAL,
     OUTPUT,
     ROOT,
     _free_port,
     _stop,
     _unavailable,
     hand,
+    keep_local,
     launch_chromium,
     playwright_api,  # noqa: F401 (the fixture)
     start_server,
@@ -50,7 +52,6 @@ BUILD_TIME = 1800  # s: a first build downloads Pyodide and the wheels
 BOOT = 600_000  # ms for the page, Pyodide and the first imports (a shared, slow machine)
 RUN_06 = 900_000  # ms for notebook 06 to run to the end in the browser
 RESOLVE_NOTHING_ELSE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
-LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
 
 
 @pytest.fixture(scope="module")
@@ -95,17 +96,10 @@ def lite(offline_browser: Any, site_url: str) -> Iterator[Any]:
     contexts: list[Any] = []
     outside: list[str] = []  # requests that tried to leave 127.0.0.1: there must be none
 
-    def block(route: Any) -> None:
-        if route.request.url.startswith(LOCAL):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
     def opener(path: str) -> Any:
         context = offline_browser.new_context(viewport={"width": 1280, "height": 1000})
         contexts.append(context)
-        context.route("**/*", block)
+        keep_local(context, outside)
         context.on(
             "request",
             lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url),

@@ -340,6 +340,24 @@ def no_meld(cards: list[Card]) -> list[Card]:
     return min((r for r in refused if r[0]), key=lambda r: r[0])[1]
 
 
+LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
+"""Where a page may fetch from: this machine's loopback address, and what needs no network."""
+
+
+def keep_local(context: Any, outside: list[str]) -> None:
+    """Abort every request of a browser ``context`` that isn't to 127.0.0.1 (or a ``data:``/
+    ``blob:`` URL), and log each in ``outside``: the offline tests require it to stay empty."""
+
+    def route(route: Any) -> None:
+        if route.request.url.startswith(LOCAL):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", route)
+
+
 def shot(page: Any, name: str) -> Path:
     path = OUTPUT / name
     page.locator(".rk-table").screenshot(path=str(path), animations="disabled")
