@@ -48,7 +48,15 @@ from rummykit.cards import (
 )
 from rummykit.display import cards_html
 from rummykit.explain import CATALOGUE, Verdict
-from rummykit.melds import IllegalMeld, Meld, check_layoff, check_meld, check_opening, make_meld
+from rummykit.melds import (
+    IllegalMeld,
+    Meld,
+    MeldSum,
+    check_layoff,
+    check_meld,
+    check_opening,
+    make_meld,
+)
 from rummykit.messages import TEMPLATES, join, render
 from rummykit.solver import best_arrangement, can_go_out, min_deadwood
 from rummykit.variants import HUNGARIAN, Variant
@@ -599,7 +607,7 @@ class OpeningValue(Exercise):
     def prompt(self) -> str:
         return render(
             "exercise_opening_prompt",
-            melds=" + ".join(str(m) for m in self.melds),
+            melds=MeldSum(m.cards for m in self.melds),
             rule=self.variant.rule("opening"),
         )
 
@@ -781,7 +789,7 @@ class RoundScore(Exercise):
         for s, hand in enumerate(self.hands):
             if s == self.winner:
                 if self.lays_down:
-                    melds = " + ".join(format_cards(m) for m in self.lays_down)
+                    melds = MeldSum(self.lays_down)
                     parts.append(
                         render("exercise_score_out_melds", seat=s, melds=melds, card=self.last_card)
                     )
@@ -1622,15 +1630,16 @@ class FindOpening(Exercise):
                 self.explanation,
             )
         groups = _read_melds(answer, v)
-        given = " + ".join(format_cards(g) for g in groups)
+        said = MeldSum(groups)
+        given = str(said)
         missing = Counter(c for g in groups for c in g) - Counter(self.hand)
         if missing:
-            wrong = render("exercise_not_in_hand", given=given, cards=tuple(missing.elements()))
+            wrong = render("exercise_not_in_hand", given=said, cards=tuple(missing.elements()))
             return _feedback(False, given, self.answer, "", wrong, self.explanation)
         bad = [g for g in groups if not check_meld(g, v).ok]
         if bad:
             verdict = check_meld(bad[0], v)
-            wrong = render("exercise_find_opening_bad_meld", given=given, meld=bad[0])
+            wrong = render("exercise_find_opening_bad_meld", given=said, meld=bad[0])
             return _feedback(
                 False,
                 given,
@@ -1646,22 +1655,20 @@ class FindOpening(Exercise):
         total = verdict.points or 0
         used = sum(len(g) for g in groups)
         if v.discard_to_win and used >= len(self.hand):
-            wrong = render("exercise_find_opening_no_discard", given=given)
+            wrong = render("exercise_find_opening_no_discard", given=said)
             return _feedback(False, given, self.answer, "", wrong, self.explanation)
         right = best.ok and total == best.points
         if not verdict.ok:
-            wrong = render("exercise_find_opening_short", given=given, points=total)
+            wrong = render("exercise_find_opening_short", given=said, points=total)
             lines = (*_sentences(verdict), *self.explanation)
         else:
-            wrong = render(
-                "exercise_find_opening_less", given=given, points=total, best=best.points
-            )
+            wrong = render("exercise_find_opening_less", given=said, points=total, best=best.points)
             lines = self.explanation
         return _feedback(
             right,
             given,
             self.answer,
-            render("exercise_find_opening_right", given=given, points=total),
+            render("exercise_find_opening_right", given=said, points=total),
             wrong,
             lines if not right else _sentences(verdict),
         )

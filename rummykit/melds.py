@@ -44,6 +44,7 @@ __all__ = [
     "IllegalMeld",
     "JokerAs",
     "Meld",
+    "MeldSum",
     "check_layoff",
     "check_meld",
     "check_opening",
@@ -560,6 +561,49 @@ def _times(count: int) -> str:
     )
 
 
+class MeldSum:
+    """Melds added up in a sentence (``5♥ 6♥ 7♥ + Q♠ Q♥ Q♦``), their cards written with the
+    language's rank letters when local letters are on.
+
+    >>> melds = MeldSum([as_cards("Q♠ Q♥ Q♦"), as_cards("5♥ 6♥ 7♥")])
+    >>> str(melds), melds.spoken()
+    ('Q♠ Q♥ Q♦ + 5♥ 6♥ 7♥', 'Q♠ Q♥ Q♦ + 5♥ 6♥ 7♥')
+    """
+
+    __slots__ = ("groups",)
+
+    def __init__(self, groups: Iterable[Sequence[Card]]) -> None:
+        self.groups = tuple(tuple(g) for g in groups)
+
+    def __str__(self) -> str:
+        return " + ".join(format_cards(g) for g in self.groups)
+
+    def spoken(self, spec: str = "") -> str:
+        """The melds in a sentence of the current language."""
+        return " + ".join(" ".join(c.spoken() for c in g) for g in self.groups)
+
+
+class _Shape:
+    """A run's ranks joined by dashes (``K-A-2``), written with the language's rank letters
+    when local letters are on (``R-A-2`` in Finnish and Portuguese).
+
+    >>> str(_Shape([13, 1, 2])), _Shape([12, 13, 1]).spoken()
+    ('K-A-2', 'Q-K-A')
+    """
+
+    __slots__ = ("ranks",)
+
+    def __init__(self, ranks: Iterable[int]) -> None:
+        self.ranks = tuple(Rank(r) for r in ranks)
+
+    def __str__(self) -> str:
+        return "-".join(map(str, self.ranks))
+
+    def spoken(self, spec: str = "") -> str:
+        """The shape in a sentence of the current language."""
+        return "-".join(r.spoken() for r in self.ranks)
+
+
 def _the(cards: Iterable[Card], word: str = "and") -> str:
     """``the 6♥ and the 7♥`` (``word="or"``: ``the A♥ or the 4♥``)."""
     return join([render("the_card", card=c) for c in cards], word)
@@ -769,7 +813,7 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
         }
         if joker_ace:
             params["stands_for"] = Card(ACE, suit)
-            params["shape"] = "-".join(rank_name(r) for r in wrap)
+            params["shape"] = _Shape(wrap)
         out.append(
             _reason(
                 variant,

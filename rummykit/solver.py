@@ -46,7 +46,7 @@ from rummykit.cards import (
     parse_card,
     rank_name,
 )
-from rummykit.melds import Meld, layoff_readings, make_meld
+from rummykit.melds import Meld, MeldSum, layoff_readings, make_meld
 from rummykit.messages import join, render
 from rummykit.variants import HUNGARIAN, Variant
 
@@ -739,8 +739,8 @@ def _split_long(melds: list[Meld]) -> list[Meld]:
     return out
 
 
-def _melds_text(melds: Sequence[Meld]) -> str:
-    return " + ".join(str(m) for m in melds)
+def _melds_text(melds: Sequence[Meld]) -> MeldSum:
+    return MeldSum(m.cards for m in melds)
 
 
 # --- least deadwood ---------------------------------------------------------------------

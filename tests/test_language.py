@@ -501,3 +501,87 @@ def test_numbers_with_decimals_take_the_language_s_mark(lang: str, mark: str) ->
     text = render("ai_term_inline", value=-37.25, text="x", language=lang)
     assert text.startswith(f"-37{mark}25 ")
     assert render("ai_term_inline", value=3, text="x", language=lang).startswith("3 ")
+
+
+# --- cards said in local letters wherever a sentence names them (issue 19 leaks) ---------
+
+
+def _local(cards: str, lang: str) -> str:
+    return " ".join(card_text(c, lang, local=True) for c in parse_cards(cards))
+
+
+@pytest.mark.parametrize("lang", ["pt", "fi"])
+def test_events_name_their_cards_in_the_languages_letters(lang: str) -> None:
+    from rummykit.game.facts import Event
+
+    meld = Event(1, "meld", {"cards": ["Q♠", "Q♥", "Q♦"], "index": 0})
+    layoff = Event(0, "layoff", {"cards": ["🃏"], "index": 0, "joker_as": ["K♥"]})
+    discard = Event(2, "discard", {"card": "J♣"})
+    taken = Event(0, "draw_discard", {"card": "K♠"})
+    set_language(lang, local_letters=True)
+    said = {
+        _local("Q♠ Q♥ Q♦", lang): [str(meld), meld.words("widget_you_event_meld")],
+        _local("K♥", lang): [str(layoff), layoff.words("widget_you_event_layoff_joker")],
+        _local("J♣", lang): [str(discard), discard.words("widget_you_event_discard")],
+        _local("K♠", lang): [str(taken), taken.words("widget_you_event_draw_discard")],
+    }
+    for cards, sentences in said.items():
+        for sentence in sentences:
+            assert cards in sentence, (cards, sentence)
+            assert "Q♠" not in sentence and "K♥" not in sentence and "K♠" not in sentence
+    assert "D♠ D♥ D♦" in str(meld)  # dama / daami
+    # what is saved stays English, whatever the language: records read the same everywhere
+    assert meld.to_dict()["params"]["cards"] == ["Q♠", "Q♥", "Q♦"]
+    assert layoff.to_dict()["params"]["joker_as"] == ["K♥"]
+    set_language(lang, local_letters=False)
+    assert "Q♠ Q♥ Q♦" in str(meld)
+
+
+def test_events_of_a_played_game_follow_the_letters_and_english_is_unchanged() -> None:
+    from rummykit.ai import make_agent
+    from rummykit.game import Game
+
+    game = Game.new("hungarian", players=3, seed=4)
+    agents = [make_agent("normal") for _ in range(3)]
+    while not game.is_over and len(game.events) < 400:
+        seat = game.current
+        game.play(agents[seat].decide(game.observation(seat)).action, seat)
+    codes = {e.code for e in game.events}
+    assert {"meld", "discard"} <= codes
+    english = [str(e) for e in game.events]
+    set_language("en", local_letters=True)
+    assert [str(e) for e in game.events] == english
+    set_language("fi", local_letters=True)
+    for event in game.events:
+        for card in event.params.get("cards", ()) or [event.params.get("card")]:
+            if card and card != "🃏":
+                assert card_text(parse_card(card), "fi", local=True) in str(event)
+
+
+@pytest.mark.parametrize("lang", ["pt", "fi"])
+def test_a_wrapping_runs_shape_is_written_in_the_languages_letters(lang: str) -> None:
+    set_language(lang, local_letters=True)
+    said = str(check_meld("K♠ 🃏 2♠"))
+    assert "R-A-2" in said and "K-A-2" not in said
+    set_language(lang, local_letters=False)
+    assert "K-A-2" in str(check_meld("K♠ 🃏 2♠"))
+    set_language("en", local_letters=True)
+    assert "K-A-2 wraps around the ace" in str(check_meld("K♠ 🃏 2♠"))
+
+
+@pytest.mark.parametrize("lang", ["pt", "fi"])
+def test_the_opening_exercises_say_melds_in_the_languages_letters(lang: str) -> None:
+    from rummykit.exercises import FindOpening, OpeningValue
+    from rummykit.melds import make_meld
+
+    set_language(lang, local_letters=True)
+    prompt = OpeningValue([make_meld("Q♠ Q♥ Q♦"), make_meld("9♣ 10♣ J♣")]).prompt
+    assert f"{_local('Q♠ Q♥ Q♦', lang)} + {_local('9♣ 10♣ J♣', lang)}" in prompt
+    exercise = FindOpening("Q♠ Q♥ Q♦ K♠ K♥ K♦ 5♣ 9♥ 2♣ 4♦")
+    wrong = exercise.check("Q♠ Q♥ Q♦")
+    right = exercise.check("Qs Qh Qd + Ks Kh Kd")
+    assert not wrong and right
+    assert _local("Q♠ Q♥ Q♦", lang) in wrong.head and "Q♠" not in str(wrong)
+    both = f"{_local('Q♠ Q♥ Q♦', lang)} + {_local('K♠ K♥ K♦', lang)}"
+    assert both in right.head and "K♠" not in str(right)
+    assert right.given == "Q♠ Q♥ Q♦ + K♠ K♥ K♦"  # the data stays English

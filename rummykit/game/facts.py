@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from rummykit.cards import Card
+from rummykit.cards import Card, CardParseError, parse_card
 from rummykit.explain import Reason
 from rummykit.melds import Meld
 from rummykit.messages import TEMPLATES, join, render
@@ -76,7 +76,7 @@ class Event:
     def words(self, template: str | None = None) -> str:
         """The event as a sentence: its own template, or ``template`` filled with the same
         parameters (a view's "You laid down …"). Melds get ``number``, counted from 1."""
-        params = {"seat": self.seat, **self.params}
+        params = {"seat": self.seat, **{k: _as_cards(k, v) for k, v in self.params.items()}}
         if isinstance(params.get("index"), int):  # people count melds from 1
             params["number"] = params["index"] + 1
         if params.get("joker_as"):  # what a laid-off joker stands for
@@ -103,6 +103,28 @@ class Event:
         """JSON-ready form."""
         params = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
         return {"seat": self.seat, "code": self.code, "params": params}
+
+
+_CARD_PARAMS = frozenset({"card", "cards", "joker_as"})
+
+
+def _as_cards(key: str, value: Any) -> Any:
+    """A card parameter, kept as English text (saved records stay stable), read back as
+    cards for the sentence, so that they are written in the language's own rank letters.
+
+    >>> _as_cards("cards", ("Q♠", "Q♥")), _as_cards("card", "🃏"), _as_cards("index", 2)
+    ((Card('Q♠'), Card('Q♥')), Card('🃏'), 2)
+    """
+    if key not in _CARD_PARAMS:
+        return value
+    try:
+        if isinstance(value, str):
+            return parse_card(value)
+        if isinstance(value, tuple):
+            return tuple(parse_card(v) if isinstance(v, str) else v for v in value)
+    except CardParseError:  # not a card after all: said as it is
+        pass
+    return value
 
 
 @dataclass(frozen=True, slots=True)
