@@ -578,6 +578,9 @@ class MeldSum:
     def __str__(self) -> str:
         return " + ".join(format_cards(g) for g in self.groups)
 
+    def __repr__(self) -> str:
+        return repr(str(self))  # as the plain text it stands for
+
     def spoken(self, spec: str = "") -> str:
         """The melds in a sentence of the current language."""
         return " + ".join(" ".join(c.spoken() for c in g) for g in self.groups)
@@ -598,6 +601,9 @@ class _Shape:
 
     def __str__(self) -> str:
         return "-".join(map(str, self.ranks))
+
+    def __repr__(self) -> str:
+        return repr(str(self))  # as the plain text it stands for
 
     def spoken(self, spec: str = "") -> str:
         """The shape in a sentence of the current language."""

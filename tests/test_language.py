@@ -563,6 +563,8 @@ def test_a_wrapping_runs_shape_is_written_in_the_languages_letters(lang: str) ->
     set_language(lang, local_letters=True)
     said = str(check_meld("K♠ 🃏 2♠"))
     assert "R-A-2" in said and "K-A-2" not in said
+    # its data reads as before (a notebook that shows the reason's repr stays the same)
+    assert "'shape': 'K-A-2'" in repr(check_meld("K♠ 🃏 2♠").reasons[-1].params)
     set_language(lang, local_letters=False)
     assert "K-A-2" in str(check_meld("K♠ 🃏 2♠"))
     set_language("en", local_letters=True)
