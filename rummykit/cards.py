@@ -176,6 +176,16 @@ class Card:
         return JOKER_SYMBOL if self.is_joker else rank_name(self.rank)
 
     @property
+    def rank_letter(self) -> str:
+        """The rank as written on the card's picture: :attr:`rank_name`, or the current
+        language's letter when local letters are on (``D`` for a queen in Finnish).
+
+        >>> Card("Q♥").rank_letter
+        'Q'
+        """
+        return JOKER_SYMBOL if self.is_joker else Rank(self.rank).text()
+
+    @property
     def label(self) -> str:
         """Words for screen readers: ``king of spades``, ``10 of hearts``, ``joker`` (in the
         current language).

@@ -1,6 +1,6 @@
 """Cards drawn as SVG in plain HTML from their rank, suit and label, below every model.
 
-This module imports no model: it draws anything shaped like a card (a ``rank_name``, a
+This module imports no model: it draws anything shaped like a card (a ``rank_letter``, a
 ``suit``, a ``label``, ``is_joker``) and anything shaped like a verdict, so
 :class:`~rummykit.cards.Card` and :class:`~rummykit.explain.Verdict` show themselves in a
 notebook by calling down into it (the way ``chess.svg`` draws a board without the board
@@ -41,10 +41,10 @@ __all__ = [
 
 
 class Drawable(Protocol):
-    """What drawing a card needs: a card's rank name, suit, label and whether it is a joker."""
+    """What drawing a card needs: the letter of a card's rank, its suit, label and whether it is a joker."""
 
     @property
-    def rank_name(self) -> str: ...
+    def rank_letter(self) -> str: ...
     @property
     def suit(self) -> str: ...
     @property
@@ -113,7 +113,7 @@ def card_svg(card: Drawable, *, highlight: bool = False, width: int | None = Non
     h = round(w * 1.4)
     colour = suit_colour(card.suit)
     label = render("card_at_fault", label=card.label) if highlight else card.label
-    rank = render("card_joker_corner") if card.is_joker else card.rank_name
+    rank = render("card_joker_corner") if card.is_joker else card.rank_letter
     centre = "🃏" if card.is_joker else card.suit
     border = (
         f'<rect x="2" y="2" width="96" height="136" rx="9" fill="none" stroke="{_HIGHLIGHT}" '

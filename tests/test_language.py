@@ -587,3 +587,20 @@ def test_the_opening_exercises_say_melds_in_the_languages_letters(lang: str) -> 
     both = f"{_local('Q♠ Q♥ Q♦', lang)} + {_local('K♠ K♥ K♦', lang)}"
     assert both in right.head and "K♠" not in str(right)
     assert right.given == "Q♠ Q♥ Q♦ + K♠ K♥ K♦"  # the data stays English
+
+
+def test_card_pictures_carry_the_languages_letters_when_asked() -> None:
+    from rummykit.drawing import card_svg
+    from rummykit.widgets.table import Table
+
+    set_language("en", local_letters=True)
+    english = card_svg(Card("Q♥"))
+    assert ">Q<" in english
+    set_language("en", local_letters=False)
+    assert card_svg(Card("Q♥")) == english
+    assert ">D<" not in Table(language="fi").deck["Q♥"]
+    set_language("en", local_letters=True)  # English around it: the table speaks Finnish
+    fi, pt = Table(language="fi").deck, Table(language="pt").deck
+    assert ">D<" in fi["Q♥"] and ">R<" in fi["K♠"] and ">J<" in fi["J♦"]
+    assert ">D<" in pt["Q♥"] and ">R<" in pt["K♠"] and ">V<" in pt["J♦"]
+    assert "<title>Q♥</title>" in fi["Q♥"]  # the data behind the picture stays the same
