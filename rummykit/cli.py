@@ -23,10 +23,10 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rummykit import __version__
-from rummykit.cli_help import HelpFormatter
+from rummykit.cli_help import ArgumentParser, HelpFormatter
 from rummykit.explain import Verdict
 from rummykit.language import UnknownLanguage, available, speaking
 from rummykit.melds import check_meld
@@ -536,11 +536,14 @@ def _speak(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The ``rummykit`` argument parser with every subcommand in :data:`COMMANDS`; its help
     is in the current language, and every subcommand takes ``--lang``."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="rummykit", description=render("cli_description"), formatter_class=HelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # the subcommands' parsers are of the same class (their errors in the language too)
+    commands = cast(
+        "Subcommands", parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    )
     for add in COMMANDS:
         add(commands)
     _speak(parser)

@@ -1597,6 +1597,20 @@ TEMPLATES: dict[str, str] = {
     "unknown_language": "'{name}' is not a language rummykit speaks: choose one of {choices}",
     "list_separator": ", ",
     "decimal_separator": ".",
+    # argparse's own error messages (rummykit.cli_help)
+    "cli_arg_error": "{prog}: error: {message}",
+    "cli_arg_required": "the following arguments are required: {names}",
+    "cli_arg_unrecognized": "unrecognized arguments: {names}",
+    "cli_arg_one_required": "one of the arguments {names} is required",
+    "cli_arg_ambiguous": "ambiguous option: {option} could match {matches}",
+    "cli_arg_problem": "argument {argument}: {problem}",
+    "cli_arg_invalid_choice": "invalid choice: {value} (choose from {choices})",
+    "cli_arg_invalid_value": "invalid {kind} value: {value}",
+    "cli_arg_expected_one": "expected one argument",
+    "cli_arg_expected_at_most_one": "expected at most one argument",
+    "cli_arg_expected_some": "expected at least one argument",
+    "cli_arg_not_allowed": "not allowed with argument {other}",
+    "cli_arg_ignored": "ignored explicit argument {value}",
     "cli_lang_help": (
         "the language to speak: {choices} (default: the locale's, from LC_ALL, LC_MESSAGES or "
         "LANG; else English)"
@@ -1776,6 +1790,8 @@ NOTES: dict[str, str] = {
         "English ones are read as well."
     ),
     "list_separator": "Not a sentence: what stands between the items of a list but the last two.",
+    "cli_arg_invalid_value": "{kind} is the name of a Python type, such as int: keep it as it is.",
+    "cli_arg_error": "{prog} is the command (rummykit check); {message} is one of the cli_arg_ sentences.",
     "decimal_separator": (
         "Not a sentence: the mark between the whole part of a number and its decimals "
         "(37.5 in English)."

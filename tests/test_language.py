@@ -18,7 +18,7 @@ import pytest
 import rummykit
 from rummykit import language, pofiles
 from rummykit.cards import Card, CardParseError, card_text, parse_card, parse_cards
-from rummykit.cli import main
+from rummykit.cli import build_parser, main
 from rummykit.language import UnknownLanguage, language_from_environment, set_language
 from rummykit.melds import check_meld
 from rummykit.messages import TEMPLATES, Text, TranslationWarning, _forms, render
@@ -604,3 +604,51 @@ def test_card_pictures_carry_the_languages_letters_when_asked() -> None:
     assert ">D<" in fi["Q♥"] and ">R<" in fi["K♠"] and ">J<" in fi["J♦"]
     assert ">D<" in pt["Q♥"] and ">R<" in pt["K♠"] and ">V<" in pt["J♦"]
     assert "<title>Q♥</title>" in fi["Q♥"]  # the data behind the picture stays the same
+
+
+# argparse's own errors, for a command line a learner gets wrong
+BAD_COMMANDS = [
+    ["check"],
+    ["simulate", "--players", "two"],
+    ["frob"],
+    ["check", "--bogus", "K♠ A♠ 2♠"],
+    ["simulate", "--players"],
+]
+
+
+def _last_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    return captured.err.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_argparse_errors_are_said_in_the_language(
+    lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    required = _last_error(["check", "--lang", lang], capsys)
+    assert required == render(
+        "cli_arg_error",
+        prog="rummykit check",
+        message=render("cli_arg_required", names="CARDS", language=lang),
+        language=lang,
+    )
+    for argv in BAD_COMMANDS:
+        english = _last_error([*argv, "--lang", "en"], capsys)
+        translated = _last_error([*argv, "--lang", lang], capsys)
+        assert translated != english, translated
+        assert translated.split(": ")[0] == english.split(": ")[0]  # the command, as typed
+        head = render("cli_arg_error", prog="", message="", language=lang).strip(": ")
+        assert head in translated
+
+
+def test_argparse_errors_in_english_are_argparse_s_own(capsys: pytest.CaptureFixture[str]) -> None:
+    said = [_last_error([*argv, "--lang", "en"], capsys) for argv in BAD_COMMANDS[:3]]
+    assert said == [
+        "rummykit check: error: the following arguments are required: CARDS",
+        "rummykit simulate: error: argument --players/-p: invalid int value: 'two'",
+        "rummykit: error: argument COMMAND: invalid choice: 'frob' (choose from "
+        + ", ".join(repr(c) for c in build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+        + ")",
+    ]
