@@ -32,17 +32,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 # Chromium launched, and Voilà waited for and stopped, as the browser tests do
+from rummykit.classroom import DEFAULT_PREHEAT  # noqa: E402
 from tests.browser.test_table_browser import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -64,10 +68,20 @@ ANSWERED = """(cards) => document.querySelectorAll("[data-testid^='hand-']").len
   || document.querySelector("[data-testid=verdict]") !== null"""
 
 
+def server_environment() -> dict[str, str]:
+    """The server's environment as a teacher's would be: rummykit byte-compiled (an installed
+    wheel is) and Python free to read and write bytecode (this sandbox's
+    ``PYTHONDONTWRITEBYTECODE`` would make every kernel compile rummykit from source)."""
+    compileall.compile_dir(ROOT / "rummykit", quiet=1)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def start_server(
     port: int, preheat: int, culling: tuple[int, int], log: Path
 ) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    env = server_environment()
     command = [
         sys.executable,
         "-m",
@@ -88,6 +102,24 @@ def start_server(
     return server
 
 
+async def settled(server: subprocess.Popen[bytes], quiet: float = 0.05, limit: float = 120) -> None:
+    """Wait until the server and its kernels (the preheated pool) use less than ``quiet`` CPU
+    seconds in a second: the teacher started it before the class came in."""
+    import psutil
+
+    def used() -> float:
+        tree = [psutil.Process(server.pid), *psutil.Process(server.pid).children(recursive=True)]
+        return sum(sum(p.cpu_times()[:2]) for p in tree if p.is_running())
+
+    before, deadline = used(), time.monotonic() + limit
+    while time.monotonic() < deadline:
+        await asyncio.sleep(1)
+        now = used()
+        if now - before < quiet:
+            return
+        before = now
+
+
 def kernels(server: subprocess.Popen[bytes]) -> list[Any]:
     import psutil
 
@@ -103,6 +135,90 @@ def kernels(server: subprocess.Popen[bytes]) -> list[Any]:
         except psutil.NoSuchProcess:
             continue
     return found
+
+
+PARTS = {
+    "voila": "Voilà server",
+    "kernel": "kernels",
+    "renderer": "Chromium: page renderers",
+    "gpu": "Chromium: GPU process (software)",
+    "chromium": "Chromium: browser, network, utility",
+    "playwright": "the benchmark's Playwright (Python + node)",
+}
+
+
+def part_of(command: list[str]) -> str:
+    """Which part of the class a process is, from its command line."""
+    line = " ".join(command)
+    program = Path(command[0]).name if command else ""
+    if "ipykernel_launcher" in line:
+        return "kernel"
+    if "chrom" in program:
+        kinds = {"--type=renderer": "renderer", "--type=gpu-process": "gpu"}
+        return next((part for flag, part in kinds.items() if flag in line), "chromium")
+    if any(
+        f"-m {server}" in line for server in ("voila", "rummykit.classroom", "rummykit classroom")
+    ):
+        return "voila"
+    return "playwright"
+
+
+class CpuMeter:
+    """CPU seconds (user + system) of every process of this benchmark's tree — the server
+    and its kernels, Chromium, Playwright's driver, this process — by part, from the moment
+    it starts. Sampled every ``every`` seconds (a process counts with its last sample, so one
+    that ends between two samples loses at most that much) and once more when stopped."""
+
+    def __init__(self, every: float = 0.5) -> None:
+        import psutil
+
+        self._psutil = psutil
+        self._every = every
+        self._last: dict[tuple[int, float], tuple[str, float]] = {}
+        self._base = {key: cpu for key, (_, cpu) in self._sample().items()}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def cpu_of(process: subprocess.Popen[bytes]) -> float:
+        """CPU seconds a process has used so far (the server's start-up, before the class)."""
+        import psutil
+
+        times = psutil.Process(process.pid).cpu_times()
+        return float(times.user + times.system)
+
+    def _sample(self) -> dict[tuple[int, float], tuple[str, float]]:
+        me = self._psutil.Process()
+        for process in [me, *me.children(recursive=True)]:
+            try:
+                with process.oneshot():
+                    key = (process.pid, process.create_time())
+                    times = process.cpu_times()
+                    # read each time: a process forked by Chromium's zygote shows the
+                    # zygote's command line until it becomes a renderer
+                    part = part_of(process.cmdline())
+            except (self._psutil.NoSuchProcess, self._psutil.ZombieProcess):
+                continue
+            self._last[key] = (part, times.user + times.system)
+        return self._last
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self._sample()
+
+    def stop(self) -> dict[str, tuple[float, int]]:
+        """Seconds of CPU by part since the start, and how many processes of it ran."""
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        used: dict[str, tuple[float, int]] = defaultdict(lambda: (0.0, 0))
+        for key, (part, cpu) in self._last.items():
+            spent = cpu - self._base.get(key, 0.0)
+            if spent > 0.01:
+                seconds, count = used[part]
+                used[part] = (seconds + spent, count + 1)
+        return dict(used)
 
 
 def resident_mb(processes: list[Any]) -> list[float]:
@@ -159,10 +275,11 @@ async def a_class(
     url = f"http://127.0.0.1:{port}/"
     watch = culling == CHECK_CULLING
     try:
-        if preheat:
-            await asyncio.sleep(max(30, 6 * preheat))  # let the pool fill before the class comes
+        await settled(server)  # the server started, its pool filled, before the class comes
+        server_start = CpuMeter.cpu_of(server)
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            meter = CpuMeter()  # the students' browsers are open when the class begins
             started = time.monotonic()
             results = await asyncio.gather(
                 *(one_student(browser, url, started) for _ in range(students))
@@ -170,6 +287,8 @@ async def a_class(
             live = kernels(server)
             memory = resident_mb(live)
             voila = resident_mb([__import__("psutil").Process(server.pid)])
+            cpu = meter.stop()
+            wall = time.monotonic() - started
             for result in results:
                 await result["context"].close()
             closed = time.monotonic()
@@ -199,6 +318,9 @@ async def a_class(
         "voila_mb": voila[0] if voila else float("nan"),
         "freed_after": freed_after,
         "left": left,
+        "cpu": cpu,
+        "wall": wall,
+        "server_start": server_start,
         "limit": limit,
     }
 
@@ -229,6 +351,8 @@ def report(row: dict[str, Any]) -> None:
             f"   memory: {row['kernels']} kernels, {statistics.mean(k):.0f} MB each (RSS; "
             f"min {min(k):.0f}, max {max(k):.0f}); Voilà itself {row['voila_mb']:.0f} MB"
         )
+    if row["cpu"]:
+        cpu_report(row["cpu"], n, row["wall"], row["server_start"])
     if row["watched"]:
         freed = row["freed_after"]
         verdict = (
@@ -242,6 +366,28 @@ def report(row: dict[str, Any]) -> None:
     if row["errors"]:
         print(f"   lost pages: {row['errors'][:3]}")
     print(f"   requests leaving 127.0.0.1: {row['outside'] or 'none'}")
+
+
+def cpu_report(cpu: dict[str, tuple[float, int]], n: int, wall: float, start: float) -> None:
+    """Where the class's CPU went, by part, and the least time the browsers alone need."""
+    cores = os.cpu_count() or 1
+    total = sum(seconds for seconds, _ in cpu.values())
+    print(
+        f"   CPU from the pages' opening to the last page's clicks ({wall:.1f} s, "
+        f"{cores} cores = {cores * wall:.0f} core-seconds): {total:.1f} s, "
+        f"{total / n:.2f} s per student"
+    )
+    for part, name in PARTS.items():
+        seconds, count = cpu.get(part, (0.0, 0))
+        print(
+            f"     {name:44s} {seconds:7.1f} s  {seconds / n:5.2f} s/student  ({count} processes)"
+        )
+    browsers = sum(cpu.get(part, (0.0, 0))[0] for part in ("renderer", "gpu", "chromium"))
+    print(
+        f"     the browsers alone need ≥ {browsers / cores:.1f} s on {cores} cores for "
+        f"{n} page{'s' if n != 1 else ''} ({browsers / n:.2f} s of CPU a page); Voilà's start-up "
+        f"before the class: {start:.1f} s (not counted)"
+    )
 
 
 def kernel_start(runs: int) -> None:
@@ -279,7 +425,12 @@ def kernel_start(runs: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, nargs="+", default=[1, 10, 20])
-    parser.add_argument("--preheat", type=int, default=0, help="kernels started ahead (Voilà)")
+    parser.add_argument(
+        "--preheat",
+        type=int,
+        default=DEFAULT_PREHEAT,
+        help=f"kernels started ahead (Voilà's pool; rummykit classroom's default: {DEFAULT_PREHEAT})",
+    )
     parser.add_argument("--kernel-start", action="store_true")
     parser.add_argument("--no-culling-check", action="store_true")
     parser.add_argument("--runs", type=int, default=15)
