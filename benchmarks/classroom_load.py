@@ -1,9 +1,13 @@
 """A class at once: N students open ``rummykit classroom``'s page together, on one machine.
 
-``rummykit classroom`` (Voilà, rummykit's template, Rommi against the easy computer) is served
-on a free 127.0.0.1 port; Debian's Chromium (``/usr/bin/chromium``, launched as
-``tests/browser`` does, never ``playwright install``) opens N pages in N browser contexts at
-the same moment, on the same cores as the server. For every page:
+``rummykit classroom`` (Voilà, rummykit's template, Rommi against the easy computer, its
+default pool of preheated kernels unless ``--preheat`` says otherwise) is served on a free
+127.0.0.1 port as a teacher's installed copy would run: rummykit byte-compiled first and the
+server started without ``PYTHONDONTWRITEBYTECODE`` (which this sandbox sets; with it, every
+kernel would compile rummykit from source). Timing starts once the server answers and has
+gone quiet (its pool filled) and Chromium is open. Debian's Chromium (``/usr/bin/chromium``,
+launched as ``tests/browser`` does, never ``playwright install``) opens N pages in N browser
+contexts at the same moment, on the same cores as the server. For every page:
 
 - **drawn** — seconds from the page's request to the table drawn (the stock on screen);
 - **interactive** — seconds until a click on the stock, made as soon as it is drawn, is
@@ -11,21 +15,30 @@ the same moment, on the same cores as the server. For every page:
 - **click to redraw** — milliseconds from a click on a card of the hand to the redrawn view,
   once it is the student's turn (eight clicks a page).
 
-Then **memory per student** (the resident set of each page's kernel, and Voilà's own). The
-class runs use the classroom's default culling (600 s / 60 s). **Culling** is checked by a
+The pages are looked at every 50 ms, not at every animation frame (which would keep all of
+them drawing frames, in software, on the shared cores). Then **memory per student** (the
+resident set of each page's kernel, and Voilà's own), and **where the CPU went**: the CPU
+seconds of every process (psutil, sampled every 0.5 s) by part — Voilà's server, the kernels,
+Chromium's page renderers, its GPU process, its browser/network/utility processes, and the
+benchmark's own Playwright (its Python and node driver) — until the last page was
+interactive and to the end of the clicks, with what the browsers alone need on these cores.
+
+The class runs use the classroom's default culling (600 s / 60 s). **Culling** is checked by a
 last run of 3 pages on a server with a short idle timeout (``--cull-timeout 30
 --cull-interval 5``): once they work, the pages are closed and the kernels counted every
-second until none is left, and the run says whether they were gone within the timeout plus
-two intervals. (A kernel counts as idle from the moment its notebook has run, before its page
-connects: with a timeout of 20 or 60 s, the pages of a class still loading on this overloaded
-machine lost their kernels, which is why the class runs keep the default.) ``--kernel-start`` instead measures what the class notebook adds to a
-kernel's start (fresh interpreters, alternating with and without the cell).
+second until only the pool is left, and the run says whether they were gone within the
+timeout plus two intervals. (A kernel counts as idle from the moment its notebook has run,
+before its page connects: with a timeout of 20 or 60 s, the pages of a class still loading on
+an overloaded machine lost their kernels, which is why the class runs keep the default.)
+``--kernel-start`` instead measures what the class notebook adds to a kernel's start (fresh
+interpreters, alternating with and without the cell).
 
-The machine may be shared: run it ``nice`` and read the load average printed with it.
+The machine may be shared: read the load average printed with it. Chromium raises its own
+processes' priority whatever ``nice`` it is started with.
 
-Run:  nice -n 10 .venv/bin/python benchmarks/classroom_load.py [--students 1 10 20] [--preheat N]
+Run:  .venv/bin/python -u benchmarks/classroom_load.py [--students 1 10 20] [--preheat N]
                 [--no-culling-check]
-      nice -n 10 .venv/bin/python benchmarks/classroom_load.py --kernel-start [--runs 15]
+      nice -n 19 .venv/bin/python benchmarks/classroom_load.py --kernel-start [--runs 15]
 """
 
 from __future__ import annotations
@@ -63,6 +76,10 @@ PAGE_LIMIT = 300_000  # ms: a page that has no table by then counts as lost
 CELL = "from rummykit.widgets.class_table import ClassTable; ClassTable.from_environment()"
 KERNEL_BASE = "import ipykernel.ipkernel, ipywidgets, anywidget, comm"
 
+POLL = 50  # ms between two looks at a page (not every frame: that would make the benchmark
+# keep every page drawing frames, in software, on the cores the class shares)
+DRAWN = "() => document.querySelector('.rk-table [data-testid=stock]') !== null"
+YOUR_TURN = "() => document.querySelector('[data-testid=your-turn]') !== null"
 CLICK_STOCK = "document.querySelector('.rk-table [data-testid=stock]').click()"
 ANSWERED = """(cards) => document.querySelectorAll("[data-testid^='hand-']").length > cards
   || document.querySelector("[data-testid=verdict]") !== null"""
@@ -163,11 +180,15 @@ def part_of(command: list[str]) -> str:
     return "playwright"
 
 
+Usage = dict[str, tuple[float, int]]  # part: (CPU seconds, processes)
+
+
 class CpuMeter:
     """CPU seconds (user + system) of every process of this benchmark's tree — the server
     and its kernels, Chromium, Playwright's driver, this process — by part, from the moment
     it starts. Sampled every ``every`` seconds (a process counts with its last sample, so one
-    that ends between two samples loses at most that much) and once more when stopped."""
+    that ends between two samples loses at most that much), kept as a history to read the
+    usage at any moment, and once more when stopped."""
 
     def __init__(self, every: float = 0.5) -> None:
         import psutil
@@ -175,7 +196,10 @@ class CpuMeter:
         self._psutil = psutil
         self._every = every
         self._last: dict[tuple[int, float], tuple[str, float]] = {}
-        self._base = {key: cpu for key, (_, cpu) in self._sample().items()}
+        self._base: dict[tuple[int, float], float] = {}
+        self._sample()
+        self._base = {key: cpu for key, (_, cpu) in self._last.items()}
+        self._history: list[tuple[float, Usage]] = [(time.monotonic(), {})]
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -188,7 +212,7 @@ class CpuMeter:
         times = psutil.Process(process.pid).cpu_times()
         return float(times.user + times.system)
 
-    def _sample(self) -> dict[tuple[int, float], tuple[str, float]]:
+    def _sample(self) -> None:
         me = self._psutil.Process()
         for process in [me, *me.children(recursive=True)]:
             try:
@@ -201,24 +225,32 @@ class CpuMeter:
             except (self._psutil.NoSuchProcess, self._psutil.ZombieProcess):
                 continue
             self._last[key] = (part, times.user + times.system)
-        return self._last
 
-    def _run(self) -> None:
-        while not self._stop.wait(self._every):
-            self._sample()
-
-    def stop(self) -> dict[str, tuple[float, int]]:
-        """Seconds of CPU by part since the start, and how many processes of it ran."""
-        self._stop.set()
-        self._thread.join()
-        self._sample()
-        used: dict[str, tuple[float, int]] = defaultdict(lambda: (0.0, 0))
+    def _usage(self) -> Usage:
+        used: Usage = defaultdict(lambda: (0.0, 0))
         for key, (part, cpu) in self._last.items():
             spent = cpu - self._base.get(key, 0.0)
             if spent > 0.01:
                 seconds, count = used[part]
                 used[part] = (seconds + spent, count + 1)
         return dict(used)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self._sample()
+            self._history.append((time.monotonic(), self._usage()))
+
+    def at(self, moment: float) -> Usage:
+        """The usage by part at ``moment`` (``time.monotonic()``; the last sample before it)."""
+        return [usage for when, usage in self._history if when <= moment][-1]
+
+    def stop(self) -> Usage:
+        """The usage by part from the start until now; sampling stops."""
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        self._history.append((time.monotonic(), self._usage()))
+        return self._history[-1][1]
 
 
 def resident_mb(processes: list[Any]) -> list[float]:
@@ -231,6 +263,11 @@ def resident_mb(processes: list[Any]) -> list[float]:
         except psutil.NoSuchProcess:
             continue
     return sizes
+
+
+async def until(page: Any, condition: str, arg: Any = None) -> None:
+    """Wait until ``condition`` holds in the page, looking every :data:`POLL` ms."""
+    await page.wait_for_function(condition, arg=arg, polling=POLL, timeout=PAGE_LIMIT)
 
 
 async def one_student(browser: Any, url: str, started: float) -> dict[str, Any]:
@@ -246,13 +283,13 @@ async def one_student(browser: Any, url: str, started: float) -> dict[str, Any]:
     result: dict[str, Any] = {"context": context, "outside": outside}
     try:
         await page.goto(url, wait_until="domcontentloaded", timeout=PAGE_LIMIT)
-        await page.wait_for_selector(".rk-table [data-testid=stock]", timeout=PAGE_LIMIT)
+        await until(page, DRAWN)
         result["drawn"] = time.monotonic() - started
         cards = await page.locator("[data-testid^='hand-']").count()
         await page.evaluate(CLICK_STOCK)  # a click in the page, whatever lies over the stock
-        await page.wait_for_function(ANSWERED, arg=cards, timeout=PAGE_LIMIT)
+        await until(page, ANSWERED, cards)
         result["interactive"] = time.monotonic() - started
-        await page.get_by_test_id("your-turn").wait_for(timeout=PAGE_LIMIT)
+        await until(page, YOUR_TURN)
         result["clicks"] = [float(await page.evaluate(REDRAW, f"hand-{i % 4}")) for i in range(8)]
     except Exception as error:  # a lost page is a result, not a crash of the benchmark
         result["error"] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
@@ -289,6 +326,8 @@ async def a_class(
             voila = resident_mb([__import__("psutil").Process(server.pid)])
             cpu = meter.stop()
             wall = time.monotonic() - started
+            ready = max((r["interactive"] for r in results if "interactive" in r), default=wall)
+            cpu_ready = meter.at(started + ready)
             for result in results:
                 await result["context"].close()
             closed = time.monotonic()
@@ -320,6 +359,8 @@ async def a_class(
         "left": left,
         "cpu": cpu,
         "wall": wall,
+        "cpu_ready": cpu_ready,
+        "ready": ready,
         "server_start": server_start,
         "limit": limit,
     }
@@ -352,7 +393,7 @@ def report(row: dict[str, Any]) -> None:
             f"min {min(k):.0f}, max {max(k):.0f}); Voilà itself {row['voila_mb']:.0f} MB"
         )
     if row["cpu"]:
-        cpu_report(row["cpu"], n, row["wall"], row["server_start"])
+        cpu_report(row, n)
     if row["watched"]:
         freed = row["freed_after"]
         verdict = (
@@ -368,25 +409,29 @@ def report(row: dict[str, Any]) -> None:
     print(f"   requests leaving 127.0.0.1: {row['outside'] or 'none'}")
 
 
-def cpu_report(cpu: dict[str, tuple[float, int]], n: int, wall: float, start: float) -> None:
-    """Where the class's CPU went, by part, and the least time the browsers alone need."""
+def cpu_report(row: dict[str, Any], n: int) -> None:
+    """Where the class's CPU went, by part: until the last page was interactive (what the
+    time to an interactive table is made of), and over the whole run (the clicks too)."""
     cores = os.cpu_count() or 1
-    total = sum(seconds for seconds, _ in cpu.values())
+    ready, whole = row["cpu_ready"], row["cpu"]
+    total = sum(seconds for seconds, _ in ready.values())
     print(
-        f"   CPU from the pages' opening to the last page's clicks ({wall:.1f} s, "
-        f"{cores} cores = {cores * wall:.0f} core-seconds): {total:.1f} s, "
-        f"{total / n:.2f} s per student"
+        f"   CPU from the pages' opening until the last was interactive ({row['ready']:.1f} s "
+        f"on {cores} cores = {cores * row['ready']:.0f} core-seconds): {total:.1f} s, "
+        f"{total / n:.2f} s per student; with the clicks, to the end ({row['wall']:.1f} s): "
+        f"{sum(seconds for seconds, _ in whole.values()):.1f} s"
     )
     for part, name in PARTS.items():
-        seconds, count = cpu.get(part, (0.0, 0))
+        seconds, count = ready.get(part, (0.0, 0))
         print(
-            f"     {name:44s} {seconds:7.1f} s  {seconds / n:5.2f} s/student  ({count} processes)"
+            f"     {name:44s} {seconds:6.1f} s  {seconds / n:5.2f} s/student  "
+            f"(to the end {whole.get(part, (0.0, 0))[0]:6.1f} s; {count} processes)"
         )
-    browsers = sum(cpu.get(part, (0.0, 0))[0] for part in ("renderer", "gpu", "chromium"))
+    browsers = sum(ready.get(part, (0.0, 0))[0] for part in ("renderer", "gpu", "chromium"))
     print(
-        f"     the browsers alone need ≥ {browsers / cores:.1f} s on {cores} cores for "
-        f"{n} page{'s' if n != 1 else ''} ({browsers / n:.2f} s of CPU a page); Voilà's start-up "
-        f"before the class: {start:.1f} s (not counted)"
+        f"     the browsers alone: {browsers / n:.2f} s of CPU a page, {browsers / cores:.1f} s "
+        f"on {cores} cores for {n} page{'s' if n != 1 else ''}; Voilà's start-up before the "
+        f"class: {row['server_start']:.1f} s (not counted)"
     )
 
 
@@ -394,7 +439,7 @@ def kernel_start(runs: int) -> None:
     """What the class notebook's cell adds to a kernel that has ipykernel and the widgets, and
     what it would add if every widget module came with it (as ``rummykit.widgets`` did before
     it imported each widget's module on first use)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = server_environment()  # compiled bytecode, as an installed wheel has
     every = "import rummykit.widgets.checker, rummykit.widgets.puzzle, rummykit.widgets.stepper"
     cases = {
         "kernel + widgets": KERNEL_BASE,
