@@ -73,6 +73,7 @@ CLASS_CULLING = (600, 60)  # the classroom's defaults, for the class runs
 CHECK_CULLING = (30, 5)  # short, for the culling check
 CHECK_PAGES = 3
 PAGE_LIMIT = 300_000  # ms: a page that has no table by then counts as lost
+CLICK_LIMIT = 60  # s: a click on the hand not redrawn by then is reported
 CELL = "from rummykit.widgets.class_table import ClassTable; ClassTable.from_environment()"
 KERNEL_BASE = "import ipykernel.ipkernel, ipywidgets, anywidget, comm"
 
@@ -281,18 +282,27 @@ async def one_student(browser: Any, url: str, started: float) -> dict[str, Any]:
 
     page.on("request", note)
     result: dict[str, Any] = {"context": context, "outside": outside}
+    stage = "loading the page"
     try:
         await page.goto(url, wait_until="domcontentloaded", timeout=PAGE_LIMIT)
+        stage = "waiting for the table"
         await until(page, DRAWN)
         result["drawn"] = time.monotonic() - started
         cards = await page.locator("[data-testid^='hand-']").count()
         await page.evaluate(CLICK_STOCK)  # a click in the page, whatever lies over the stock
+        stage = "waiting for the stock's answer"
         await until(page, ANSWERED, cards)
         result["interactive"] = time.monotonic() - started
+        stage = "waiting for the student's turn"
         await until(page, YOUR_TURN)
-        result["clicks"] = [float(await page.evaluate(REDRAW, f"hand-{i % 4}")) for i in range(8)]
+        stage = "clicking the hand"
+        result["clicks"] = []
+        for i in range(8):
+            redraw = page.evaluate(REDRAW, f"hand-{i % 4}")
+            result["clicks"].append(float(await asyncio.wait_for(redraw, CLICK_LIMIT)))
     except Exception as error:  # a lost page is a result, not a crash of the benchmark
-        result["error"] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+        message = str(error).splitlines()[0] if str(error) else ""
+        result["error"] = f"{stage}: {type(error).__name__} {message}".strip()
     return result
 
 
@@ -405,7 +415,7 @@ def report(row: dict[str, Any]) -> None:
         )
         print(f"   culling: kernels {verdict}")
     if row["errors"]:
-        print(f"   lost pages: {row['errors'][:3]}")
+        print(f"   pages stopped ({len(row['errors'])}): {sorted(set(row['errors']))[:3]}")
     print(f"   requests leaving 127.0.0.1: {row['outside'] or 'none'}")
 
 
