@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import compileall
+import contextlib
 import os
 import statistics
 import subprocess
@@ -271,7 +272,7 @@ async def until(page: Any, condition: str, arg: Any = None) -> None:
     await page.wait_for_function(condition, arg=arg, polling=POLL, timeout=PAGE_LIMIT)
 
 
-async def one_student(browser: Any, url: str, started: float) -> dict[str, Any]:
+async def one_student(browser: Any, url: str, started: float, shots: Path) -> dict[str, Any]:
     context = await browser.new_context(viewport={"width": 1200, "height": 1000})
     page = await context.new_page()
     outside: list[str] = []
@@ -281,6 +282,9 @@ async def one_student(browser: Any, url: str, started: float) -> dict[str, Any]:
             outside.append(request.url)
 
     page.on("request", note)
+    errors: list[str] = []  # what the page's JavaScript said went wrong, shown if it stops
+    page.on("pageerror", lambda error: errors.append(str(error).splitlines()[0]))
+    page.on("console", lambda m: errors.append(m.text[:200]) if m.type == "error" else None)
     result: dict[str, Any] = {"context": context, "outside": outside}
     stage = "loading the page"
     try:
@@ -303,6 +307,9 @@ async def one_student(browser: Any, url: str, started: float) -> dict[str, Any]:
     except Exception as error:  # a lost page is a result, not a crash of the benchmark
         message = str(error).splitlines()[0] if str(error) else ""
         result["error"] = f"{stage}: {type(error).__name__} {message}".strip()
+        result["page_errors"] = errors[-5:]
+        with contextlib.suppress(Exception):
+            await page.screenshot(path=str(shots / f"stopped-{id(page)}.png"))
     return result
 
 
@@ -329,7 +336,7 @@ async def a_class(
             meter = CpuMeter()  # the students' browsers are open when the class begins
             started = time.monotonic()
             results = await asyncio.gather(
-                *(one_student(browser, url, started) for _ in range(students))
+                *(one_student(browser, url, started, out) for _ in range(students))
             )
             live = kernels(server)
             memory = resident_mb(live)
@@ -358,6 +365,7 @@ async def a_class(
         "watched": watch,
         "working": len(worked),
         "errors": [r["error"] for r in results if "error" in r],
+        "page_errors": sorted({e for r in results for e in r.get("page_errors", [])}),
         "outside": sorted({u for r in results for u in r["outside"]}),
         "drawn": [r["drawn"] for r in results if "drawn" in r],
         "interactive": [r["interactive"] for r in worked],
@@ -416,6 +424,9 @@ def report(row: dict[str, Any]) -> None:
         print(f"   culling: kernels {verdict}")
     if row["errors"]:
         print(f"   pages stopped ({len(row['errors'])}): {sorted(set(row['errors']))[:3]}")
+        print(
+            f"   their pages' errors: {row['page_errors'][:5] or 'none'} (screenshots: test-output/classroom/stopped-*.png)"
+        )
     print(f"   requests leaving 127.0.0.1: {row['outside'] or 'none'}")
 
 
