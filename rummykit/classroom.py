@@ -24,6 +24,7 @@ extensions the table needs (:data:`EXTENSIONS`), whatever else the teacher's Jup
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import ipaddress
 import os
@@ -337,12 +338,15 @@ def serve(arguments: list[str]) -> None:
     from nbconvert.exporters import templateexporter
     from voila.app import main  # type: ignore[import-untyped]
 
-    # nbconvert names the extensions of every environment it builds
-    extensions: list[Any] = templateexporter.JINJA_EXTENSIONS  # Jinja takes classes too
-    extensions.append(_compiled_once())
+    # nbconvert names the extensions of every environment it builds (a later nbconvert without
+    # that list serves as plain Voilà does)
+    extensions: list[Any] | None = getattr(templateexporter, "JINJA_EXTENSIONS", None)
+    if isinstance(extensions, list):
+        extensions.append(_compiled_once())  # Jinja takes extension classes as well as names
     notebook = next((a for a in arguments if not a.startswith("-")), None)
-    if notebook is not None and Path(notebook).is_file():  # compiles the validator
-        nbformat.read(notebook, as_version=4)  # type: ignore[no-untyped-call]
+    if notebook is not None and Path(notebook).is_file():
+        with contextlib.suppress(ValueError, OSError):  # a bad notebook is Voilà's to report
+            nbformat.read(notebook, as_version=4)  # type: ignore[no-untyped-call]
     main(argv=arguments)
 
 

@@ -288,6 +288,22 @@ def test_serve_runs_voila_with_the_shared_code_and_the_validator_ready(
     assert validator.validators  # compiled before any page asks
 
 
+def test_serve_runs_voila_as_it_is_when_nbconvert_or_the_notebook_differ(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytest.importorskip("voila")
+    import voila.app
+    from nbconvert.exporters import templateexporter
+
+    monkeypatch.delattr(templateexporter, "JINJA_EXTENSIONS")
+    ran: list[list[str]] = []
+    monkeypatch.setattr(voila.app, "main", lambda argv: ran.append(argv))
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json", encoding="utf-8")
+    classroom.serve([str(broken), "--port=9999"])
+    assert ran == [[str(broken), "--port=9999"]]
+
+
 # --- the class notebook and the student's page ------------------------------------------------
 
 
