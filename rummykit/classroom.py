@@ -7,10 +7,11 @@ when its tab closes is refused upstream (``403 '_xsrf' argument missing``), so k
 connected is shut down, checked every ``cull_interval`` seconds.
 
 Voilà runs in this module's process (``python -m rummykit.classroom``, which takes Voilà's own
-arguments), so that two costs Voilà pays for every page are paid once: the compilation of
-its page templates (each page builds a fresh Jinja environment; here they share the compiled
-code) and of the notebook format's validator. Students' pages load only the front-end
-extensions the table needs (:data:`EXTENSIONS`), whatever else the teacher's Jupyter has.
+arguments): its page templates, which it compiled again for every page (each page builds a
+fresh Jinja environment), are compiled once and shared, and the notebook format's validator,
+which the first page waited for, is compiled at start. Students' pages load only the
+front-end extensions the table needs (:data:`EXTENSIONS`), whatever else the teacher's
+Jupyter has, and kernels are reached through local sockets rather than TCP ports.
 
 >>> settings = ClassroomSettings(port=8870)
 >>> command = voila_arguments(settings, "classroom.ipynb")
