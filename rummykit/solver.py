@@ -209,8 +209,8 @@ class _Rules:
         self.dw: list[int] = []
         self.dwx: _DiscardTable | None = None
         # per mode: the melds a card can be in, by the cards near it (see _Search.best)
-        self.melds: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
-        self.near: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
+        self.melds: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
+        self.near: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
         self.counting: tuple[Callable[[CardsLike | int], int], ...] = ()
 
     def counters(self) -> tuple[Callable[[CardsLike | int], int], ...]:
@@ -403,6 +403,7 @@ class _Search:
     def __init__(self, rules: _Rules, mode: int, record: bool) -> None:
         self.rules = rules
         self.memo: dict[int, int] = {}
+        self.ceilings: dict[int, int] = {}  # states whose best is known not to exceed this
         self.moves: dict[int, _Move] = {}
         self.record = record
         self.nat = rules.nat[mode]
@@ -416,18 +417,31 @@ class _Search:
         # bounds: the most a joker, or the discard, can add
         self.joker_most = max(*self.pos[1:15], *self.rank[1:14])
         self.bonus_most = max(*self.bonus, self.joker_bonus)
+        # When putting any card aside gains as much as putting aside any other (the opening,
+        # the count), a search for a number only takes two short cuts (a search that records
+        # its moves keeps to the order the moves are told in): a card left out while the
+        # discard is still owed might as well be the discard, so that branch is not tried;
+        # and the best with the discard owed is the best without it plus that gain whenever
+        # the best without it leaves a natural card out (it is less than all of them are
+        # worth), so that is asked first.
+        self.flat = not record and mode != _VALUE
 
-    def best(self, state: int, jokers: int, flag: int) -> int:
-        """Best worth of melds (plus the discard's bonus when ``flag``) from these cards."""
+    def best(self, state: int, jokers: int, flag: int, alpha: int = -_BIG) -> int:
+        """Best worth of melds (plus the discard's bonus when ``flag``) from these cards;
+        with ``alpha``, exact only when it beats ``alpha`` (see :meth:`_best`)."""
         nat = self.nat
-        return self._best(state, jokers, flag, _worth(nat, state))
+        return self._best(state, jokers, flag, _worth(nat, state), alpha)
 
-    def _best(self, state: int, jokers: int, flag: int, avail: int) -> int:
+    def _best(self, state: int, jokers: int, flag: int, avail: int, alpha: int = -_BIG) -> int:
         """:meth:`best`, knowing ``avail``, the worth of the natural cards in ``state``.
 
         Branch and bound: a choice that could not beat the best found so far at this state,
-        even if every card left then melded, is not explored. What is stored is still the
-        exact best of the state."""
+        nor ``alpha``, even if every card left then melded, is not explored, and a choice is
+        only asked whether it beats them. The answer is the state's exact best when that
+        beats ``alpha``; otherwise it is at most ``alpha`` and the exact best is no more
+        than it (a ceiling). Exact bests and ceilings are stored apart; the search records
+        the move of exact bests only, which are the same as a search without ``alpha``
+        finds (the first choice, in order, that reaches the best)."""
         if not state:
             if not flag:
                 return 0
@@ -436,13 +450,26 @@ class _Search:
         got = self.memo.get(key)
         if got is not None:
             return got
+        got = self.ceilings.get(key)
+        if got is not None and got <= alpha:
+            return got
+        if flag and self.flat:
+            gain = self.joker_bonus
+            got = self._best(state, jokers, 0, avail, alpha - gain) + gain
+            if got <= alpha:
+                self.ceilings[key] = got
+                return got
+            if got - gain < avail:
+                self.memo[key] = got
+                return got
         low = state & -state
         f = (low.bit_length() - 1) >> 2
         rest = state - (1 << (f << 2))
         avail -= self.nat[f]
         extra = self.bonus_most if flag else 0
         joker_most = self.joker_most
-        best = -_BIG
+        best = top = -_BIG  # top: the most a choice not explored could have reached
+        floor = alpha  # what a choice must beat: the larger of alpha and best
         move: _Move = (_DEADWOOD, f, None, rest, jokers, flag)
         # the melds this card can be in depend only on the cards near it: look them up
         budget = jokers if jokers < self.jpm else self.jpm
@@ -453,26 +480,49 @@ class _Search:
         for taken, used, worth, taken_worth, plan in options:
             jokers2 = jokers - used
             left = avail - taken_worth
-            if worth + left + jokers2 * joker_most + extra <= best:
+            bound = worth + left + jokers2 * joker_most + extra
+            if bound <= floor:
+                if bound > top:
+                    top = bound
                 continue
             state2 = rest - taken
-            worth += self._best(state2, jokers2, flag, left)
+            worth += self._best(state2, jokers2, flag, left, floor - worth)
             if worth > best:
                 best, move = worth, (_MELD, f, plan, state2, jokers2, flag)
-        if avail + jokers * joker_most + extra > best:
-            worth = self._best(rest, jokers, flag, avail)
-            if worth > best:
-                best, move = worth, (_DEADWOOD, f, None, rest, jokers, flag)
-        if flag and self.bonus[f] + avail + jokers * joker_most > best:
-            worth = self.bonus[f] + self._best(rest, jokers, 0, avail)
-            if worth > best:
-                best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
-        self.memo[key] = best
-        if self.record:
-            self.moves[key] = move
+                if best > floor:
+                    floor = best
+        if not flag or not self.flat:
+            bound = avail + jokers * joker_most + extra
+            if bound <= floor:
+                if bound > top:
+                    top = bound
+            else:
+                worth = self._best(rest, jokers, flag, avail, floor)
+                if worth > best:
+                    best, move = worth, (_DEADWOOD, f, None, rest, jokers, flag)
+                    if best > floor:
+                        floor = best
+        if flag:
+            gain = self.bonus[f]
+            bound = gain + avail + jokers * joker_most
+            if bound <= floor:
+                if bound > top:
+                    top = bound
+            else:
+                worth = gain + self._best(rest, jokers, 0, avail, floor - gain)
+                if worth > best:
+                    best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
+        if best > alpha:
+            self.memo[key] = best
+            if self.record:
+                self.moves[key] = move
+            return best
+        if top > best:
+            best = top
+        self.ceilings[key] = best
         return best
 
-    def options(self, f: int, rest: int, jokers: int) -> list[_Option]:
+    def options(self, f: int, rest: int, jokers: int) -> tuple[_Option, ...]:
         """The melds card ``f`` (the lowest card, ``rest`` the cards above it) can be in."""
         budget = jokers if jokers < self.jpm else self.jpm
         context = ((rest >> ((f + 1) << 2)) & _CONTEXT[f]) << 12 | budget << 6 | f
@@ -481,7 +531,7 @@ class _Search:
             options = self._options(context, f, rest, budget)
         return options
 
-    def _options(self, context: int, f: int, rest: int, budget: int) -> list[_Option]:
+    def _options(self, context: int, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """:meth:`options` not yet cached under its ``context``: found, then cached."""
         # a run from this card stops at its (budget + 1)th missing place: what lies
         # beyond can't matter, so hands that differ only there share the answer
@@ -505,7 +555,7 @@ class _Search:
         self.cache[context] = options
         return options
 
-    def _melds(self, f: int, rest: int, budget: int) -> list[_Option]:
+    def _melds(self, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
         jokers: (the other natural cards as a count vector, jokers used, worth, the worth of
         those other natural cards, plan), the most valuable first.
@@ -590,7 +640,9 @@ class _Search:
             for (taken, used), (worth, plan) in found.items()
         ]
         out.sort(key=lambda option: -option[2])
-        return out
+        # a tuple of tuples of numbers: the garbage collector stops tracking it once it has
+        # seen it, so the thousands kept in the cache don't make every full collection slower
+        return tuple(out)
 
     def plans(self, state: int, jokers: int, flag: int) -> tuple[list[_Plan], list[int], int]:
         """The melds, the deadwood fields and the discard (field, -1 joker, -2 none) chosen."""
@@ -669,16 +721,19 @@ def _reach(rules: _Rules, state: int, jokers: int) -> tuple[int, int]:
     return keep, state - keep
 
 
-def _solve(search: _Search, state: int, jokers: int, flag: int) -> tuple[int, int, int]:
-    """Best worth; the cards searched; the discard set aside before the search (-2: none)."""
+def _solve(
+    search: _Search, state: int, jokers: int, flag: int, alpha: int = -_BIG
+) -> tuple[int, int, int]:
+    """Best worth; the cards searched; the discard set aside before the search (-2: none).
+    With ``alpha``, the worth is exact only when it beats ``alpha`` (see :meth:`_Search._best`)."""
     keep, alone = _reach(search.rules, state, jokers)
     if not flag or not alone:
-        return search.best(keep, jokers, flag), keep, -2
+        return search.best(keep, jokers, flag, alpha), keep, -2
     # the discard is either the best card that can't meld, or chosen in the search
     fields = _fields(alone)
     top = max(fields, key=lambda g: search.bonus[g])
-    inside = search.best(keep, jokers, 1)
-    outside = search.bonus[top] + search.best(keep, jokers, 0)
+    outside = search.bonus[top] + search.best(keep, jokers, 0, alpha - search.bonus[top])
+    inside = search.best(keep, jokers, 1, max(outside, alpha))
     if outside >= inside:
         return outside, keep, top
     return inside, keep, -2
@@ -956,7 +1011,9 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
         rest, kept = (
             (state, jokers - 1) if card.is_joker else (state - (1 << (_field(card) << 2)), jokers)
         )
-        best = min(best, total - value(card) - _solve(search, rest, kept, 0)[0])
+        # only a worth above this one could beat the best found
+        floor = total - value(card) - best
+        best = min(best, total - value(card) - _solve(search, rest, kept, 0, floor)[0])
     return best
 
 
@@ -1098,13 +1155,20 @@ def best_opening(hand: CardsLike, variant: Variant = HUNGARIAN) -> Opening:
 _SHARED_OPENING: dict[int, tuple[_Rules, _Search]] = {}
 
 
-def opening_points(hand: CardsLike, variant: Variant = HUNGARIAN) -> int:
+def opening_points(hand: CardsLike, variant: Variant = HUNGARIAN, *, floor: int = 0) -> int:
     """``best_opening(hand, variant).points``, for many hands of one variant at a time (an
     agent looking ahead): the searches share one memo, which holds the exact best of each
     state of cards whatever hand it came from, so the work one hand did helps the next.
 
+    With ``floor``, the points or ``floor``, whichever is more: the search then only looks
+    for melds worth more than ``floor``, which is quicker. An agent that knows what a hand
+    opens with asks this way about the hand with one card more (a card added never lowers
+    the opening, so the answer is still exact).
+
     >>> opening_points("7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 2♦")
     84
+    >>> opening_points("7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 2♦", floor=90)
+    90
     """
     cards = as_cards(hand)
     rules = _rules(variant)
@@ -1119,7 +1183,7 @@ def opening_points(hand: CardsLike, variant: Variant = HUNGARIAN) -> int:
     keep, _alone = _reach(rules, state, jokers)
     if flag and state - keep:
         flag = 0
-    return max(search.best(keep, jokers, flag), 0)
+    return max(search.best(keep, jokers, flag, floor), floor, 0)
 
 
 # --- lay-offs ---------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from rummykit.solver import (
     layoff_options,
     min_deadwood,
     min_deadwood_many,
+    opening_points,
 )
 from rummykit.variants import Variant
 
@@ -136,7 +137,13 @@ def check_against_reference(hand: tuple[Card, ...], rules: Variant) -> None:
     if hand:
         assert check_result(hand, rules, discard=True) == after_discard, hand
     opening = best_opening(hand, rules)
-    assert opening.points == (most_keep if rules.discard_to_win and hand else most), hand
+    expected = most_keep if rules.discard_to_win and hand else most
+    assert opening.points == expected, hand
+    # the shared search (its memo kept from every hand before, ceilings included), asked
+    # plainly and with a floor below, at and above the answer
+    assert opening_points(hand, rules) == expected, hand
+    for floor in (expected - 1, expected, expected + 1):
+        assert opening_points(hand, rules, floor=floor) == max(floor, expected), (hand, floor)
     assert sum(m.points(rules) for m in opening.melds) == opening.points
     assert Counter(c for m in opening.melds for c in m.cards) + Counter(opening.left) == Counter(
         hand
@@ -217,6 +224,23 @@ def test_crowded_two_deck_hands_match_reference(hand: tuple[Card, ...]) -> None:
 @given(crowded_hands(9))
 def test_two_jokers_per_meld_house_rule_matches_reference(hand: tuple[Card, ...]) -> None:
     check_against_reference(hand, TWO_JOKERS_PER_MELD)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2).flatmap(lambda j: two_deck_hands(11 - j, j)),
+    st.lists(st.sampled_from([*TWO_DECK_CARDS, JOKER]), min_size=1, max_size=4),
+)
+def test_opening_with_one_card_more_and_the_hands_opening_as_floor(
+    hand: tuple[Card, ...], extra: list[Card]
+) -> None:
+    """What an agent asks before it opens: the opening of its hand with each card it might
+    draw, giving the hand's own opening as the floor (a card added never lowers it)."""
+    floor = opening_points(hand, HUNGARIAN)
+    assert floor == reference(hand, HUNGARIAN)[3]
+    for card in extra:
+        bigger = (*hand, card)
+        assert opening_points(bigger, HUNGARIAN, floor=floor) == reference(bigger, HUNGARIAN)[3]
 
 
 def melds_cover(hand: tuple[Card, ...]) -> Callable[[int], bool]:
