@@ -522,6 +522,40 @@ class _Search:
         self.ceilings[key] = best
         return best
 
+    def costliest_left(self, state: int, jokers: int) -> tuple[int, bool]:
+        """What a best arrangement of these cards leaves, once :meth:`best` has found their
+        best without the discard: the value of its costliest card left in hand (0 when
+        none; -1 when not known), and whether one of its melds has four cards or more (one
+        of them could go and the meld stay). Read from the exact bests stored, one choice
+        per card."""
+        memo = self.memo
+        most = 0
+        four = False
+        value = self.nat
+        while state:
+            got = memo.get((state << 8 | jokers) << 1)
+            if got is None:
+                return -1, False
+            f = ((state & -state).bit_length() - 1) >> 2
+            rest = state - (1 << (f << 2))
+            for taken, used, worth, _, plan in self.options(f, rest, jokers):
+                state2, jokers2 = rest - taken, jokers - used
+                after = memo.get((state2 << 8 | jokers2) << 1) if state2 else 0
+                if after is not None and worth + after == got:
+                    state, jokers = state2, jokers2
+                    four = four or len(plan[1]) + (plan[3] if plan[0] == _SET else 0) >= 4
+                    break
+            else:  # the card stays in hand
+                after = memo.get((rest << 8 | jokers) << 1) if rest else 0
+                if after != got:
+                    return -1, False
+                if value[f] > most:
+                    most = value[f]
+                state = rest
+        if jokers and self.rules.joker_points > most:
+            most = self.rules.joker_points
+        return most, four
+
     def options(self, f: int, rest: int, jokers: int) -> tuple[_Option, ...]:
         """The melds card ``f`` (the lowest card, ``rest`` the cards above it) can be in."""
         budget = jokers if jokers < self.jpm else self.jpm
@@ -533,6 +567,9 @@ class _Search:
 
     def _options(self, context: int, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """:meth:`options` not yet cached under its ``context``: found, then cached."""
+        if budget < 2 and self._alone(f, rest, budget):
+            self.cache[context] = ()
+            return ()
         # a run from this card stops at its (budget + 1)th missing place: what lies
         # beyond can't matter, so hands that differ only there share the answer
         near = context
@@ -554,6 +591,29 @@ class _Search:
             self.near.clear()
         self.cache[context] = options
         return options
+
+    def _alone(self, f: int, rest: int, budget: int) -> bool:
+        """Whether card ``f`` (the lowest left) is in no meld with at most ``budget`` (0 or 1)
+        jokers: no set (two more of its rank in higher suits, one with the joker) and no
+        run (the two places above it held, one of them with the joker; for the ace also the
+        king and queen, when it may stand above the king). Half the cards a search meets
+        are, and this says so without building the melds."""
+        rank = f & 15
+        others = sum(1 for g in (f + 16, f + 32, f + 48) if g < 64 and rest >> (g << 2) & 15)
+        if others + budget >= 2:
+            return False
+        rules = self.rules
+        pairs = []
+        if rank != ACE or rules.lo == 1:
+            pairs.append((f + 1, f + 2))
+        if rank == ACE and rules.hi == HIGH_ACE:
+            pairs.append((f + 12, f + 11))
+        for near, far in pairs:
+            one = rest >> (near << 2) & 15
+            two = rest >> (far << 2) & 15
+            if (one or two) if budget else (one and two):
+                return False
+        return True
 
     def _melds(self, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
@@ -994,17 +1054,25 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
     # one search for the hand and every discard tried: what it stores for a state of cards
     # is that state's exact best, whichever hand it came from
     search = _Search(rules, _VALUE, False)
-    whole = total - _solve(search, state, jokers, 0)[0]
+    worth, keep, _ = _solve(search, state, jokers, 0)
+    whole = total - worth
     if not discard:
         return whole
     if not cards:
         raise ValueError(render("solver_nothing_to_discard"))
     # The least over every discard of what the rest leaves. A card put aside can't lower
     # what the rest leaves by more than its own value (the rest's melds are melds of the
-    # whole hand), so the costliest cards are tried first and the search stops as soon as
-    # no card left could beat the best found.
+    # whole hand), so putting aside the costliest card the best arrangement leaves in hand
+    # gives the least that card's value allows; only a costlier card could do better. They
+    # are tried costliest first and the search stops as soon as no card left could beat the
+    # best found.
     value = variant.card_value
-    best = _BIG
+    # (a hand that melds whole, with a meld of four cards or more, discards from that meld)
+    left, four = search.costliest_left(keep, jokers)
+    if not whole and four:
+        return 0
+    left = max([left, *(rules.value[g] for g in _fields(state - keep))])
+    best = whole - left if left > 0 else _BIG
     for card in sorted(set(cards), key=value, reverse=True):
         if whole - value(card) >= best or not best:
             break
