@@ -393,8 +393,20 @@ _Plan: TypeAlias = "tuple[int, tuple[int, ...], int, int]"
 # a step of the search: (what, card field, meld, state, jokers, flag) — what is one of
 _DEADWOOD, _DISCARD, _MELD = 0, 1, 2
 _Move: TypeAlias = "tuple[int, int, _Plan | None, int, int, int]"
+# per field f: the count vector's one card there, and the shift to the cards above it
+_UNIT = [1 << (f << 2) for f in range(64)]
+_ABOVE = [(f + 1) << 2 for f in range(64)]
 # a meld a card can be in: (other cards taken, jokers used, worth, worth of the cards taken, plan)
 _Option: TypeAlias = "tuple[int, int, int, int, _Plan]"
+
+
+def _move(f: int, rest: int, jokers: int, flag: int, pick: _Option | int) -> _Move:
+    """The move a search records for card ``f``: the meld option it chose, or ``_DEADWOOD``
+    or ``_DISCARD``, with the state it leaves."""
+    if isinstance(pick, tuple):
+        taken, used, _, _, plan = pick
+        return (_MELD, f, plan, rest - taken, jokers - used, flag)
+    return (pick, f, None, rest, jokers, flag if pick == _DEADWOOD else 0)
 
 
 class _Search:
@@ -446,7 +458,7 @@ class _Search:
             if not flag:
                 return 0
             return self.joker_bonus if jokers else -_BIG  # the discard is still owed
-        key = ((state << 8 | jokers) << 1) | flag
+        key = state << 9 | (jokers << 1 | flag)
         got = self.memo.get(key)
         if got is not None:
             return got
@@ -462,22 +474,22 @@ class _Search:
             if got - gain < avail:
                 self.memo[key] = got
                 return got
-        low = state & -state
-        f = (low.bit_length() - 1) >> 2
-        rest = state - (1 << (f << 2))
+        f = ((state & -state).bit_length() - 1) >> 2
+        rest = state - _UNIT[f]
         avail -= self.nat[f]
         extra = self.bonus_most if flag else 0
         joker_most = self.joker_most
         best = top = -_BIG  # top: the most a choice not explored could have reached
         floor = alpha  # what a choice must beat: the larger of alpha and best
-        move: _Move = (_DEADWOOD, f, None, rest, jokers, flag)
+        pick: _Option | int = _DEADWOOD  # the choice that gave best
         # the melds this card can be in depend only on the cards near it: look them up
         budget = jokers if jokers < self.jpm else self.jpm
-        context = ((rest >> ((f + 1) << 2)) & _CONTEXT[f]) << 12 | budget << 6 | f
+        context = (rest >> _ABOVE[f] & _CONTEXT[f]) << 12 | (budget << 6 | f)
         options = self.cache.get(context)
         if options is None:
             options = self._options(context, f, rest, budget)
-        for taken, used, worth, taken_worth, plan in options:
+        for option in options:
+            taken, used, worth, taken_worth, _ = option
             jokers2 = jokers - used
             left = avail - taken_worth
             bound = worth + left + jokers2 * joker_most + extra
@@ -485,10 +497,9 @@ class _Search:
                 if bound > top:
                     top = bound
                 continue
-            state2 = rest - taken
-            worth += self._best(state2, jokers2, flag, left, floor - worth)
+            worth += self._best(rest - taken, jokers2, flag, left, floor - worth)
             if worth > best:
-                best, move = worth, (_MELD, f, plan, state2, jokers2, flag)
+                best, pick = worth, option
                 if best > floor:
                     floor = best
         if not flag or not self.flat:
@@ -499,7 +510,7 @@ class _Search:
             else:
                 worth = self._best(rest, jokers, flag, avail, floor)
                 if worth > best:
-                    best, move = worth, (_DEADWOOD, f, None, rest, jokers, flag)
+                    best, pick = worth, _DEADWOOD
                     if best > floor:
                         floor = best
         if flag:
@@ -511,11 +522,11 @@ class _Search:
             else:
                 worth = gain + self._best(rest, jokers, 0, avail, floor - gain)
                 if worth > best:
-                    best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
+                    best, pick = worth, _DISCARD
         if best > alpha:
             self.memo[key] = best
             if self.record:
-                self.moves[key] = move
+                self.moves[key] = _move(f, rest, jokers, flag, pick)
             return best
         if top > best:
             best = top
@@ -710,7 +721,7 @@ class _Search:
         deadwood: list[int] = []
         discard = -2
         while state:
-            key = ((state << 8 | jokers) << 1) | flag
+            key = state << 9 | (jokers << 1 | flag)
             if key not in self.moves:
                 self.best(state, jokers, flag)
             what, f, plan, state, jokers, flag = self.moves[key]
