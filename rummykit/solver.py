@@ -477,17 +477,27 @@ class _Search:
         f = ((state & -state).bit_length() - 1) >> 2
         rest = state - _UNIT[f]
         avail -= self.nat[f]
-        extra = self.bonus_most if flag else 0
-        joker_most = self.joker_most
-        best = top = -_BIG  # top: the most a choice not explored could have reached
-        floor = alpha  # what a choice must beat: the larger of alpha and best
-        pick: _Option | int = _DEADWOOD  # the choice that gave best
         # the melds this card can be in depend only on the cards near it: look them up
         budget = jokers if jokers < self.jpm else self.jpm
         context = (rest >> _ABOVE[f] & _CONTEXT[f]) << 12 | (budget << 6 | f)
         options = self.cache.get(context)
         if options is None:
             options = self._options(context, f, rest, budget)
+        if not options and not flag and not self.record:
+            # in no meld: the card stays in hand (most states of a search are such cards)
+            got = avail + jokers * self.joker_most
+            if got > alpha:
+                got = self._best(rest, jokers, 0, avail, alpha)
+            if got > alpha:
+                self.memo[key] = got
+            else:
+                self.ceilings[key] = got
+            return got
+        extra = self.bonus_most if flag else 0
+        joker_most = self.joker_most
+        best = top = -_BIG  # top: the most a choice not explored could have reached
+        floor = alpha  # what a choice must beat: the larger of alpha and best
+        pick: _Option | int = _DEADWOOD  # the choice that gave best
         for option in options:
             taken, used, worth, taken_worth, _ = option
             jokers2 = jokers - used
