@@ -644,14 +644,8 @@ class _Search:
         Reads only the cards above ``f`` in its suit and its rank in higher suits."""
         rules = self.rules
         nat, pos = self.nat, self.pos
-        found: dict[tuple[int, int], tuple[int, _Plan]] = {}
-
-        def offer(state2: int, used: int, worth: int, plan: _Plan) -> None:
-            key = (rest - state2, used)
-            old = found.get(key)
-            if old is None or worth > old[0]:
-                found[key] = (worth, plan)
-
+        # by (the other natural cards taken, jokers used): the most valuable such meld
+        found: dict[tuple[int, int], _Option] = {}
         suit, rank = f >> 4, f & 15
         # sets: higher suits of this rank, and jokers
         others = [g for g in range(f + 16, 64, 16) if rest >> (g << 2) & 15]
@@ -662,13 +656,20 @@ class _Search:
                 size = 1 + len(chosen)
                 if size > 4:
                     continue
-                base = nat[f] + sum(nat[g] for g in chosen)
-                state2 = rest - sum(1 << (g << 2) for g in chosen)
+                natural = sum(nat[g] for g in chosen)
+                taken = sum(_UNIT[g] for g in chosen)
                 for k in range(budget + 1):
                     if 3 <= size + k <= 4:
                         plan: _Plan = (_SET, (f, *chosen), 0, k)
-                        offer(state2, k, base + k * joker_worth, plan)
-        # runs: this card lowest natural (an ace may also top a run that ends Q-K-A)
+                        found[taken, k] = (
+                            taken,
+                            k,
+                            nat[f] + natural + k * joker_worth,
+                            natural,
+                            plan,
+                        )
+        # runs: this card lowest natural (an ace may also top a run that ends Q-K-A); a run
+        # takes each place once, so whether a card is there is read from the cards above f
         lo, hi = rules.lo, rules.hi
         places = []
         if rank != ACE:
@@ -680,24 +681,28 @@ class _Search:
                 places.append((HIGH_ACE, -1))
         base_field = suit << 4
         for start, step in places:
-            # walk away from the card: (position reached, state, jokers used, worth, items)
-            stack: list[tuple[int, int, int, int, tuple[int, ...]]] = [
-                (start, rest, 0, nat[f], (f,))
+            # walk away from the card: (place reached, cards taken, jokers used, worth of
+            # the jokers, worth of the cards taken, items)
+            stack: list[tuple[int, int, int, int, int, tuple[int, ...]]] = [
+                (start, 0, 0, 0, 0, (f,))
             ]
             while stack:
-                at, state2, used, worth, items = stack.pop()
+                at, taken, used, jokers_worth, natural, items = stack.pop()
                 length = len(items)
                 # close the run here, with jokers behind the first card if that makes three
                 spare = budget - used
                 behind = 0
-                extra = 0
+                extra = jokers_worth + nat[f] + natural
                 while True:
                     if length + behind >= 3:
                         if step == 1:
                             plan = (_RUN, (-1,) * behind + items, suit, start - behind)
                         else:
                             plan = (_RUN, tuple(reversed(items)) + (-1,) * behind, suit, at)
-                        offer(state2, used + behind, worth + extra, plan)
+                        key = (taken, used + behind)
+                        old = found.get(key)
+                        if old is None or extra > old[2]:
+                            found[key] = (taken, used + behind, extra, natural, plan)
                     if behind >= spare or length + behind >= 13:
                         break
                     p = start - step * (behind + 1)
@@ -711,15 +716,15 @@ class _Search:
                 if not lo <= nxt <= hi:
                     continue
                 g = base_field + (ACE if nxt == HIGH_ACE else nxt)
-                if nxt != 1 and state2 >> (g << 2) & 15:
-                    stack.append((nxt, state2 - (1 << (g << 2)), used, worth + nat[g], (*items, g)))
+                if nxt != 1 and rest >> (g << 2) & 15:
+                    stack.append(
+                        (nxt, taken + _UNIT[g], used, jokers_worth, natural + nat[g], (*items, g))
+                    )
                 if used < budget:
-                    stack.append((nxt, state2, used + 1, worth + pos[nxt], (*items, -1)))
-        nat = self.nat
-        out = [
-            (taken, used, worth, sum(nat[g] for g in _fields(taken)), plan)
-            for (taken, used), (worth, plan) in found.items()
-        ]
+                    stack.append(
+                        (nxt, taken, used + 1, jokers_worth + pos[nxt], natural, (*items, -1))
+                    )
+        out = list(found.values())
         out.sort(key=lambda option: -option[2])
         # a tuple of tuples of numbers: the garbage collector stops tracking it once it has
         # seen it, so the thousands kept in the cache don't make every full collection slower
