@@ -38,6 +38,13 @@ def trace_json(decision: Any) -> str:
     return json.dumps([repr(decision.action), decision.trace.to_dict()], sort_keys=True)
 
 
+def timed(agent: Any, obs: Any, clock: Any) -> tuple[Any, float]:
+    """An agent's decision on an observation, and the time it took."""
+    start = clock()
+    decision = agent.decide(obs)
+    return decision, clock() - start
+
+
 def compare(
     variant: str,
     players: int,
@@ -69,19 +76,11 @@ def compare(
             # the two alternate going first, so that neither always finds the other's
             # work in the processor's caches
             if turn % 2:
-                start = clock()
-                their = their_agents[seat].decide(their_obs)
-                middle = clock()
-                mine = agents[seat].decide(obs)
-                end = clock()
-                mine_t, their_t = end - middle, middle - start
+                their, their_t = timed(their_agents[seat], their_obs, clock)
+                mine, mine_t = timed(agents[seat], obs, clock)
             else:
-                start = clock()
-                mine = agents[seat].decide(obs)
-                middle = clock()
-                their = their_agents[seat].decide(their_obs)
-                end = clock()
-                mine_t, their_t = middle - start, end - middle
+                mine, mine_t = timed(agents[seat], obs, clock)
+                their, their_t = timed(their_agents[seat], their_obs, clock)
             ours_t.append(mine_t)
             theirs_t.append(their_t)
             slowest = max(slowest, (mine_t, game_seed, turn))
