@@ -554,20 +554,20 @@ class _Search:
         four = False
         value = self.nat
         while state:
-            got = memo.get((state << 8 | jokers) << 1)
+            got = memo.get(state << 9 | jokers << 1)
             if got is None:
                 return -1, False
             f = ((state & -state).bit_length() - 1) >> 2
-            rest = state - (1 << (f << 2))
+            rest = state - _UNIT[f]
             for taken, used, worth, _, plan in self.options(f, rest, jokers):
                 state2, jokers2 = rest - taken, jokers - used
-                after = memo.get((state2 << 8 | jokers2) << 1) if state2 else 0
+                after = memo.get(state2 << 9 | jokers2 << 1) if state2 else 0
                 if after is not None and worth + after == got:
                     state, jokers = state2, jokers2
                     four = four or len(plan[1]) + (plan[3] if plan[0] == _SET else 0) >= 4
                     break
             else:  # the card stays in hand
-                after = memo.get((rest << 8 | jokers) << 1) if rest else 0
+                after = memo.get(rest << 9 | jokers << 1) if rest else 0
                 if after != got:
                     return -1, False
                 if value[f] > most:
