@@ -99,13 +99,17 @@ def compare(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", type=Path, required=True, metavar="DIR")
+    parser.add_argument("--against", type=Path, metavar="DIR", help="the other checkout")
     parser.add_argument("--rounds", type=int, default=20, help="rounds per level and setup")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--clock", choices=("wall", "cpu"), default="cpu")
     parser.add_argument("--only", choices=("rommi", "hungarian"), default=None)
     args = parser.parse_args(argv)
+    if args.against is None:  # (make bench runs every script without arguments)
+        print("Nothing to compare with: give --against DIR, another checkout's tree, e.g.")
+        print("  git archive <commit> rummykit | tar -x -C /tmp/base")
+        return 0
     other_tree(args.against)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     print(
