@@ -543,6 +543,10 @@ class _Search:
         self.ceilings[key] = best
         return best
 
+    def stored(self) -> int:
+        """How many states the search has stored, exact bests and ceilings."""
+        return len(self.memo) + len(self.ceilings)
+
     def costliest_left(self, state: int, jokers: int) -> tuple[int, bool]:
         """What a best arrangement of these cards leaves, once :meth:`best` has found their
         best without the discard: the value of its costliest card left in hand (0 when
@@ -588,6 +592,9 @@ class _Search:
 
     def _options(self, context: int, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """:meth:`options` not yet cached under its ``context``: found, then cached."""
+        if len(self.cache) > _CACHE_LIMIT:
+            self.cache.clear()
+            self.near.clear()
         if budget < 2 and self._alone(f, rest, budget):
             self.cache[context] = ()
             return ()
@@ -607,9 +614,6 @@ class _Search:
         if options is None:
             options = self._melds(f, rest, budget)
             self.near[near] = options
-        if len(self.cache) > _CACHE_LIMIT:
-            self.cache.clear()
-            self.near.clear()
         self.cache[context] = options
         return options
 
@@ -1267,7 +1271,7 @@ def opening_points(hand: CardsLike, variant: Variant = HUNGARIAN, *, floor: int 
     cards = as_cards(hand)
     rules = _rules(variant)
     got = _SHARED_OPENING.get(id(rules))
-    if got is None or got[0] is not rules or len(got[1].memo) > _CACHE_LIMIT:
+    if got is None or got[0] is not rules or got[1].stored() > _CACHE_LIMIT:
         if len(_SHARED_OPENING) > 8:
             _SHARED_OPENING.clear()
         got = _SHARED_OPENING[id(rules)] = (rules, _Search(rules, _OPENING, False))
