@@ -387,9 +387,38 @@ def _set_choices(a: int, b: int, c: int, d: int, sets: int) -> list[tuple[int, i
 
 # a meld as the search makes it: (kind, items, suit, start / jokers). A set is
 # (_SET, its fields, 0, jokers); a run is (_RUN, a field per position or -1 for a joker,
-# suit index, first position).
+# suit index, first position). The search keeps it packed into one int (_plan), so that the
+# cached meld candidates are tuples of numbers only, which the garbage collector stops
+# tracking at its first look (nested tuples take one look per level).
 _SET, _RUN = 0, 1
-_Plan: TypeAlias = "tuple[int, tuple[int, ...], int, int]"
+_Plan: TypeAlias = int
+
+
+def _plan(kind: int, items: tuple[int, ...], suit: int, extra: int) -> _Plan:
+    """A meld packed into one int: kind (bit 0), suit (bits 1–2), start or jokers (bits
+    3–6), how many items (bits 7–10), then seven bits per item from bit 11 (its field plus
+    one; 0 for a joker)."""
+    return _packed(items) << 11 | len(items) << 7 | extra << 3 | suit << 1 | kind
+
+
+def _packed(items: Iterable[int]) -> int:
+    """Items seven bits each, the first lowest (a field plus one; 0 for a joker)."""
+    code = 0
+    for shift, item in enumerate(items):
+        code |= (item + 1) << (7 * shift)
+    return code
+
+
+def _unplan(code: _Plan) -> tuple[int, tuple[int, ...], int, int]:
+    """(kind, items, suit, start or jokers) of a packed meld."""
+    items = []
+    rest = code >> 11
+    for _ in range(code >> 7 & 15):
+        items.append((rest & 127) - 1)
+        rest >>= 7
+    return code & 1, tuple(items), code >> 1 & 3, code >> 3 & 15
+
+
 # a step of the search: (what, card field, meld, state, jokers, flag) — what is one of
 _DEADWOOD, _DISCARD, _MELD = 0, 1, 2
 _Move: TypeAlias = "tuple[int, int, _Plan | None, int, int, int]"
@@ -568,7 +597,8 @@ class _Search:
                 after = memo.get(state2 << 9 | jokers2 << 1) if state2 else 0
                 if after is not None and worth + after == got:
                     state, jokers = state2, jokers2
-                    four = four or len(plan[1]) + (plan[3] if plan[0] == _SET else 0) >= 4
+                    kind, items, _, extra = _unplan(plan)
+                    four = four or len(items) + (extra if kind == _SET else 0) >= 4
                     break
             else:  # the card stays in hand
                 after = memo.get(rest << 9 | jokers << 1) if rest else 0
@@ -664,7 +694,7 @@ class _Search:
                 taken = sum(_UNIT[g] for g in chosen)
                 for k in range(budget + 1):
                     if 3 <= size + k <= 4:
-                        plan: _Plan = (_SET, (f, *chosen), 0, k)
+                        plan = _plan(_SET, (f, *chosen), 0, k)
                         found[taken, k] = (
                             taken,
                             k,
@@ -686,23 +716,26 @@ class _Search:
         base_field = suit << 4
         for start, step in places:
             # walk away from the card: (place reached, cards taken, jokers used, worth of
-            # the jokers, worth of the cards taken, items)
-            stack: list[tuple[int, int, int, int, int, tuple[int, ...]]] = [
-                (start, 0, 0, 0, 0, (f,))
-            ]
+            # the jokers, worth of the cards taken, the items packed as in _plan, how many)
+            stack: list[tuple[int, int, int, int, int, int, int]] = [(start, 0, 0, 0, 0, f + 1, 1)]
             while stack:
-                at, taken, used, jokers_worth, natural, items = stack.pop()
-                length = len(items)
+                at, taken, used, jokers_worth, natural, code, length = stack.pop()
                 # close the run here, with jokers behind the first card if that makes three
                 spare = budget - used
                 behind = 0
                 extra = jokers_worth + nat[f] + natural
                 while True:
                     if length + behind >= 3:
-                        if step == 1:
-                            plan = (_RUN, (-1,) * behind + items, suit, start - behind)
-                        else:
-                            plan = (_RUN, tuple(reversed(items)) + (-1,) * behind, suit, at)
+                        size = length + behind
+                        if step == 1:  # jokers behind: empty items below the first card
+                            first = start - behind
+                            items = code << (7 * behind)
+                        else:  # from the ace above the king down: items reversed
+                            first = at
+                            items = _packed(
+                                [*reversed(_unplan(code << 11 | length << 7)[1]), *[-1] * behind]
+                            )
+                        plan = items << 11 | size << 7 | first << 3 | suit << 1 | _RUN
                         key = (taken, used + behind)
                         old = found.get(key)
                         if old is None or extra > old[2]:
@@ -720,13 +753,22 @@ class _Search:
                 if not lo <= nxt <= hi:
                     continue
                 g = base_field + (ACE if nxt == HIGH_ACE else nxt)
+                shift = 7 * length
                 if nxt != 1 and rest >> (g << 2) & 15:
                     stack.append(
-                        (nxt, taken + _UNIT[g], used, jokers_worth, natural + nat[g], (*items, g))
+                        (
+                            nxt,
+                            taken + _UNIT[g],
+                            used,
+                            jokers_worth,
+                            natural + nat[g],
+                            code | (g + 1) << shift,
+                            length + 1,
+                        )
                     )
                 if used < budget:
                     stack.append(
-                        (nxt, taken, used + 1, jokers_worth + pos[nxt], natural, (*items, -1))
+                        (nxt, taken, used + 1, jokers_worth + pos[nxt], natural, code, length + 1)
                     )
         out = list(found.values())
         out.sort(key=lambda option: -option[2])
@@ -834,7 +876,7 @@ def _solve(
 
 def _meld_of(plan: _Plan) -> Meld:
     """The :class:`Meld` for a plan, read as :mod:`rummykit.melds` reads it."""
-    kind, items, suit_index, extra = plan
+    kind, items, suit_index, extra = _unplan(plan)
     if kind == _SET:
         naturals = _sorted(_card_of(g) for g in items)
         rank = naturals[0].rank
