@@ -137,7 +137,12 @@ BATCH = "rummykit min_deadwood_many (Card tuples)"
 """The one implementation given a whole slice of hands at once (per hand: slice / count)."""
 
 
-def throughput(impls: list[Impl], rounds: int, chunks: int = 25) -> dict[str, list[float]]:
+def throughput(
+    impls: list[Impl],
+    rounds: int,
+    chunks: int = 25,
+    batches: frozenset[str] | set[str] = frozenset(),
+) -> dict[str, list[float]]:
     """Hands per second of each implementation, one figure per round.
 
     Within a round the hands are cut into ``chunks`` slices and every implementation runs
@@ -154,7 +159,7 @@ def throughput(impls: list[Impl], rounds: int, chunks: int = 25) -> dict[str, li
                 size = len(inputs)
                 part = inputs[k * size // chunks : (k + 1) * size // chunks]
                 start = clock()
-                if name == BATCH:
+                if name == BATCH or name in batches:
                     fn(part)
                 else:
                     for args in part:
@@ -247,6 +252,80 @@ def compare(
 # --- main ------------------------------------------------------------------------------------
 
 
+def floor_part(hands: list[tuple[Card, ...]], rounds: int) -> None:
+    """How fast anything can go from ``Card`` objects: the cheapest ways to read ten cards
+    per hand, beside the solve of a hand already made an int and OpenSpiel's whole call, in
+    one process, interleaved as the throughput table is. The ratio targets of issue 14
+    (1.2× OpenSpiel from ``Card`` tuples, 3× in a batch) can only be met if reading the
+    cards and solving the int take less than OpenSpiel's call divided by that ratio."""
+    from itertools import repeat
+    from operator import attrgetter
+
+    bits = {c: hand_mask((c,)) for c in DECK}
+    get_bit = bits.__getitem__
+    rank = attrgetter("rank")
+    counter = deadwood_counter(GIN)
+    masks = [hand_mask(h) for h in hands]
+    alone = [(h,) for h in hands]
+
+    def nothing(hand: tuple[Card, ...]) -> None:
+        return None
+
+    def mask_of(hand: tuple[Card, ...]) -> int:
+        return sum(map(get_bit, hand))
+
+    def ranks(hand: tuple[Card, ...]) -> int:
+        return sum(map(rank, hand))
+
+    def masks_in_c(part: list[tuple[Card, ...]]) -> list[int]:
+        return list(map(sum, map(map, repeat(get_bit), part)))
+
+    def solve_masks(part: list[int]) -> list[int]:
+        return list(map(counter, part))
+
+    impls: list[Impl] = [
+        ("a call that does nothing", nothing, alone),
+        ("list(hand): copy the ten references", list, alone),
+        ("sum(map(bits.__getitem__, hand))", mask_of, alone),
+        ("sum(map(attrgetter('rank'), hand))", ranks, alone),
+        ("rummykit counter (hand_mask ints)", counter, [(m,) for m in masks]),
+        ("rummykit min_deadwood (Card tuples)", min_deadwood, [(h, GIN) for h in hands]),
+        ("batch: masks of every hand, inside C", masks_in_c, hands),
+        ("batch: counter mapped over masks", solve_masks, masks),
+        (BATCH, lambda part: min_deadwood_many(part, GIN), hands),
+    ]
+    if OPEN_SPIEL is not None:
+        impls.append(
+            (
+                "OpenSpiel C++ min_deadwood",
+                OPEN_SPIEL.min_deadwood,
+                [(to_open_spiel(h),) for h in hands],
+            )
+        )
+    batches = {"batch: masks of every hand, inside C", "batch: counter mapped over masks", BATCH}
+    rates = throughput(impls, rounds, batches=batches)
+    print(f"{'per hand, random 10-card hands':<48} {'µs best':>8} {'µs median':>10}")
+    for name, _, _ in impls:
+        best = 1e6 / max(rates[name])
+        typical = 1e6 / statistics.median(rates[name])
+        print(f"{name:<48} {best:>8.3f} {typical:>10.3f}")
+    if OPEN_SPIEL is None:
+        return
+    us = {name: 1e6 / max(r) for name, r in rates.items()}
+    theirs = us["OpenSpiel C++ min_deadwood"]
+    one = us["sum(map(bits.__getitem__, hand))"] + us["rummykit counter (hand_mask ints)"]
+    one -= us["a call that does nothing"]  # both include the call of one function
+    many = us["batch: masks of every hand, inside C"] + us["batch: counter mapped over masks"]
+    print(
+        f"one hand from Card tuples, at best: the cards read + the int solved = {one:.3f} µs;"
+        f" OpenSpiel {theirs:.3f} µs: at most {theirs / one:.2f}× (target 1.2×)"
+    )
+    print(
+        f"a batch, per hand, at best: masks made inside C + the ints solved = {many:.3f} µs:"
+        f" at most {theirs / many:.2f}× (target 3×)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=2026)
@@ -256,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--single", type=int, default=2000, help="hands timed one by one")
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    parser.add_argument(
+        "--part", choices=("all", "floor"), default="all", help="floor: the floor from Card objects"
+    )
     args = parser.parse_args(argv)
     if args.clock == "cpu":
         CLOCK[0] = time.process_time
@@ -273,6 +355,9 @@ def main(argv: list[str] | None = None) -> int:
         ("dense 11", dense_hands(rng, args.dense, 11), True),
     ]
     min_deadwood(sets[0][1][0], GIN, discard=True)  # build the per-variant tables once
+    if args.part == "floor":
+        floor_part(sets[0][1], args.rounds)
+        return 0
 
     disagreements: list[str] = []
     print()

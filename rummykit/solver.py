@@ -209,8 +209,8 @@ class _Rules:
         self.dw: list[int] = []
         self.dwx: _DiscardTable | None = None
         # per mode: the melds a card can be in, by the cards near it (see _Search.best)
-        self.melds: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
-        self.near: tuple[dict[int, list[_Option]], ...] = ({}, {}, {})
+        self.melds: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
+        self.near: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
         self.counting: tuple[Callable[[CardsLike | int], int], ...] = ()
 
     def counters(self) -> tuple[Callable[[CardsLike | int], int], ...]:
@@ -387,14 +387,55 @@ def _set_choices(a: int, b: int, c: int, d: int, sets: int) -> list[tuple[int, i
 
 # a meld as the search makes it: (kind, items, suit, start / jokers). A set is
 # (_SET, its fields, 0, jokers); a run is (_RUN, a field per position or -1 for a joker,
-# suit index, first position).
+# suit index, first position). The search keeps it packed into one int (_plan), so that the
+# cached meld candidates are tuples of numbers only, which the garbage collector stops
+# tracking at its first look (nested tuples take one look per level).
 _SET, _RUN = 0, 1
-_Plan: TypeAlias = "tuple[int, tuple[int, ...], int, int]"
+_Plan: TypeAlias = int
+
+
+def _plan(kind: int, items: tuple[int, ...], suit: int, extra: int) -> _Plan:
+    """A meld packed into one int: kind (bit 0), suit (bits 1–2), start or jokers (bits
+    3–6), how many items (bits 7–10), then seven bits per item from bit 11 (its field plus
+    one; 0 for a joker)."""
+    return _packed(items) << 11 | len(items) << 7 | extra << 3 | suit << 1 | kind
+
+
+def _packed(items: Iterable[int]) -> int:
+    """Items seven bits each, the first lowest (a field plus one; 0 for a joker)."""
+    code = 0
+    for shift, item in enumerate(items):
+        code |= (item + 1) << (7 * shift)
+    return code
+
+
+def _unplan(code: _Plan) -> tuple[int, tuple[int, ...], int, int]:
+    """(kind, items, suit, start or jokers) of a packed meld."""
+    items = []
+    rest = code >> 11
+    for _ in range(code >> 7 & 15):
+        items.append((rest & 127) - 1)
+        rest >>= 7
+    return code & 1, tuple(items), code >> 1 & 3, code >> 3 & 15
+
+
 # a step of the search: (what, card field, meld, state, jokers, flag) — what is one of
 _DEADWOOD, _DISCARD, _MELD = 0, 1, 2
 _Move: TypeAlias = "tuple[int, int, _Plan | None, int, int, int]"
+# per field f: the count vector's one card there, and the shift to the cards above it
+_UNIT = [1 << (f << 2) for f in range(64)]
+_ABOVE = [(f + 1) << 2 for f in range(64)]
 # a meld a card can be in: (other cards taken, jokers used, worth, worth of the cards taken, plan)
 _Option: TypeAlias = "tuple[int, int, int, int, _Plan]"
+
+
+def _move(f: int, rest: int, jokers: int, flag: int, pick: _Option | int) -> _Move:
+    """The move a search records for card ``f``: the meld option it chose, or ``_DEADWOOD``
+    or ``_DISCARD``, with the state it leaves."""
+    if isinstance(pick, tuple):
+        taken, used, _, _, plan = pick
+        return (_MELD, f, plan, rest - taken, jokers - used, flag)
+    return (pick, f, None, rest, jokers, flag if pick == _DEADWOOD else 0)
 
 
 class _Search:
@@ -403,6 +444,7 @@ class _Search:
     def __init__(self, rules: _Rules, mode: int, record: bool) -> None:
         self.rules = rules
         self.memo: dict[int, int] = {}
+        self.ceilings: dict[int, int] = {}  # states whose best is known not to exceed this
         self.moves: dict[int, _Move] = {}
         self.record = record
         self.nat = rules.nat[mode]
@@ -416,63 +458,160 @@ class _Search:
         # bounds: the most a joker, or the discard, can add
         self.joker_most = max(*self.pos[1:15], *self.rank[1:14])
         self.bonus_most = max(*self.bonus, self.joker_bonus)
+        # When putting any card aside gains as much as putting aside any other (the opening,
+        # the count), a search for a number only takes two short cuts (a search that records
+        # its moves keeps to the order the moves are told in): a card left out while the
+        # discard is still owed might as well be the discard, so that branch is not tried;
+        # and the best with the discard owed is the best without it plus that gain whenever
+        # the best without it leaves a natural card out (it is less than all of them are
+        # worth), so that is asked first.
+        self.flat = not record and mode != _VALUE
 
-    def best(self, state: int, jokers: int, flag: int) -> int:
-        """Best worth of melds (plus the discard's bonus when ``flag``) from these cards."""
+    def best(self, state: int, jokers: int, flag: int, alpha: int = -_BIG) -> int:
+        """Best worth of melds (plus the discard's bonus when ``flag``) from these cards;
+        with ``alpha``, exact only when it beats ``alpha`` (see :meth:`_best`)."""
         nat = self.nat
-        return self._best(state, jokers, flag, _worth(nat, state))
+        return self._best(state, jokers, flag, _worth(nat, state), alpha)
 
-    def _best(self, state: int, jokers: int, flag: int, avail: int) -> int:
+    def _best(self, state: int, jokers: int, flag: int, avail: int, alpha: int = -_BIG) -> int:
         """:meth:`best`, knowing ``avail``, the worth of the natural cards in ``state``.
 
         Branch and bound: a choice that could not beat the best found so far at this state,
-        even if every card left then melded, is not explored. What is stored is still the
-        exact best of the state."""
+        nor ``alpha``, even if every card left then melded, is not explored, and a choice is
+        only asked whether it beats them. The answer is the state's exact best when that
+        beats ``alpha``; otherwise it is at most ``alpha`` and the exact best is no more
+        than it (a ceiling). Exact bests and ceilings are stored apart; the search records
+        the move of exact bests only, which are the same as a search without ``alpha``
+        finds (the first choice, in order, that reaches the best)."""
         if not state:
             if not flag:
                 return 0
             return self.joker_bonus if jokers else -_BIG  # the discard is still owed
-        key = ((state << 8 | jokers) << 1) | flag
+        key = state << 9 | (jokers << 1 | flag)
         got = self.memo.get(key)
         if got is not None:
             return got
-        low = state & -state
-        f = (low.bit_length() - 1) >> 2
-        rest = state - (1 << (f << 2))
+        got = self.ceilings.get(key)
+        if got is not None and got <= alpha:
+            return got
+        if flag and self.flat:
+            gain = self.joker_bonus
+            got = self._best(state, jokers, 0, avail, alpha - gain) + gain
+            if got <= alpha:
+                self.ceilings[key] = got
+                return got
+            if got - gain < avail:
+                self.memo[key] = got
+                return got
+        f = ((state & -state).bit_length() - 1) >> 2
+        rest = state - _UNIT[f]
         avail -= self.nat[f]
-        extra = self.bonus_most if flag else 0
-        joker_most = self.joker_most
-        best = -_BIG
-        move: _Move = (_DEADWOOD, f, None, rest, jokers, flag)
         # the melds this card can be in depend only on the cards near it: look them up
         budget = jokers if jokers < self.jpm else self.jpm
-        context = ((rest >> ((f + 1) << 2)) & _CONTEXT[f]) << 12 | budget << 6 | f
+        context = (rest >> _ABOVE[f] & _CONTEXT[f]) << 12 | (budget << 6 | f)
         options = self.cache.get(context)
         if options is None:
             options = self._options(context, f, rest, budget)
-        for taken, used, worth, taken_worth, plan in options:
+        if not options and not flag and not self.record:
+            # in no meld: the card stays in hand (most states of a search are such cards)
+            got = avail + jokers * self.joker_most
+            if got > alpha:
+                got = self._best(rest, jokers, 0, avail, alpha)
+            if got > alpha:
+                self.memo[key] = got
+            else:
+                self.ceilings[key] = got
+            return got
+        extra = self.bonus_most if flag else 0
+        joker_most = self.joker_most
+        best = top = -_BIG  # top: the most a choice not explored could have reached
+        floor = alpha  # what a choice must beat: the larger of alpha and best
+        pick: _Option | int = _DEADWOOD  # the choice that gave best
+        for option in options:
+            taken, used, worth, taken_worth, _ = option
             jokers2 = jokers - used
             left = avail - taken_worth
-            if worth + left + jokers2 * joker_most + extra <= best:
+            bound = worth + left + jokers2 * joker_most + extra
+            if bound <= floor:
+                if bound > top:
+                    top = bound
                 continue
-            state2 = rest - taken
-            worth += self._best(state2, jokers2, flag, left)
+            worth += self._best(rest - taken, jokers2, flag, left, floor - worth)
             if worth > best:
-                best, move = worth, (_MELD, f, plan, state2, jokers2, flag)
-        if avail + jokers * joker_most + extra > best:
-            worth = self._best(rest, jokers, flag, avail)
-            if worth > best:
-                best, move = worth, (_DEADWOOD, f, None, rest, jokers, flag)
-        if flag and self.bonus[f] + avail + jokers * joker_most > best:
-            worth = self.bonus[f] + self._best(rest, jokers, 0, avail)
-            if worth > best:
-                best, move = worth, (_DISCARD, f, None, rest, jokers, 0)
-        self.memo[key] = best
-        if self.record:
-            self.moves[key] = move
+                best, pick = worth, option
+                if best > floor:
+                    floor = best
+        if not flag or not self.flat:
+            bound = avail + jokers * joker_most + extra
+            if bound <= floor:
+                if bound > top:
+                    top = bound
+            else:
+                worth = self._best(rest, jokers, flag, avail, floor)
+                if worth > best:
+                    best, pick = worth, _DEADWOOD
+                    if best > floor:
+                        floor = best
+        if flag:
+            gain = self.bonus[f]
+            bound = gain + avail + jokers * joker_most
+            if bound <= floor:
+                if bound > top:
+                    top = bound
+            else:
+                worth = gain + self._best(rest, jokers, 0, avail, floor - gain)
+                if worth > best:
+                    best, pick = worth, _DISCARD
+        if best > alpha:
+            self.memo[key] = best
+            if self.record:
+                self.moves[key] = _move(f, rest, jokers, flag, pick)
+            return best
+        if top > best:
+            best = top
+        self.ceilings[key] = best
         return best
 
-    def options(self, f: int, rest: int, jokers: int) -> list[_Option]:
+    def stored(self) -> int:
+        """How many states the search has stored, exact bests and ceilings."""
+        return len(self.memo) + len(self.ceilings)
+
+    def costliest_left(self, state: int, jokers: int) -> tuple[int, bool]:
+        """What a best arrangement of these cards leaves, once :meth:`best` has found their
+        best without the discard: the value of its costliest card left in hand (0 when
+        none; -1 when not known), and whether one of its melds has four cards or more (one
+        of them could go and the meld stay). Read from the exact bests stored, one choice
+        per card."""
+        memo = self.memo
+        most = 0
+        four = False
+        value = self.nat
+        while state:
+            got = memo.get(state << 9 | jokers << 1)
+            if got is None:
+                return -1, False
+            f = ((state & -state).bit_length() - 1) >> 2
+            rest = state - _UNIT[f]
+            for taken, used, worth, _, plan in self.options(f, rest, jokers):
+                state2, jokers2 = rest - taken, jokers - used
+                after = memo.get(state2 << 9 | jokers2 << 1) if state2 else 0
+                if after is not None and worth + after == got:
+                    state, jokers = state2, jokers2
+                    kind, items, _, extra = _unplan(plan)
+                    four = four or len(items) + (extra if kind == _SET else 0) >= 4
+                    break
+            else:  # the card stays in hand
+                after = memo.get(rest << 9 | jokers << 1) if rest else 0
+                if after != got:
+                    return -1, False
+                if value[f] > most:
+                    most = value[f]
+                state = rest
+        if jokers and self.rules.joker_points > most:
+            most = self.rules.joker_points
+        return most, four
+
+    def options(self, f: int, rest: int, jokers: int) -> tuple[_Option, ...]:
         """The melds card ``f`` (the lowest card, ``rest`` the cards above it) can be in."""
         budget = jokers if jokers < self.jpm else self.jpm
         context = ((rest >> ((f + 1) << 2)) & _CONTEXT[f]) << 12 | budget << 6 | f
@@ -481,8 +620,14 @@ class _Search:
             options = self._options(context, f, rest, budget)
         return options
 
-    def _options(self, context: int, f: int, rest: int, budget: int) -> list[_Option]:
+    def _options(self, context: int, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """:meth:`options` not yet cached under its ``context``: found, then cached."""
+        if len(self.cache) > _CACHE_LIMIT:
+            self.cache.clear()
+            self.near.clear()
+        if budget < 2 and self._alone(f, rest, budget):
+            self.cache[context] = ()
+            return ()
         # a run from this card stops at its (budget + 1)th missing place: what lies
         # beyond can't matter, so hands that differ only there share the answer
         near = context
@@ -499,13 +644,33 @@ class _Search:
         if options is None:
             options = self._melds(f, rest, budget)
             self.near[near] = options
-        if len(self.cache) > _CACHE_LIMIT:
-            self.cache.clear()
-            self.near.clear()
         self.cache[context] = options
         return options
 
-    def _melds(self, f: int, rest: int, budget: int) -> list[_Option]:
+    def _alone(self, f: int, rest: int, budget: int) -> bool:
+        """Whether card ``f`` (the lowest left) is in no meld with at most ``budget`` (0 or 1)
+        jokers: no set (two more of its rank in higher suits, one with the joker) and no
+        run (the two places above it held, one of them with the joker; for the ace also the
+        king and queen, when it may stand above the king). Half the cards a search meets
+        are, and this says so without building the melds."""
+        rank = f & 15
+        others = sum(1 for g in (f + 16, f + 32, f + 48) if g < 64 and rest >> (g << 2) & 15)
+        if others + budget >= 2:
+            return False
+        rules = self.rules
+        pairs = []
+        if rank != ACE or rules.lo == 1:
+            pairs.append((f + 1, f + 2))
+        if rank == ACE and rules.hi == HIGH_ACE:
+            pairs.append((f + 12, f + 11))
+        for near, far in pairs:
+            one = rest >> (near << 2) & 15
+            two = rest >> (far << 2) & 15
+            if (one or two) if budget else (one and two):
+                return False
+        return True
+
+    def _melds(self, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
         jokers: (the other natural cards as a count vector, jokers used, worth, the worth of
         those other natural cards, plan), the most valuable first.
@@ -513,14 +678,8 @@ class _Search:
         Reads only the cards above ``f`` in its suit and its rank in higher suits."""
         rules = self.rules
         nat, pos = self.nat, self.pos
-        found: dict[tuple[int, int], tuple[int, _Plan]] = {}
-
-        def offer(state2: int, used: int, worth: int, plan: _Plan) -> None:
-            key = (rest - state2, used)
-            old = found.get(key)
-            if old is None or worth > old[0]:
-                found[key] = (worth, plan)
-
+        # by (the other natural cards taken, jokers used): the most valuable such meld
+        found: dict[tuple[int, int], _Option] = {}
         suit, rank = f >> 4, f & 15
         # sets: higher suits of this rank, and jokers
         others = [g for g in range(f + 16, 64, 16) if rest >> (g << 2) & 15]
@@ -531,13 +690,20 @@ class _Search:
                 size = 1 + len(chosen)
                 if size > 4:
                     continue
-                base = nat[f] + sum(nat[g] for g in chosen)
-                state2 = rest - sum(1 << (g << 2) for g in chosen)
+                natural = sum(nat[g] for g in chosen)
+                taken = sum(_UNIT[g] for g in chosen)
                 for k in range(budget + 1):
                     if 3 <= size + k <= 4:
-                        plan: _Plan = (_SET, (f, *chosen), 0, k)
-                        offer(state2, k, base + k * joker_worth, plan)
-        # runs: this card lowest natural (an ace may also top a run that ends Q-K-A)
+                        plan = _plan(_SET, (f, *chosen), 0, k)
+                        found[taken, k] = (
+                            taken,
+                            k,
+                            nat[f] + natural + k * joker_worth,
+                            natural,
+                            plan,
+                        )
+        # runs: this card lowest natural (an ace may also top a run that ends Q-K-A); a run
+        # takes each place once, so whether a card is there is read from the cards above f
         lo, hi = rules.lo, rules.hi
         places = []
         if rank != ACE:
@@ -549,24 +715,31 @@ class _Search:
                 places.append((HIGH_ACE, -1))
         base_field = suit << 4
         for start, step in places:
-            # walk away from the card: (position reached, state, jokers used, worth, items)
-            stack: list[tuple[int, int, int, int, tuple[int, ...]]] = [
-                (start, rest, 0, nat[f], (f,))
-            ]
+            # walk away from the card: (place reached, cards taken, jokers used, worth of
+            # the jokers, worth of the cards taken, the items packed as in _plan, how many)
+            stack: list[tuple[int, int, int, int, int, int, int]] = [(start, 0, 0, 0, 0, f + 1, 1)]
             while stack:
-                at, state2, used, worth, items = stack.pop()
-                length = len(items)
+                at, taken, used, jokers_worth, natural, code, length = stack.pop()
                 # close the run here, with jokers behind the first card if that makes three
                 spare = budget - used
                 behind = 0
-                extra = 0
+                extra = jokers_worth + nat[f] + natural
                 while True:
                     if length + behind >= 3:
-                        if step == 1:
-                            plan = (_RUN, (-1,) * behind + items, suit, start - behind)
-                        else:
-                            plan = (_RUN, tuple(reversed(items)) + (-1,) * behind, suit, at)
-                        offer(state2, used + behind, worth + extra, plan)
+                        size = length + behind
+                        if step == 1:  # jokers behind: empty items below the first card
+                            first = start - behind
+                            items = code << (7 * behind)
+                        else:  # from the ace above the king down: items reversed
+                            first = at
+                            items = _packed(
+                                [*reversed(_unplan(code << 11 | length << 7)[1]), *[-1] * behind]
+                            )
+                        plan = items << 11 | size << 7 | first << 3 | suit << 1 | _RUN
+                        key = (taken, used + behind)
+                        old = found.get(key)
+                        if old is None or extra > old[2]:
+                            found[key] = (taken, used + behind, extra, natural, plan)
                     if behind >= spare or length + behind >= 13:
                         break
                     p = start - step * (behind + 1)
@@ -580,17 +753,28 @@ class _Search:
                 if not lo <= nxt <= hi:
                     continue
                 g = base_field + (ACE if nxt == HIGH_ACE else nxt)
-                if nxt != 1 and state2 >> (g << 2) & 15:
-                    stack.append((nxt, state2 - (1 << (g << 2)), used, worth + nat[g], (*items, g)))
+                shift = 7 * length
+                if nxt != 1 and rest >> (g << 2) & 15:
+                    stack.append(
+                        (
+                            nxt,
+                            taken + _UNIT[g],
+                            used,
+                            jokers_worth,
+                            natural + nat[g],
+                            code | (g + 1) << shift,
+                            length + 1,
+                        )
+                    )
                 if used < budget:
-                    stack.append((nxt, state2, used + 1, worth + pos[nxt], (*items, -1)))
-        nat = self.nat
-        out = [
-            (taken, used, worth, sum(nat[g] for g in _fields(taken)), plan)
-            for (taken, used), (worth, plan) in found.items()
-        ]
+                    stack.append(
+                        (nxt, taken, used + 1, jokers_worth + pos[nxt], natural, code, length + 1)
+                    )
+        out = list(found.values())
         out.sort(key=lambda option: -option[2])
-        return out
+        # a tuple of tuples of numbers: the garbage collector stops tracking it once it has
+        # seen it, so the thousands kept in the cache don't make every full collection slower
+        return tuple(out)
 
     def plans(self, state: int, jokers: int, flag: int) -> tuple[list[_Plan], list[int], int]:
         """The melds, the deadwood fields and the discard (field, -1 joker, -2 none) chosen."""
@@ -598,7 +782,7 @@ class _Search:
         deadwood: list[int] = []
         discard = -2
         while state:
-            key = ((state << 8 | jokers) << 1) | flag
+            key = state << 9 | (jokers << 1 | flag)
             if key not in self.moves:
                 self.best(state, jokers, flag)
             what, f, plan, state, jokers, flag = self.moves[key]
@@ -669,16 +853,19 @@ def _reach(rules: _Rules, state: int, jokers: int) -> tuple[int, int]:
     return keep, state - keep
 
 
-def _solve(search: _Search, state: int, jokers: int, flag: int) -> tuple[int, int, int]:
-    """Best worth; the cards searched; the discard set aside before the search (-2: none)."""
+def _solve(
+    search: _Search, state: int, jokers: int, flag: int, alpha: int = -_BIG
+) -> tuple[int, int, int]:
+    """Best worth; the cards searched; the discard set aside before the search (-2: none).
+    With ``alpha``, the worth is exact only when it beats ``alpha`` (see :meth:`_Search._best`)."""
     keep, alone = _reach(search.rules, state, jokers)
     if not flag or not alone:
-        return search.best(keep, jokers, flag), keep, -2
+        return search.best(keep, jokers, flag, alpha), keep, -2
     # the discard is either the best card that can't meld, or chosen in the search
     fields = _fields(alone)
     top = max(fields, key=lambda g: search.bonus[g])
-    inside = search.best(keep, jokers, 1)
-    outside = search.bonus[top] + search.best(keep, jokers, 0)
+    outside = search.bonus[top] + search.best(keep, jokers, 0, alpha - search.bonus[top])
+    inside = search.best(keep, jokers, 1, max(outside, alpha))
     if outside >= inside:
         return outside, keep, top
     return inside, keep, -2
@@ -689,7 +876,7 @@ def _solve(search: _Search, state: int, jokers: int, flag: int) -> tuple[int, in
 
 def _meld_of(plan: _Plan) -> Meld:
     """The :class:`Meld` for a plan, read as :mod:`rummykit.melds` reads it."""
-    kind, items, suit_index, extra = plan
+    kind, items, suit_index, extra = _unplan(plan)
     if kind == _SET:
         naturals = _sorted(_card_of(g) for g in items)
         rank = naturals[0].rank
@@ -939,24 +1126,34 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
     # one search for the hand and every discard tried: what it stores for a state of cards
     # is that state's exact best, whichever hand it came from
     search = _Search(rules, _VALUE, False)
-    whole = total - _solve(search, state, jokers, 0)[0]
+    worth, keep, _ = _solve(search, state, jokers, 0)
+    whole = total - worth
     if not discard:
         return whole
     if not cards:
         raise ValueError(render("solver_nothing_to_discard"))
     # The least over every discard of what the rest leaves. A card put aside can't lower
     # what the rest leaves by more than its own value (the rest's melds are melds of the
-    # whole hand), so the costliest cards are tried first and the search stops as soon as
-    # no card left could beat the best found.
+    # whole hand), so putting aside the costliest card the best arrangement leaves in hand
+    # gives the least that card's value allows; only a costlier card could do better. They
+    # are tried costliest first and the search stops as soon as no card left could beat the
+    # best found.
     value = variant.card_value
-    best = _BIG
+    # (a hand that melds whole, with a meld of four cards or more, discards from that meld)
+    left, four = search.costliest_left(keep, jokers)
+    if not whole and four:
+        return 0
+    left = max([left, *(rules.value[g] for g in _fields(state - keep))])
+    best = whole - left if left > 0 else _BIG
     for card in sorted(set(cards), key=value, reverse=True):
         if whole - value(card) >= best or not best:
             break
         rest, kept = (
             (state, jokers - 1) if card.is_joker else (state - (1 << (_field(card) << 2)), jokers)
         )
-        best = min(best, total - value(card) - _solve(search, rest, kept, 0)[0])
+        # only a worth above this one could beat the best found
+        floor = total - value(card) - best
+        best = min(best, total - value(card) - _solve(search, rest, kept, 0, floor)[0])
     return best
 
 
@@ -1098,18 +1295,25 @@ def best_opening(hand: CardsLike, variant: Variant = HUNGARIAN) -> Opening:
 _SHARED_OPENING: dict[int, tuple[_Rules, _Search]] = {}
 
 
-def opening_points(hand: CardsLike, variant: Variant = HUNGARIAN) -> int:
+def opening_points(hand: CardsLike, variant: Variant = HUNGARIAN, *, floor: int = 0) -> int:
     """``best_opening(hand, variant).points``, for many hands of one variant at a time (an
     agent looking ahead): the searches share one memo, which holds the exact best of each
     state of cards whatever hand it came from, so the work one hand did helps the next.
 
+    With ``floor``, the points or ``floor``, whichever is more: the search then only looks
+    for melds worth more than ``floor``, which is quicker. An agent that knows what a hand
+    opens with asks this way about the hand with one card more (a card added never lowers
+    the opening, so the answer is still exact).
+
     >>> opening_points("7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 2♦")
     84
+    >>> opening_points("7♥ 8♥ 9♥ 10♠ 10♦ 10♣ J♣ Q♣ K♣ 2♦", floor=90)
+    90
     """
     cards = as_cards(hand)
     rules = _rules(variant)
     got = _SHARED_OPENING.get(id(rules))
-    if got is None or got[0] is not rules or len(got[1].memo) > _CACHE_LIMIT:
+    if got is None or got[0] is not rules or got[1].stored() > _CACHE_LIMIT:
         if len(_SHARED_OPENING) > 8:
             _SHARED_OPENING.clear()
         got = _SHARED_OPENING[id(rules)] = (rules, _Search(rules, _OPENING, False))
@@ -1119,7 +1323,7 @@ def opening_points(hand: CardsLike, variant: Variant = HUNGARIAN) -> int:
     keep, _alone = _reach(rules, state, jokers)
     if flag and state - keep:
         flag = 0
-    return max(search.best(keep, jokers, flag), 0)
+    return max(search.best(keep, jokers, flag, floor), floor, 0)
 
 
 # --- lay-offs ---------------------------------------------------------------------------

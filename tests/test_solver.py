@@ -30,6 +30,7 @@ from rummykit.solver import (
     layoff_options,
     min_deadwood,
     min_deadwood_many,
+    opening_points,
 )
 from rummykit.variants import Variant
 
@@ -136,7 +137,13 @@ def check_against_reference(hand: tuple[Card, ...], rules: Variant) -> None:
     if hand:
         assert check_result(hand, rules, discard=True) == after_discard, hand
     opening = best_opening(hand, rules)
-    assert opening.points == (most_keep if rules.discard_to_win and hand else most), hand
+    expected = most_keep if rules.discard_to_win and hand else most
+    assert opening.points == expected, hand
+    # the shared search (its memo kept from every hand before, ceilings included), asked
+    # plainly and with a floor below, at and above the answer
+    assert opening_points(hand, rules) == expected, hand
+    for floor in (expected - 1, expected, expected + 1):
+        assert opening_points(hand, rules, floor=floor) == max(floor, expected), (hand, floor)
     assert sum(m.points(rules) for m in opening.melds) == opening.points
     assert Counter(c for m in opening.melds for c in m.cards) + Counter(opening.left) == Counter(
         hand
@@ -209,6 +216,41 @@ def test_fifteen_cards_with_jokers_matches_reference(hand: tuple[Card, ...]) -> 
     assert check_result(hand, HUNGARIAN) == least
 
 
+# Hands the hill-climbing generator of benchmarks/hungarian_worst_case.py made slowest
+# (twin cards and both jokers, most of them meld whole), and the issue's hand.
+CLIMBED = [
+    "7♦ 8♦ 10♣ K♦ 7♣ 8♦ 10♦ 3♠ 6♦ J♦ 9♦ 7♣ 10♥ 🃏 🃏",
+    "10♠ J♠ J♥ 9♠ 8♠ 8♠ 9♦ 7♥ 7♠ 6♠ 8♣ 8♥ 9♠ 🃏 🃏",
+    "A♥ K♠ Q♦ Q♠ 8♠ 7♠ 6♠ 6♥ 6♦ 6♠ A♠ K♦ Q♥ 🃏 🃏",
+    "8♣ 7♥ K♥ 4♣ 7♣ 7♠ 7♦ 5♥ K♣ K♠ 4♥ 7♥ 3♥ 🃏 🃏",
+    "2♣ 3♠ 3♠ 3♣ 2♠ 5♠ J♥ 6♣ 4♠ Q♥ 2♦ 2♠ 6♠ 🃏 🃏",
+    "10♠ 6♣ 6♠ 9♠ J♠ A♦ A♣ 8♠ K♠ 5♠ 7♠ A♠ J♣ 🃏 🃏",
+    "9♠ J♦ 2♦ J♥ 8♥ 9♣ Q♠ 9♦ J♣ 2♠ Q♣ 9♥ J♠ 🃏 🃏",
+    "8♦ 7♥ 7♠ 7♣ 8♠ 6♣ 7♦ 8♥ 6♦ 6♥ 6♠ 5♥ 8♣ 🃏 🃏",
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "after_discard"),
+    [
+        ("5♥ 6♥ 7♥ 8♥ 9♠ 9♦ 🃏", 0),  # melds whole, a run of four: one end goes
+        ("5♥ 6♥ 7♥ 9♠ 9♦ 🃏", 9),  # melds whole in threes: a 9 goes, the joker joins the run
+        ("5♥ 6♥ 7♥ 9♠ 9♦ 🃏 K♣ 2♣", 2),  # the K♣ left in hand is the discard
+        ("5♥ 5♥ 6♥ 7♥ K♣ 🃏 🃏", 0),  # two runs, a joker each: the K♣ left goes
+    ],
+)
+def test_discard_found_from_what_the_best_arrangement_leaves(text: str, after_discard: int) -> None:
+    hand = parse_cards(text)
+    assert reference(hand, HUNGARIAN)[1] == after_discard
+    assert min_deadwood(hand, HUNGARIAN, discard=True) == after_discard
+    assert check_result(hand, HUNGARIAN, discard=True) == after_discard
+
+
+@pytest.mark.parametrize("text", CLIMBED)
+def test_hill_climbed_hands_match_reference(text: str) -> None:
+    check_against_reference(parse_cards(text), HUNGARIAN)
+
+
 @given(crowded_hands(11))
 def test_crowded_two_deck_hands_match_reference(hand: tuple[Card, ...]) -> None:
     check_against_reference(hand, HUNGARIAN)
@@ -217,6 +259,23 @@ def test_crowded_two_deck_hands_match_reference(hand: tuple[Card, ...]) -> None:
 @given(crowded_hands(9))
 def test_two_jokers_per_meld_house_rule_matches_reference(hand: tuple[Card, ...]) -> None:
     check_against_reference(hand, TWO_JOKERS_PER_MELD)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 2).flatmap(lambda j: two_deck_hands(11 - j, j)),
+    st.lists(st.sampled_from([*TWO_DECK_CARDS, JOKER]), min_size=1, max_size=4),
+)
+def test_opening_with_one_card_more_and_the_hands_opening_as_floor(
+    hand: tuple[Card, ...], extra: list[Card]
+) -> None:
+    """What an agent asks before it opens: the opening of its hand with each card it might
+    draw, giving the hand's own opening as the floor (a card added never lowers it)."""
+    floor = opening_points(hand, HUNGARIAN)
+    assert floor == reference(hand, HUNGARIAN)[3]
+    for card in extra:
+        bigger = (*hand, card)
+        assert opening_points(bigger, HUNGARIAN, floor=floor) == reference(bigger, HUNGARIAN)[3]
 
 
 def melds_cover(hand: tuple[Card, ...]) -> Callable[[int], bool]:

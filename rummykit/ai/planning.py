@@ -531,15 +531,18 @@ class Outlook:
             for _ in range(count)
         ]
 
-    def opening(self, hand: Sequence[Card], key: tuple[int, ...] | None = None) -> int:
+    def opening(
+        self, hand: Sequence[Card], key: tuple[int, ...] | None = None, floor: int = 0
+    ) -> int:
         """The points of the best opening in ``hand`` (H8), keeping a card to discard
-        (``key``: the hand's sorted card codes, when the caller has them)."""
+        (``key``: the hand's sorted card codes, when the caller has them; ``floor``: points
+        the hand is known to reach, which makes the search quicker)."""
         if key is None:
             key = tuple(sorted(map(_code, hand)))
         found = self._openings.get(key)
         if found is None:
             self.evaluations += 1
-            found = opening_points(tuple(hand), self.variant) if hand else 0
+            found = opening_points(tuple(hand), self.variant, floor=floor) if hand else 0
             self._openings[key] = found
         return found
 
@@ -547,7 +550,8 @@ class Outlook:
         """(chance that the next draw lets ``hand`` open, expected opening points after it
         counted up to the threshold, the unseen cards that open — one per copy)."""
         threshold = self.variant.opening_threshold
-        now = min(self.opening(hand), threshold)
+        exact = self.opening(hand)
+        now = min(exact, threshold)
         if now >= threshold:  # a card can only add to an opening: every draw opens
             return 1.0, float(now), [c for c, count, _ in self.unseen for _ in range(count)]
         if not self.total:
@@ -560,7 +564,7 @@ class Outlook:
             if card.is_joker or card in relevant:
                 key = list(base)
                 insort(key, _code(card))
-                value = min(self.opening([*hand, card], tuple(key)), threshold)
+                value = min(self.opening([*hand, card], tuple(key), exact), threshold)
             else:
                 value = now
             points += count * value
