@@ -1,7 +1,8 @@
 """What each of hard's habits is worth: hard with one habit switched off, against normal.
 
 Each variant of hard below changes one thing (its pre-opening search, its draws, holding
-melds, its search of discards, its joker and feeding values — normal's instead) and plays
+melds, its search of discards, its joker and feeding values — normal's instead — or its
+search's horizon: the next draw only) and plays
 the same seeded deals against normal, seats rotated, like ``ai_strength.py``. A variant
 that does better than hard itself points at the habit that costs hard points.
 
@@ -70,9 +71,20 @@ class NormalValues(HardAgent):
     feed_penalty = NormalAgent.feed_penalty
 
 
+class OneDraw(HardAgent):
+    """Hard whose search looks at the next draw only (no later draws: the search before
+    issue 12's last change)."""
+
+    name = "one-draw"
+    later_cap = 0
+
+
 HABITS: dict[str, type[HardAgent]] = {
     "hard": HardAgent,
-    **{c.name: c for c in (NoHold, NormalDiscards, NormalBeforeOpening, NormalDraws, NormalValues)},
+    **{
+        c.name: c
+        for c in (NoHold, NormalDiscards, NormalBeforeOpening, NormalDraws, NormalValues, OneDraw)
+    },
 }
 
 
