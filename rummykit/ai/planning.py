@@ -426,7 +426,7 @@ class Forecast:
     cards are unseen, ``spread`` how many of them leave each deadwood (``(deadwood,
     copies)`` pairs, lowest first).
 
-    >>> f = Forecast(6.0, (), 4, ((0, 1), (8, 3)))
+    >>> f = Forecast(6.0, (Card("Q♣"),), 4, ((0, 1), (8, 3)))  # the Q♣ takes the hand out
     >>> f.best_of(1), f.best_of(2)  # two draws: only both missing the 0 leave 8
     (6.0, 4.5)
     >>> round(f.out_within(2), 4)  # 1 - (3/4)**2
