@@ -320,10 +320,11 @@ def check_note(obs: Observation, decision: Decision, note: Note, action: object)
         if p["draws"] != 1 + later or later < 1:
             return f"the stock leaves {1 + later} draws, not {p['draws']}"
         if code == "ai_term_later_draws":
-            one = float(terms["ai_term_next_draw"].params["value"])
-            best = float(p["value"])
+            one, best = float(p["one"]), float(p["value"])
             if not 0 <= best < one or abs(one - best - float(p["gain"])) > 0.11:
-                return "the best of the draws is not below the next draw by the gain told"
+                return "the best of the draws is not below one draw by the gain told"
+            if one < float(terms["ai_term_next_draw"].params["value"]) - 0.05:
+                return "one draw of the melding cards can't beat one draw of them all"
         else:
             go = terms["ai_term_go_out"].params
             chance = go["count"] / go["total"]

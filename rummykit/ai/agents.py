@@ -717,14 +717,16 @@ class HardAgent(NormalAgent):
         """The draws after the next one: the best of ``draws`` draws is expected to leave
         less deadwood than the next draw alone, and one of them may take me out."""
         terms = []
+        one = forecast.best_of(1)
         best = forecast.best_of(draws)
-        gain = forecast.deadwood - best
+        gain = one - best
         if gain > 0.05:
             note = Note(
                 "ai_term_later_draws",
                 {
                     "draws": draws,
                     "cap": 1 + self.later_cap,
+                    "one": f"{one:.1f}",
                     "value": f"{best:.1f}",
                     "gain": f"{gain:.1f}",
                     "weight": f"{100 * weight:.0f}",

@@ -423,11 +423,13 @@ class Forecast:
     """What the next draw is expected to bring a hand: ``deadwood`` is the expected
     deadwood after drawing and throwing the worst card away (0 counted for a draw that
     goes out), ``outs`` the unseen cards (one per copy) that go out, ``total`` how many
-    cards are unseen, ``spread`` how many of them leave each deadwood (``(deadwood,
-    copies)`` pairs, lowest first).
+    cards are unseen, ``spread`` how many of them leave each deadwood when only the cards
+    that could meld or go onto the table count (any other card leaves the hand as it is:
+    a swap for a lower card is a gain the next draw counts, and any later draw too, so it
+    is no reason to keep a card) — ``(deadwood, copies)`` pairs, lowest first.
 
     >>> f = Forecast(6.0, (Card("Q♣"),), 4, ((0, 1), (8, 3)))  # the Q♣ takes the hand out
-    >>> f.best_of(1), f.best_of(2)  # two draws: only both missing the 0 leave 8
+    >>> f.best_of(1), f.best_of(2)  # two draws: only both missing the Q♣ leave 8
     (6.0, 4.5)
     >>> round(f.out_within(2), 4)  # 1 - (3/4)**2
     0.4375
@@ -444,9 +446,10 @@ class Forecast:
         return len(self.outs) / self.total if self.total else 0.0
 
     def best_of(self, draws: int) -> float:
-        """The expected deadwood of the best of ``draws`` draws, each drawn from all the
-        unseen cards (with replacement: a closed formula), the hand kept as it is between
-        them — what the next draws can do for the hand, counting the best one only."""
+        """The expected deadwood of the best of ``draws`` draws by ``spread``, each drawn
+        from all the unseen cards (with replacement: a closed formula), the hand kept as
+        it is between them — what the next draws can do for the hand's melds, counting
+        the best one only."""
         if not self.total or not self.spread:
             return self.deadwood
         expected = 0.0
@@ -545,7 +548,7 @@ class Outlook:
             if dead == 0:
                 outs += [card] * count
             acc += count * dead
-            spread[dead] += count
+            spread[dead if card.is_joker or card in relevant else keep] += count
         return Forecast(acc / self.total, tuple(outs), self.total, tuple(sorted(spread.items())))
 
     def improvers(self, hand: Sequence[Card]) -> list[Card]:
