@@ -65,7 +65,7 @@ _PLURAL_SUFFIXES = ("_one", "_other")
 
 @dataclass
 class Entry:
-    """One catalogue entry: its code (``msgctxt``), English text, and translation(s).
+    """One catalogue entry: its code (``msgctxt``), English text, and one or more translations.
 
     ``strings`` holds the ``msgstr`` (one item) or ``msgstr[0..]`` (plural entries).
     """
