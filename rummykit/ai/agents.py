@@ -717,35 +717,18 @@ class HardAgent(NormalAgent):
         """The draws after the next one: the best of ``draws`` draws is expected to leave
         less deadwood than the next draw alone, and one of them may take me out."""
         terms = []
+        said = {"draws": draws, "cap": 1 + self.later_cap, "weight": f"{100 * weight:.0f}"}
         one = forecast.best_of(1)
         best = forecast.best_of(draws)
         gain = one - best
         if gain > 0.05:
-            note = Note(
-                "ai_term_later_draws",
-                {
-                    "draws": draws,
-                    "cap": 1 + self.later_cap,
-                    "one": f"{one:.1f}",
-                    "value": f"{best:.1f}",
-                    "gain": f"{gain:.1f}",
-                    "weight": f"{100 * weight:.0f}",
-                },
-            )
-            terms.append(Term("later_draws", weight * gain, note))
+            params = {**said, "one": f"{one:.1f}", "value": f"{best:.1f}", "gain": f"{gain:.1f}"}
+            terms.append(Term("later_draws", weight * gain, Note("ai_term_later_draws", params)))
         extra = forecast.out_within(draws) - forecast.chance
         if forecast.outs and extra > 0:
-            note = Note(
-                "ai_term_later_out",
-                {
-                    "draws": draws,
-                    "cap": 1 + self.later_cap,
-                    "chance": f"{100 * forecast.out_within(draws):.0f}",
-                    "extra": f"{100 * extra:.0f}",
-                    "bonus": f"{self.out_bonus:.0f}",
-                    "weight": f"{100 * weight:.0f}",
-                },
-            )
+            chance = f"{100 * forecast.out_within(draws):.0f}"
+            params = {**said, "chance": chance, "extra": f"{100 * extra:.0f}"}
+            note = Note("ai_term_later_out", {**params, "bonus": f"{self.out_bonus:.0f}"})
             terms.append(Term("later_out", weight * extra * self.out_bonus, note))
         return terms
 
