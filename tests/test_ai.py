@@ -11,6 +11,7 @@ import pytest
 
 from rummykit.ai import AGENTS, LEVELS, BaseAgent, Decision, make_agent
 from rummykit.ai.hint import hint
+from rummykit.ai.planning import Forecast
 from rummykit.ai.trace import signed
 from rummykit.cards import JOKER, Card, parse_cards
 from rummykit.game import (
@@ -473,6 +474,28 @@ def test_R12_hard_counts_the_draws_the_stock_still_holds() -> None:
     last = _hard_with_stock(3)  # one draw left: no later draws are counted
     assert last.trace.candidates and isinstance(last.action, Discard)
     assert not any(t.name.startswith("later") for c in last.trace.candidates for t in c.terms)
+
+
+def test_the_best_of_several_draws_by_brute_force() -> None:
+    """``Forecast.best_of(n)`` is the expected least deadwood of n draws with replacement:
+    checked against every sequence of draws over small random spreads; and the chance of
+    going out within n draws against the same enumeration."""
+    from itertools import product
+
+    rng = random.Random(12)
+    for _ in range(60):
+        spread = sorted(rng.sample(range(0, 30), rng.randint(1, 4)))
+        copies = [rng.randint(1, 3) for _ in spread]
+        deck = [d for d, k in zip(spread, copies) for _ in range(k)]
+        outs = tuple(Card("Q♣") for d in deck if d == 0)
+        f = Forecast(sum(deck) / len(deck), outs, len(deck), tuple(zip(spread, copies)))
+        assert f.best_of(1) == pytest.approx(f.deadwood)
+        for n in (1, 2, 3):
+            draws = list(product(deck, repeat=n))
+            assert f.best_of(n) == pytest.approx(sum(min(d) for d in draws) / len(draws))
+            out = sum(0 in d for d in draws) / len(draws)
+            assert f.out_within(n) == pytest.approx(out)
+            assert f.best_of(n + 1) <= f.best_of(n) + 1e-12
 
 
 # --- going out by laying a joker onto a run's end (H5, H12) ----------------------------------
