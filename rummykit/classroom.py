@@ -6,10 +6,17 @@ when its tab closes is refused upstream (``403 '_xsrf' argument missing``), so k
 *culling* is what frees them: a kernel idle for ``cull_timeout`` seconds with no page
 connected is shut down, checked every ``cull_interval`` seconds.
 
+Voilà runs in this module's process (``python -m rummykit.classroom``, which takes Voilà's own
+arguments): its page templates, which it compiled again for every page (each page builds a
+fresh Jinja environment), are compiled once and shared, and the notebook format's validator,
+which the first page waited for, is compiled at start. Students' pages load only the
+front-end extensions the table needs (:data:`EXTENSIONS`), whatever else the teacher's
+Jupyter has, and kernels are reached through local sockets rather than TCP ports.
+
 >>> settings = ClassroomSettings(port=8870)
 >>> command = voila_arguments(settings, "classroom.ipynb")
 >>> command[1:4]
-['-m', 'voila', 'classroom.ipynb']
+['-m', 'rummykit.classroom', 'classroom.ipynb']
 >>> [part for part in command if "cull" in part]
 ['--MappingKernelManager.cull_idle_timeout=600', '--MappingKernelManager.cull_interval=60', '--MappingKernelManager.cull_connected=False']
 >>> share_urls(settings)
@@ -18,6 +25,7 @@ connected is shut down, checked every ``cull_interval`` seconds.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import ipaddress
 import os
@@ -26,6 +34,7 @@ import sys
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from rummykit.messages import render
 from rummykit.tutorials import _start
@@ -36,6 +45,8 @@ __all__ = [
     "CULL_TIMEOUT",
     "DEFAULT_IP",
     "DEFAULT_PORT",
+    "DEFAULT_PREHEAT",
+    "EXTENSIONS",
     "LEVEL_NAMES",
     "ClassroomError",
     "ClassroomSettings",
@@ -57,6 +68,17 @@ CULL_TIMEOUT = 600
 
 CULL_INTERVAL = 60
 """Seconds between two checks for idle kernels."""
+
+DEFAULT_PREHEAT = 1
+"""Kernels kept started, the class notebook run in them, ahead of the next student."""
+
+EXTENSIONS = (
+    "@jupyter-widgets/jupyterlab-manager",
+    "@voila-dashboards/widgets-manager8",
+    "anywidget",
+)
+"""The JupyterLab front-end extensions a student's page loads: the widgets' and the Table's
+(an anywidget). Any other the teacher has installed stays out of the students' pages."""
 
 LEVEL_NAMES = ("easy", "normal", "hard")
 """The computer's levels a page can start with (the keys of ``rummykit.ai.LEVELS``)."""
@@ -84,7 +106,7 @@ class ClassroomSettings:
     level: str = "normal"
     cull_timeout: int = CULL_TIMEOUT
     cull_interval: int = CULL_INTERVAL
-    preheat: int = 0
+    preheat: int = DEFAULT_PREHEAT
 
     def __post_init__(self) -> None:
         try:
@@ -161,16 +183,19 @@ def class_notebook() -> Path:
 
 def voila_arguments(settings: ClassroomSettings, notebook: str | os.PathLike[str]) -> list[str]:
     """The command that serves ``notebook`` with Voilà: rummykit's template (nothing from a
-    CDN), no code shown, no error details sent to students, idle kernels culled; kernels
-    started ahead only when ``settings.preheat`` asks for them.
+    CDN), no code shown, no error details sent to students, only the table's front-end
+    extensions, kernels reached through local sockets (on POSIX systems), idle kernels
+    culled; ``settings.preheat`` kernels started ahead (none at 0).
 
     >>> voila_arguments(ClassroomSettings(preheat=2), "c.ipynb")[-2:]
     ['--preheat_kernel=True', '--pool_size=2']
+    >>> [part for part in voila_arguments(ClassroomSettings(preheat=0), "c.ipynb") if "pool" in part]
+    []
     """
     command = [
         sys.executable,
         "-m",
-        "voila",
+        "rummykit.classroom",
         str(notebook),
         "--no-browser",
         f"--Voila.ip={settings.ip}",
@@ -178,10 +203,16 @@ def voila_arguments(settings: ClassroomSettings, notebook: str | os.PathLike[str
         "--template=rummykit",
         "--strip_sources=True",
         "--show_tracebacks=False",
+        *(f"--VoilaConfiguration.extension_allowlist={name}" for name in EXTENSIONS),
         f"--MappingKernelManager.cull_idle_timeout={settings.cull_timeout}",
         f"--MappingKernelManager.cull_interval={settings.cull_interval}",
         "--MappingKernelManager.cull_connected=False",
     ]
+    if os.name == "posix":
+        # kernels reached through files, not TCP ports: with a class's kernels starting at once,
+        # a port chosen for a kernel can be taken by another connection before the kernel binds
+        # it, and that kernel dies ("Address already in use"; 1 page of 10 lost, measured)
+        command.append("--KernelManager.transport=ipc")
     if settings.preheat:
         command += ["--preheat_kernel=True", f"--pool_size={settings.preheat}"]
     return command
@@ -259,3 +290,66 @@ def classroom_command(settings: ClassroomSettings) -> int:
         flush=True,
     )
     return _start(voila_arguments(settings, class_notebook()), classroom_environment(settings))
+
+
+# --- Voilà, with what it compiles for every page compiled once ----------------------------
+
+
+def _compiled_once() -> type[Any]:
+    """A Jinja extension that gives every environment it is loaded into one cache, for the
+    whole process, of the code Jinja compiles from templates. Voilà builds a new Jinja
+    environment for every page, which would compile every template again (most of Voilà's
+    own CPU per page). A changed template has another checksum and is compiled anew;
+    environments that compile differently (async or not, other extensions) keep apart."""
+    from jinja2 import BytecodeCache
+    from jinja2.bccache import Bucket
+    from jinja2.ext import Extension
+
+    def key(bucket: Bucket) -> tuple[str, bool, tuple[str, ...]]:
+        environment = bucket.environment
+        return (bucket.key, environment.is_async, tuple(sorted(environment.extensions)))
+
+    class Shared(BytecodeCache):
+        def __init__(self) -> None:
+            self.code: dict[tuple[str, bool, tuple[str, ...]], bytes] = {}
+
+        def load_bytecode(self, bucket: Bucket) -> None:
+            if (code := self.code.get(key(bucket))) is not None:
+                bucket.bytecode_from_string(code)
+
+        def dump_bytecode(self, bucket: Bucket) -> None:
+            self.code[key(bucket)] = bucket.bytecode_to_string()
+
+    shared = Shared()
+
+    class SharedCode(Extension):
+        def __init__(self, environment: Any) -> None:
+            super().__init__(environment)
+            if environment.bytecode_cache is None:
+                environment.bytecode_cache = shared
+
+    return SharedCode
+
+
+def serve(arguments: list[str]) -> None:
+    """Run Voilà with ``arguments`` in this process, its page templates compiled once for all
+    pages and the notebook format's validator compiled before the first page (the notebook,
+    the first argument, read once)."""
+    import nbformat
+    from nbconvert.exporters import templateexporter
+    from voila.app import main  # type: ignore[import-untyped]
+
+    # nbconvert names the extensions of every environment it builds (a later nbconvert without
+    # that list serves as plain Voilà does)
+    extensions: list[Any] | None = getattr(templateexporter, "JINJA_EXTENSIONS", None)
+    if isinstance(extensions, list):
+        extensions.append(_compiled_once())  # Jinja takes extension classes as well as names
+    notebook = next((a for a in arguments if not a.startswith("-")), None)
+    if notebook is not None and Path(notebook).is_file():
+        with contextlib.suppress(ValueError, OSError):  # a bad notebook is Voilà's to report
+            nbformat.read(notebook, as_version=4)  # type: ignore[no-untyped-call]
+    main(argv=arguments)
+
+
+if __name__ == "__main__":  # pragma: no cover - the server's process, run by voila_arguments
+    serve(sys.argv[1:])

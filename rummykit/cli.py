@@ -458,7 +458,7 @@ def add_classroom(commands: Subcommands) -> None:
         "--port": ("classroom_cli_port_help", classroom.DEFAULT_PORT),
         "--cull-timeout": ("classroom_cli_timeout_help", classroom.CULL_TIMEOUT),
         "--cull-interval": ("classroom_cli_interval_help", classroom.CULL_INTERVAL),
-        "--preheat": ("classroom_cli_preheat_help", 0),
+        "--preheat": ("classroom_cli_preheat_help", classroom.DEFAULT_PREHEAT),
     }
     parser.add_argument(
         "--ip",

@@ -1723,7 +1723,7 @@ TEMPLATES: dict[str, str] = {
         "seconds between two checks for idle kernels (default: {default})"
     ),
     "classroom_cli_preheat_help": (
-        "keep this many kernels started ahead for the next pages (default: {default}, none)"
+        "keep this many kernels started ahead for the next pages (default: {default}; 0 for none)"
     ),
     "classroom_no_voila": (
         "Voilà is not installed here. Install rummykit with its classroom extra, "

@@ -5,6 +5,7 @@ student's page, and what happens without Voilà. The served page in a real brows
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import importlib.util
 import json
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from rummykit import classroom
-from rummykit.classroom import ClassroomError, ClassroomSettings, voila_arguments
+from rummykit.classroom import EXTENSIONS, ClassroomError, ClassroomSettings, voila_arguments
 from rummykit.cli import main
 from rummykit.messages import render
 
@@ -103,7 +104,7 @@ def test_the_defaults_serve_this_computer_only_with_culling_on(
 ) -> None:
     assert main(["classroom"]) == 0
     ((command, env),) = started
-    assert command[:3] == [sys.executable, "-m", "voila"]
+    assert command[:3] == [sys.executable, "-m", "rummykit.classroom"]  # Voilà, in serve()
     notebook = Path(command[3])
     assert notebook.name == "classroom.ipynb" and notebook.is_file()
     assert option(command, "Voila.ip") == "127.0.0.1"
@@ -114,7 +115,9 @@ def test_the_defaults_serve_this_computer_only_with_culling_on(
     assert option(command, "MappingKernelManager.cull_idle_timeout") == "600"
     assert option(command, "MappingKernelManager.cull_interval") == "60"
     assert option(command, "MappingKernelManager.cull_connected") == "False"
-    assert not [part for part in command if "preheat" in part or "pool_size" in part]
+    assert option(command, "preheat_kernel") == "True" and option(command, "pool_size") == "1"
+    allowed = [part.split("=", 1)[1] for part in command if "extension_allowlist=" in part]
+    assert allowed == list(EXTENSIONS)
     assert "--no-browser" in command
     assert env["RUMMYKIT_CLASS_VARIANT"] == "hungarian" and env["RUMMYKIT_CLASS_LEVEL"] == "normal"
     out = capsys.readouterr().out
@@ -167,6 +170,31 @@ def test_voila_reads_the_command_as_the_culling_configuration() -> None:
     assert settings.template == "rummykit" and settings.strip_sources is True
     assert settings.show_tracebacks is False
     assert app.ip == "127.0.0.1" and app.port == 8866
+    assert settings.extension_allowlist == list(EXTENSIONS)
+    if os.name == "posix":  # kernels on local sockets: no TCP port to lose to a race
+        from jupyter_client.manager import KernelManager
+
+        assert KernelManager(config=app.config).transport == "ipc"
+
+
+def test_a_pool_of_none_starts_no_kernel_ahead(started: list[Any]) -> None:
+    assert main(["classroom", "--preheat", "0"]) == 0
+    ((command, _env),) = started
+    assert not [part for part in command if "preheat" in part or "pool_size" in part]
+
+
+def test_the_pages_load_the_widget_extensions_and_no_other() -> None:
+    """Every extension the table needs is installed (the page would draw no widget without
+    them), and an extension the teacher has besides them stays out of the page."""
+    pytest.importorskip("voila")
+    from jupyterlab_server.config import get_federated_extensions
+    from voila.utils import filter_extension, get_voila_labextensions_path
+
+    installed = get_federated_extensions(get_voila_labextensions_path())
+    assert set(EXTENSIONS) <= set(installed)
+    teacher_s = [*installed.values(), {"name": "jupyterlab-git"}, {"name": "@x/plotly"}]
+    loaded = filter_extension(teacher_s, extension_allowlist=list(EXTENSIONS))
+    assert sorted(x["name"] for x in loaded) == sorted(EXTENSIONS)
 
 
 def test_the_template_it_names_is_found_on_the_path_it_gives() -> None:
@@ -201,6 +229,79 @@ def test_the_classroom_extra_pins_versions_installed_together_here() -> None:
     assert "voila" in pins and "ipywidgets" in pins and "anywidget" in pins
     for package, version in pins.items():
         assert importlib.metadata.version(package) == version, package
+
+
+# --- Voilà's per-page work done once ----------------------------------------------------------
+
+
+def test_pages_share_the_code_compiled_from_a_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each page's fresh Jinja environment renders the template without compiling it again;
+    a changed template is compiled anew, and an async environment gets its own code."""
+    jinja2 = pytest.importorskip("jinja2")
+    compiled: list[str] = []
+    compile_ = jinja2.Environment.compile
+
+    def counting(self: Any, source: str, name: str | None = None, *args: Any) -> Any:
+        compiled.append(f"{name} async={self.is_async}")
+        return compile_(self, source, name, *args)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    shared = classroom._compiled_once()
+    (tmp_path / "page.j2").write_text("{% for x in xs %}{{ x }},{% endfor %}", encoding="utf-8")
+
+    def page(xs: list[int], **options: Any) -> str:
+        loader = jinja2.FileSystemLoader(tmp_path)
+        environment = jinja2.Environment(loader=loader, extensions=[shared], **options)
+        if options.get("enable_async"):
+            return str(asyncio.run(environment.get_template("page.j2").render_async(xs=xs)))
+        return str(environment.get_template("page.j2").render(xs=xs))
+
+    assert [page([1, 2]), page([3]), page([])] == ["1,2,", "3,", ""]
+    assert compiled == ["page.j2 async=False"]
+    assert page([4], enable_async=True) == "4,"
+    assert compiled[1:] == ["page.j2 async=True"]
+    (tmp_path / "page.j2").write_text("{{ xs | length }} cards", encoding="utf-8")
+    assert page([1, 2, 3]) == "3 cards" and len(compiled) == 3
+    assert jinja2.Environment(extensions=[shared]).from_string("{{ 1 + 1 }}").render() == "2"
+
+
+def test_serve_runs_voila_with_the_shared_code_and_the_validator_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("voila")
+    import voila.app
+    from nbconvert.exporters import HTMLExporter, templateexporter
+    from nbformat import validator
+
+    monkeypatch.setattr(
+        templateexporter, "JINJA_EXTENSIONS", list(templateexporter.JINJA_EXTENSIONS)
+    )
+    monkeypatch.setattr(validator, "validators", {})
+    ran: list[list[str]] = []
+    monkeypatch.setattr(voila.app, "main", lambda argv: ran.append(argv))
+    arguments = [str(classroom.class_notebook()), "--port=9999", "--template=rummykit"]
+    classroom.serve(arguments)
+    assert ran == [arguments]
+    assert HTMLExporter().environment.bytecode_cache is not None
+    assert validator.validators  # compiled before any page asks
+
+
+def test_serve_runs_voila_as_it_is_when_nbconvert_or_the_notebook_differ(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytest.importorskip("voila")
+    import voila.app
+    from nbconvert.exporters import templateexporter
+
+    monkeypatch.delattr(templateexporter, "JINJA_EXTENSIONS")
+    ran: list[list[str]] = []
+    monkeypatch.setattr(voila.app, "main", lambda argv: ran.append(argv))
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json", encoding="utf-8")
+    classroom.serve([str(broken), "--port=9999"])
+    assert ran == [[str(broken), "--port=9999"]]
 
 
 # --- the class notebook and the student's page ------------------------------------------------

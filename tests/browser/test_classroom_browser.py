@@ -28,6 +28,26 @@ from .test_table_browser import (  # noqa: F401 (fixtures)
 )
 
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
+STRETCHED = """() => new Promise((done) => {
+  const signal = AbortSignal.timeout(2000);
+  setTimeout(() => done(signal.aborted), 2500);
+})"""
+QUIET_LOADING = """() => {  // the loading screen's styles (gone from the page once loaded)
+  const styles = (html) => {
+    const element = document.createElement('div');
+    element.innerHTML = html;
+    document.body.appendChild(element);
+    const found = getComputedStyle(element.querySelector('[class]:not(.voila-skeleton-post)'));
+    const style = { timing: found.animationTimingFunction, name: found.animationName };
+    element.remove();
+    return style;
+  };
+  return {
+    spinner: styles('<svg class="spinner"></svg>').timing,
+    placeholders: styles('<div class="voila-skeleton-post"><div class="voila-skeleton-line">'
+      + '</div></div>').name,
+  };
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +86,12 @@ def test_a_student_opens_the_class_page_and_plays(
         page.wait_for_selector(".rk-table [data-testid=stock]", timeout=PAGE_READY)
         drawn = time.monotonic() - started
         assert page.locator(".jp-InputArea, .cm-editor").count() == 0  # no code shown
+        # the loading screen turns in steps and doesn't shimmer (no 60-frame redraws)
+        animations = page.evaluate(QUIET_LOADING)
+        assert animations["spinner"].startswith("steps(8"), animations
+        assert animations["placeholders"] == "none", animations
+        # a widget model's 2-second load limit (anywidget's) is stretched for loaded machines
+        assert page.evaluate(STRETCHED) is False
         expect(page.get_by_test_id("status")).to_contain_text("Rommi")
         expect(page.get_by_test_id("your-turn")).to_be_visible(timeout=STEP)
         cards = page.locator("[data-testid^='hand-']").count()
