@@ -1,7 +1,8 @@
 """What each of hard's habits is worth: hard with one habit switched off, against normal.
 
 Each variant of hard below changes one thing (its pre-opening search, its draws, holding
-melds, its search of discards, its joker and feeding values — normal's instead) and plays
+melds, its search of discards, its joker and feeding values — normal's instead — or its
+search's horizon: the next draw only) and plays
 the same seeded deals against normal, seats rotated, like ``ai_strength.py``. A variant
 that does better than hard itself points at the habit that costs hard points.
 
@@ -9,19 +10,26 @@ Run (one table, a few minutes):
 
     nice -n 10 .venv/bin/python benchmarks/ai_habits.py --variant rommi --players 2 \\
         --hard-seats 1 --rounds 240 --seed 77 --habits hard,no-hold,normal-discards
+
+The last column pairs every variant with the first one listed, deal by deal (the same
+seeded deals and seatings): the luck of the deal cancels, so the interval is narrower
+than the difference of the two "− normal" figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import statistics
 import time
+from collections.abc import Sequence
 
 from rummykit.ai.agents import HardAgent, NormalAgent
 from rummykit.ai.trace import Candidate, Note
 from rummykit.cards import Card
 from rummykit.game.actions import Discard
 from rummykit.game.observation import Observation
-from rummykit.tournament import run_tournament
+from rummykit.tournament import GameRecord, run_tournament
 
 
 class NoHold(HardAgent):
@@ -70,9 +78,20 @@ class NormalValues(HardAgent):
     feed_penalty = NormalAgent.feed_penalty
 
 
+class OneDraw(HardAgent):
+    """Hard whose search looks at the next draw only (no later draws: the search before
+    issue 12's last change)."""
+
+    name = "one-draw"
+    later_cap = 0
+
+
 HABITS: dict[str, type[HardAgent]] = {
     "hard": HardAgent,
-    **{c.name: c for c in (NoHold, NormalDiscards, NormalBeforeOpening, NormalDraws, NormalValues)},
+    **{
+        c.name: c
+        for c in (NoHold, NormalDiscards, NormalBeforeOpening, NormalDraws, NormalValues, OneDraw)
+    },
 }
 
 
@@ -89,9 +108,11 @@ def main() -> None:
     print(
         f"# {args.variant}, {n} players, hard {k} seat(s), {args.rounds} rounds, seed {args.seed}"
     )
-    print("| hard variant | − normal (95% CI) | time |")
-    print("|---|---|---|")
-    for name in args.habits.split(","):
+    names = args.habits.split(",")
+    print(f"| hard variant | − normal (95% CI) | − {names[0]}, paired by deal (95% CI) | time |")
+    print("|---|---|---|---|")
+    first: dict[int, float] = {}
+    for name in names:
         agent = HABITS[name]
         start = time.perf_counter()
         result = run_tournament(
@@ -100,11 +121,38 @@ def main() -> None:
         )  # fmt: skip
         cmp = result.comparison(agent.name, "normal")
         assert cmp.ci is not None
+        deals = per_deal(result.records, agent.name, n)
+        paired = "—"
+        if first:
+            lo, mean, hi = interval([deals[d] - first[d] for d in deals])
+            paired = f"{mean:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        else:
+            first = deals
         print(
-            f"| {name} | {cmp.difference:+.2f} [{cmp.ci[0]:+.2f}, {cmp.ci[1]:+.2f}] | "
+            f"| {name} | {cmp.difference:+.2f} [{cmp.ci[0]:+.2f}, {cmp.ci[1]:+.2f}] | {paired} | "
             f"{time.perf_counter() - start:.0f} s |",
             flush=True,
         )
+
+
+def per_deal(records: Sequence[GameRecord], agent: str, players: int) -> dict[int, float]:
+    """For each deal (its rotations together), the agent's mean points per seat less the
+    others': the same deals in every run, so two runs' values pair deal by deal."""
+    sums: dict[int, list[float]] = {}
+    for record in records:
+        row = sums.setdefault(record.index // players, [0.0, 0.0, 0.0, 0.0])
+        for seat, who in enumerate(record.seating):
+            mine = who == agent
+            row[0 if mine else 2] += record.points[seat]
+            row[1 if mine else 3] += 1
+    return {deal: a / b - c / d for deal, (a, b, c, d) in sums.items()}
+
+
+def interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean and its 95% interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean - half, mean, mean + half
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ rotations at every table size), each block a tournament with its own seed, and e
 seating and points are saved after each block to ``benchmarks/results/ai_strength.json``
 under the *code version* — a hash of the files that decide how the agents play
 (``CODE_FILES``). A later run with the same code adds blocks (the next seeds) to the same
-rows; a change to the agents or the solver starts a new version, and rows of other
+rows; a change to the agents starts a new version, and rows of other
 versions are never reported as this code's.
 
 Run (long; 1 worker, niced, bounded in time):
@@ -51,20 +51,23 @@ CODE_FILES = (
     "rummykit/ai/planning.py",
     "rummykit/ai/greedy.py",
     "rummykit/ai/levels.py",
-    "rummykit/solver.py",
 )
 """The files whose content decides how the agents play. Left out: ``ai/trace.py`` (the
 trace's data and wording; a candidate's score is the sum of terms worked out in
-``agents.py``) and ``ai/hint.py`` (hints for a learner), so rewording keeps the rows."""
+``agents.py``) and ``ai/hint.py`` (hints for a learner), so rewording keeps the rows; and
+``solver.py``, whose answers are exact (the least deadwood, the best opening) — its speed
+work must not change a decision (issue 14 checks that) — so each block records the hash of
+the solver it was played with instead (``SOLVER``), and the report lists them."""
+SOLVER = "rummykit/solver.py"
 PAIRS = (("hard", "normal"), ("normal", "easy"), ("hard", "greedy"), ("normal", "greedy"))
 BLOCK = 12  # rounds per block: whole rotations with 2, 3 and 4 players
 FIRST_SEED = 1000  # block k of a row plays seed FIRST_SEED + k
 
 
-def code_version() -> str:
-    """A short hash of ``CODE_FILES``: the same code gives the same version."""
+def code_version(files: tuple[str, ...] = CODE_FILES) -> str:
+    """A short hash of ``files``: the same code gives the same version."""
     digest = hashlib.sha256()
-    for name in CODE_FILES:
+    for name in files:
         digest.update(name.encode())
         digest.update((ROOT / name).read_bytes())
     return digest.hexdigest()[:16]
@@ -146,7 +149,7 @@ def play_block(row: Row, seed: int) -> dict[str, object]:
                             seed=seed, workers=1)  # fmt: skip
     games = [game_text(r) for r in result.records]
     return {"seed": seed, "rounds": BLOCK, "seconds": round(time.perf_counter() - start, 1),
-            "games": games}  # fmt: skip
+            "solver": code_version((SOLVER,)), "games": games}  # fmt: skip
 
 
 def game_text(record: GameRecord) -> str:
@@ -235,7 +238,13 @@ def seed_range(seeds: tuple[int, ...]) -> str:
 
 def report(data: dict[str, object], version: str, selected: list[Row]) -> Iterator[str]:
     """The markdown table for ``version``: every selected row, measured or not."""
-    yield f"<!-- code version {version}, {BLOCK} rounds per block, Python {platform.python_version()} -->"
+    solvers = sorted(
+        {str(b.get("solver", "?")) for row in selected for b in blocks_of(data, version, row)}
+    )
+    yield (
+        f"<!-- code version {version}, solver {', '.join(solvers) or '-'}, {BLOCK} rounds per "
+        f"block, Python {platform.python_version()} -->"
+    )
     yield "| variant | players | seats | pair | rounds | difference (95% CI) | verdict | seeds |"
     yield "|---|---|---|---|---|---|---|---|"
     for row in selected:

@@ -1159,6 +1159,19 @@ TEMPLATES: dict[str, str] = {
         "a card taken now must be played this turn, and I can't play {card} (see above): "
         "this rules it out"
     ),
+    "ai_label_later_draws": "my later draws",
+    "ai_label_later_out": "going out later",
+    "ai_term_later_draws": (
+        "counting {draws} draws instead of one (the stock's cards left for me, at most "
+        "{cap}) and only the cards that make melds or go onto the table, the best of them "
+        "is expected to leave {value} points of deadwood against {one} for the next draw "
+        "alone: {gain} fewer, counted at {weight}%"
+    ),
+    "ai_term_later_out": (
+        "one of those {draws} draws takes me out with a chance of about {chance}% ({extra}% "
+        "more than the next draw alone); going out is worth about {bonus} points, counted "
+        "at {weight}%"
+    ),
     # --- hints and the widgets -------------------------------------------------------------
     "hint_not_your_turn": "It is not seat {seat}'s turn, so there is nothing to suggest.",
     "hint_summary": "Play “{command}”: {why}.",

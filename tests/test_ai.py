@@ -11,6 +11,7 @@ import pytest
 
 from rummykit.ai import AGENTS, LEVELS, BaseAgent, Decision, make_agent
 from rummykit.ai.hint import hint
+from rummykit.ai.planning import Forecast
 from rummykit.ai.trace import signed
 from rummykit.cards import JOKER, Card, parse_cards
 from rummykit.game import (
@@ -434,6 +435,67 @@ def test_R12_hard_uses_the_public_history() -> None:
     nine = next(c for c in nines.trace.candidates if c.action == Discard(Card("9♠")))
     threat = next(t for t in nine.terms if t.name == "threat")
     assert "seat 1 would go out with it in 24 of 24 sampled hands" in str(threat)
+
+
+def _hard_with_stock(stock: int | None, later_cap: int | None = None) -> Decision:
+    """Hard's discard from A♠ 8♠ 9♦ 10♦ J♦ 3♣ J♣ K♣ (Rommi, 2 players), the stock holding
+    ``stock`` cards (``None``: every card not placed elsewhere, 33)."""
+    hand, other, pile = "A♠ 8♠ 9♦ 10♦ J♦ 3♣ J♣ K♣", "2♥ 3♥ 4♥ 5♠ 6♠ 7♠ 2♣", "8♥ K♦ K♠ 8♦"
+    placed = Counter(parse_cards(hand)) + Counter(parse_cards(other)) + Counter(parse_cards(pile))
+    rest = sorted((Counter(variant("rommi").deck()) - placed).elements(), key=Card.sort_key)
+    cut = len(rest) if stock is None else stock
+    game = from_position(
+        "rommi", hands=[hand, other], stock=rest[:cut], discard=[*rest[cut:], *parse_cards(pile)],
+        current=0, phase="play", turns=[2, 2],
+    )  # fmt: skip
+    agent = make_agent("hard")
+    if later_cap is not None:
+        agent.later_cap = later_cap  # type: ignore[attr-defined]
+    decision = decide(agent, game)
+    while not isinstance(decision.action, Discard):  # melds laid down first
+        game.play(decision.action)
+        decision = decide(agent, game)
+    return decision
+
+
+def test_R12_hard_counts_the_draws_the_stock_still_holds() -> None:
+    """With 33 cards in the stock hard keeps J♣ K♣ for the Q♣ (one of its next six draws may
+    bring it) and throws the 8♠; searching the next draw only, or with the stock nearly
+    gone, it throws the K♣, the highest card."""
+    long = _hard_with_stock(None)
+    assert long.action == Discard(Card("8♠"))
+    best = next(c for c in long.trace.candidates if c.action == long.action)
+    later = next(t for t in best.terms if t.name == "later_draws")
+    assert later.value > 0 and "counting 6 draws instead of one" in str(long.trace)
+    assert _hard_with_stock(None, later_cap=0).action == Discard(Card("K♣"))
+    short = _hard_with_stock(7)  # 7 cards: 3 draws of mine
+    assert short.action == Discard(Card("K♣"))
+    assert "counting 3 draws instead of one" in str(short.trace)
+    last = _hard_with_stock(3)  # one draw left: no later draws are counted
+    assert last.trace.candidates and isinstance(last.action, Discard)
+    assert not any(t.name.startswith("later") for c in last.trace.candidates for t in c.terms)
+
+
+def test_the_best_of_several_draws_by_brute_force() -> None:
+    """``Forecast.best_of(n)`` is the expected least deadwood of n draws with replacement:
+    checked against every sequence of draws over small random spreads; and the chance of
+    going out within n draws against the same enumeration."""
+    from itertools import product
+
+    rng = random.Random(12)
+    for _ in range(60):
+        spread = sorted(rng.sample(range(0, 30), rng.randint(1, 4)))
+        copies = [rng.randint(1, 3) for _ in spread]
+        deck = [d for d, k in zip(spread, copies) for _ in range(k)]
+        outs = tuple(Card("Q♣") for d in deck if d == 0)
+        f = Forecast(sum(deck) / len(deck), outs, len(deck), tuple(zip(spread, copies)))
+        assert f.best_of(1) == pytest.approx(f.deadwood)
+        for n in (1, 2, 3):
+            draws = list(product(deck, repeat=n))
+            assert f.best_of(n) == pytest.approx(sum(min(d) for d in draws) / len(draws))
+            out = sum(0 in d for d in draws) / len(draws)
+            assert f.out_within(n) == pytest.approx(out)
+            assert f.best_of(n + 1) <= f.best_of(n) + 1e-12
 
 
 # --- going out by laying a joker onto a run's end (H5, H12) ----------------------------------

@@ -313,6 +313,26 @@ def check_note(obs: Observation, decision: Decision, note: Note, action: object)
                     return f"{x} doesn't let the hand open"
             if p["count"] != sum(un[x] for x in p["cards"]):
                 return "the count is not the unseen copies of the cards named"
+    elif code in ("ai_term_later_draws", "ai_term_later_out"):
+        terms = {t.note.code: t.note for c in decision.trace.candidates if c.action == action
+                 for t in c.terms}  # fmt: skip
+        later = min(p["cap"] - 1, max(0, obs.stock_size // obs.players - 1))
+        if p["draws"] != 1 + later or later < 1:
+            return f"the stock leaves {1 + later} draws, not {p['draws']}"
+        if code == "ai_term_later_draws":
+            one, best = float(p["one"]), float(p["value"])
+            if not 0 <= best < one or abs(one - best - float(p["gain"])) > 0.11:
+                return "the best of the draws is not below one draw by the gain told"
+            if one < float(terms["ai_term_next_draw"].params["value"]) - 0.05:
+                return "one draw of the melding cards can't beat one draw of them all"
+        else:
+            go = terms["ai_term_go_out"].params
+            chance = go["count"] / go["total"]
+            within = 1 - (1 - chance) ** p["draws"]
+            if abs(100 * within - float(p["chance"])) > 0.5:
+                return f"the chance of going out within {p['draws']} draws is {within:.1%}"
+            if abs(100 * (within - chance) - float(p["extra"])) > 0.5:
+                return "not the extra chance over the next draw"
     elif code == "ai_term_opening_points":
         if p["now"] != best_opening(rest, v).points:
             return "not the best opening of the hand left"

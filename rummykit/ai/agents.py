@@ -543,6 +543,7 @@ class HardAgent(NormalAgent):
     joker_keep = 40.0  # points a joker in hand is worth beyond its value
     feed_penalty = 2.0  # points for a card the next player has shown it wants
     opening_weight = 0.5  # points per opening point expected after the next draw
+    later_cap = 5  # draws after the next one that the search counts, at most
 
     def decide(self, obs: Observation) -> Decision:
         """Choose a legal action for ``obs.seat`` and explain it."""
@@ -665,8 +666,15 @@ class HardAgent(NormalAgent):
             return True, Note("ai_why_discard_change", {"card": top, "before": now, "after": take})
         return False, Note("ai_why_stock_expected", {"card": top})
 
-    def _forecast_terms(self, forecast: plan.Forecast, end: float) -> list[Term]:
-        """The next draw's terms: the expected deadwood after it, and going out."""
+    def later_draws(self, obs: Observation) -> int:
+        """How many of my draws after the next one the stock still holds (the seats draw
+        in turn), counted up to ``later_cap``."""
+        return min(self.later_cap, max(0, obs.stock_size // obs.players - 1))
+
+    def _forecast_terms(self, forecast: plan.Forecast, end: float, later: int = 0) -> list[Term]:
+        """The next draw's terms: the expected deadwood after it, and going out; and with
+        ``later`` draws after it, what the best of those draws adds (a card that helps
+        arrives in one draw or another, not only in the next)."""
         weight = 1.0 - end
         terms = [
             Term(
@@ -701,6 +709,27 @@ class HardAgent(NormalAgent):
                     ),
                 )
             )
+        if later:
+            terms += self._later_terms(forecast, weight, 1 + later)
+        return terms
+
+    def _later_terms(self, forecast: plan.Forecast, weight: float, draws: int) -> list[Term]:
+        """The draws after the next one: the best of ``draws`` draws is expected to leave
+        less deadwood than the next draw alone, and one of them may take me out."""
+        terms = []
+        said = {"draws": draws, "cap": 1 + self.later_cap, "weight": f"{100 * weight:.0f}"}
+        one = forecast.best_of(1)
+        best = forecast.best_of(draws)
+        gain = one - best
+        if gain > 0.05:
+            params = {**said, "one": f"{one:.1f}", "value": f"{best:.1f}", "gain": f"{gain:.1f}"}
+            terms.append(Term("later_draws", weight * gain, Note("ai_term_later_draws", params)))
+        extra = forecast.out_within(draws) - forecast.chance
+        if forecast.outs and extra > 0:
+            chance = f"{100 * forecast.out_within(draws):.0f}"
+            params = {**said, "chance": chance, "extra": f"{100 * extra:.0f}"}
+            note = Note("ai_term_later_out", {**params, "bonus": f"{self.out_bonus:.0f}"})
+            terms.append(Term("later_out", weight * extra * self.out_bonus, note))
         return terms
 
     def _next_hands(self, obs: Observation, count: int) -> list[list[Card]]:
@@ -792,6 +821,7 @@ class HardAgent(NormalAgent):
         if taken:
             self.step("ai_memory", taken, seat=nxt, cards=format_cards(taken), count=len(taken))
         holding = self.holds_melds(obs)
+        later = self.later_draws(obs)
         rows = []
         for d in discards:
             rest = discard_rest(hand, d.card)
@@ -812,7 +842,7 @@ class HardAgent(NormalAgent):
                         -end * caught,
                         Note(code, {"value": caught, "chance": f"{100 * end:.0f}"}),
                     ),
-                    *self._forecast_terms(look.forecast(rest), end),
+                    *self._forecast_terms(look.forecast(rest), end, later),
                 ]
             else:
                 worst = short[-1][2]

@@ -423,16 +423,46 @@ class Forecast:
     """What the next draw is expected to bring a hand: ``deadwood`` is the expected
     deadwood after drawing and throwing the worst card away (0 counted for a draw that
     goes out), ``outs`` the unseen cards (one per copy) that go out, ``total`` how many
-    cards are unseen."""
+    cards are unseen, ``spread`` how many of them leave each deadwood when only the cards
+    that could meld or go onto the table count (any other card leaves the hand as it is:
+    a swap for a lower card is a gain the next draw counts, and any later draw too, so it
+    is no reason to keep a card) — ``(deadwood, copies)`` pairs, lowest first.
+
+    >>> f = Forecast(6.0, (Card("Q♣"),), 4, ((0, 1), (8, 3)))  # the Q♣ takes the hand out
+    >>> f.best_of(1), f.best_of(2)  # two draws: only both missing the Q♣ leave 8
+    (6.0, 4.5)
+    >>> round(f.out_within(2), 4)  # 1 - (3/4)**2
+    0.4375
+    """
 
     deadwood: float
     outs: tuple[Card, ...]
     total: int
+    spread: tuple[tuple[int, int], ...] = ()
 
     @property
     def chance(self) -> float:
         """The chance that the next card lets the hand go out."""
         return len(self.outs) / self.total if self.total else 0.0
+
+    def best_of(self, draws: int) -> float:
+        """The expected deadwood of the best of ``draws`` draws by ``spread``, each drawn
+        from all the unseen cards (with replacement: a closed formula), the hand kept as
+        it is between them — what the next draws can do for the hand's melds, counting
+        the best one only."""
+        if not self.total or not self.spread:
+            return self.deadwood
+        expected = 0.0
+        above = self.total  # copies leaving this deadwood or more
+        for dead, copies in self.spread:
+            at_least = (above / self.total) ** draws
+            above -= copies
+            expected += dead * (at_least - (above / self.total) ** draws)
+        return expected
+
+    def out_within(self, draws: int) -> float:
+        """The chance that one of ``draws`` draws lets the hand go out (with replacement)."""
+        return 1.0 - (1.0 - self.chance) ** draws
 
 
 class Outlook:
@@ -509,6 +539,7 @@ class Outlook:
         relevant = self.relevant(hand)
         acc = 0.0
         outs: list[Card] = []
+        spread: Counter[int] = Counter()
         for card, count, value in self.unseen:
             if card.is_joker or card in relevant:
                 dead = self.after_draw(hand, card)
@@ -517,7 +548,8 @@ class Outlook:
             if dead == 0:
                 outs += [card] * count
             acc += count * dead
-        return Forecast(acc / self.total, tuple(outs), self.total)
+            spread[dead if card.is_joker or card in relevant else keep] += count
+        return Forecast(acc / self.total, tuple(outs), self.total, tuple(sorted(spread.items())))
 
     def improvers(self, hand: Sequence[Card]) -> list[Card]:
         """The unseen cards (one per copy) that would lower ``hand``'s deadwood once drawn
