@@ -1162,10 +1162,10 @@ TEMPLATES: dict[str, str] = {
     "ai_label_later_draws": "my later draws",
     "ai_label_later_out": "going out later",
     "ai_term_later_draws": (
-        "counting {draws} draws instead of one (the stock's cards left for me, at most "
-        "{cap}) and only the cards that make melds or go onto the table, the best of them "
-        "is expected to leave {value} points of deadwood against {one} for the next draw "
-        "alone: {gain} fewer, counted at {weight}%"
+        "counting only the cards that make melds or go onto the table (a swap for a lower "
+        "card doesn't count here), the best of {draws} draws (the stock's cards left for "
+        "me, at most {cap}) is expected to leave {value} points of deadwood, against {one} "
+        "if only the next draw counted: {gain} fewer, counted at {weight}%"
     ),
     "ai_term_later_out": (
         "one of those {draws} draws takes me out with a chance of about {chance}% ({extra}% "

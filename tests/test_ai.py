@@ -466,11 +466,11 @@ def test_R12_hard_counts_the_draws_the_stock_still_holds() -> None:
     assert long.action == Discard(Card("8♠"))
     best = next(c for c in long.trace.candidates if c.action == long.action)
     later = next(t for t in best.terms if t.name == "later_draws")
-    assert later.value > 0 and "counting 6 draws instead of one" in str(long.trace)
+    assert later.value > 0 and "the best of 6 draws (" in str(long.trace)
     assert _hard_with_stock(None, later_cap=0).action == Discard(Card("K♣"))
     short = _hard_with_stock(7)  # 7 cards: 3 draws of mine
     assert short.action == Discard(Card("K♣"))
-    assert "counting 3 draws instead of one" in str(short.trace)
+    assert "the best of 3 draws (" in str(short.trace)
     last = _hard_with_stock(3)  # one draw left: no later draws are counted
     assert last.trace.candidates and isinstance(last.action, Discard)
     assert not any(t.name.startswith("later") for c in last.trace.candidates for t in c.terms)
