@@ -19,9 +19,9 @@ under the *code version* — a hash of the files that decide how the agents play
 rows; a change to the agents starts a new version, and rows of other
 versions are never reported as this code's.
 
-Run (long; 1 worker, niced, bounded in time):
+Run (long; niced, bounded in time; ``--workers 2`` plays two blocks at once):
 
-    nice -n 10 .venv/bin/python benchmarks/ai_strength.py --rounds 600 --minutes 60
+    nice -n 10 .venv/bin/python benchmarks/ai_strength.py --rounds 600 --minutes 60 --workers 2
 
 ``--rounds`` is the target per row, ``--minutes`` stops adding blocks after that long
 (the results so far are kept; blocks go to the rows with the fewest rounds first),
@@ -37,7 +37,8 @@ import hashlib
 import json
 import platform
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -259,6 +260,54 @@ def report(data: dict[str, object], version: str, selected: list[Row]) -> Iterat
         )
 
 
+def next_block(
+    data: dict[str, object],
+    version: str,
+    selected: list[Row],
+    running: dict[Future[dict[str, object]], Row],
+    args: argparse.Namespace,
+    favoured: set[str],
+) -> tuple[Row, int] | None:
+    """The row to play next and its seed, counting the blocks still being played as played
+    (so two workers never play the same seed), or ``None`` when every row has its rounds."""
+    todo = []
+    for row in selected:
+        blocks = blocks_of(data, version, row)
+        flying = sum(1 for r in running.values() if r == row)
+        played = sum(int(str(b["rounds"])) for b in blocks) + flying * BLOCK
+        if played >= args.rounds:
+            continue
+        s = summarise(row, blocks)
+        unclear = s is None or not s.verdict.startswith(row.first)
+        weight = args.weight if row.key in favoured else 1.0
+        todo.append(((not unclear) if args.unclear_first else False, played / weight, row))
+    if not todo:
+        return None
+    todo.sort(key=lambda t: (t[0], t[1]))  # stable: the table's order among equals
+    row = todo[0][2]
+    blocks = blocks_of(data, version, row)
+    stored = [int(str(b["seed"])) for b in blocks]
+    flying = sum(1 for r in running.values() if r == row)
+    return row, (max(stored) + 1 if stored else FIRST_SEED) + flying
+
+
+class _InProcess:
+    """A one-worker stand-in for a process pool: each block is played when submitted."""
+
+    def __enter__(self) -> _InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def submit(
+        self, fn: Callable[[Row, int], dict[str, object]], row: Row, seed: int
+    ) -> Future[dict[str, object]]:
+        future: Future[dict[str, object]] = Future()
+        future.set_result(fn(row, seed))
+        return future
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=600, help="target rounds per row")
@@ -278,6 +327,7 @@ def main() -> None:
         default=4.0,
         help="rounds a --first row gets per round of the others",
     )
+    parser.add_argument("--workers", type=int, default=1, help="blocks played at once")
     parser.add_argument("--report", action="store_true", help="only print what is stored")
     parser.add_argument("--compact", action="store_true", help="rewrite the stored games compactly")
     args = parser.parse_args()
@@ -292,34 +342,31 @@ def main() -> None:
     version = code_version()
     data = load()
     deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
-    while not args.report:
-        todo = []
-        for row in selected:
-            blocks = blocks_of(data, version, row)
-            if sum(int(str(b["rounds"])) for b in blocks) >= args.rounds:
-                continue
-            s = summarise(row, blocks)
-            unclear = s is None or not s.verdict.startswith(row.first)
-            played = sum(int(str(b["rounds"])) for b in blocks)
-            weight = args.weight if row.key in favoured else 1.0
-            todo.append(((not unclear) if args.unclear_first else False, played / weight, row))
-        if not todo or (deadline is not None and time.monotonic() > deadline):
-            break
-        todo.sort(key=lambda t: (t[0], t[1]))  # stable: the table's order among equals
-        row = todo[0][2]
-        blocks = blocks_of(data, version, row)
-        seed = FIRST_SEED + (
-            max(int(str(b["seed"])) for b in blocks) - FIRST_SEED + 1 if blocks else 0
-        )
-        blocks.append(play_block(row, seed))
-        save(data)
-        s = summarise(row, blocks)
-        if s is not None:
-            print(
-                f"{row.key}: {s.rounds} rounds, {s.difference:+.2f} "
-                f"[{s.ci[0]:+.2f}, {s.ci[1]:+.2f}] ({s.seconds:.0f} s)",
-                flush=True,
-            )
+    with ProcessPoolExecutor(args.workers) if args.workers > 1 else _InProcess() as pool:
+        running: dict[Future[dict[str, object]], Row] = {}
+        while not args.report:
+            open_ = deadline is None or time.monotonic() <= deadline
+            while open_ and len(running) < args.workers:
+                chosen = next_block(data, version, selected, running, args, favoured)
+                if chosen is None:
+                    break
+                row, seed = chosen
+                running[pool.submit(play_block, row, seed)] = row
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                row = running.pop(future)
+                blocks = blocks_of(data, version, row)
+                blocks.append(future.result())
+                save(data)
+                s = summarise(row, blocks)
+                if s is not None:
+                    print(
+                        f"{row.key}: {s.rounds} rounds, {s.difference:+.2f} "
+                        f"[{s.ci[0]:+.2f}, {s.ci[1]:+.2f}] ({s.seconds:.0f} s)",
+                        flush=True,
+                    )
     if args.compact:
         save(data)
     for line in report(data, version, selected):
