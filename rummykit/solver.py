@@ -79,6 +79,10 @@ _CONTEXT = [
     | sum(15 << ((k - 1) << 2) for k in (16, 32, 48) if f + k < 64)
     for f in range(64)
 ]
+# in a context (a count vector shifted as in _CONTEXT), bit 0 of the field of each place
+# above card f in its suit (offsets 0..11), and of its rank in each higher suit
+_PLACES = sum(1 << (i << 2) for i in range(12))
+_SAME_RANK = [sum(1 << ((k - 1) << 2) for k in (16, 32, 48) if f + k < 64) for f in range(64)]
 
 # --- encoding cards ----------------------------------------------------------------------
 # A natural card is field f = 16 * suit + rank (rank 1..13). In the search's masks it is
@@ -180,6 +184,8 @@ class _Rules:
         "melds",
         "nat",
         "near",
+        "pairs",
+        "pairs_any",
         "pos",
         "rank",
         "value",
@@ -212,6 +218,18 @@ class _Rules:
         self.melds: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
         self.near: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
         self.counting: tuple[Callable[[CardsLike | int], int], ...] = ()
+        # per field: the two places a run from that card needs next (the context's bits, as
+        # _PLACES), both for a run without a joker, either with one; for the ace also the
+        # king and queen when it may stand above the king
+        self.pairs: list[tuple[int, ...]] = []
+        for f in range(64):
+            pairs = []
+            if f & 15 != ACE or self.lo == 1:
+                pairs.append(1 | 1 << 4)
+            if f & 15 == ACE and self.hi == HIGH_ACE:
+                pairs.append(1 << 44 | 1 << 40)
+            self.pairs.append(tuple(pairs))
+        self.pairs_any = [sum(pairs) for pairs in self.pairs]
 
     def counters(self) -> tuple[Callable[[CardsLike | int], int], ...]:
         """:func:`min_deadwood` for this variant: without, then with, a discard."""
@@ -625,21 +643,22 @@ class _Search:
         if len(self.cache) > _CACHE_LIMIT:
             self.cache.clear()
             self.near.clear()
-        if budget < 2 and self._alone(f, rest, budget):
+        # which places of the context hold a card: bit 0 of each of its four-bit fields
+        window = context >> 12
+        held = (window | window >> 1 | window >> 2 | window >> 3) & _ONES
+        if budget < 2 and self._alone(f, held, budget):
             self.cache[context] = ()
             return ()
         # a run from this card stops at its (budget + 1)th missing place: what lies
         # beyond can't matter, so hands that differ only there share the answer
         near = context
         if f & 15 != ACE:
-            window = context >> 12 & _WINDOW
-            missing = 0
-            for i in range(0, 48, 4):
-                if not window >> i & 15:
-                    missing += 1
-                    if missing > budget:
-                        near = context & ~(_WINDOW << 12) | (window & ((1 << i) - 1)) << 12
-                        break
+            missing = ~held & _PLACES
+            for _ in range(budget):
+                missing &= missing - 1
+            if missing:  # cut before the lowest place still missing
+                cut = (window & _WINDOW & ((missing & -missing) - 1)) << 12
+                near = context & ~(_WINDOW << 12) | cut
         options = self.near.get(near)
         if options is None:
             options = self._melds(f, rest, budget)
@@ -647,28 +666,19 @@ class _Search:
         self.cache[context] = options
         return options
 
-    def _alone(self, f: int, rest: int, budget: int) -> bool:
+    def _alone(self, f: int, held: int, budget: int) -> bool:
         """Whether card ``f`` (the lowest left) is in no meld with at most ``budget`` (0 or 1)
-        jokers: no set (two more of its rank in higher suits, one with the joker) and no
-        run (the two places above it held, one of them with the joker; for the ace also the
-        king and queen, when it may stand above the king). Half the cards a search meets
-        are, and this says so without building the melds."""
-        rank = f & 15
-        others = sum(1 for g in (f + 16, f + 32, f + 48) if g < 64 and rest >> (g << 2) & 15)
+        jokers, ``held`` the places of its context holding a card (see :meth:`_options`): no
+        set (two more of its rank in higher suits, one with the joker) and no run (the two
+        places above it held, one of them with the joker; for the ace also the king and
+        queen, when it may stand above the king). Half the cards a search meets are, and
+        this says so without building the melds."""
+        others = (held & _SAME_RANK[f]).bit_count()
         if others + budget >= 2:
             return False
-        rules = self.rules
-        pairs = []
-        if rank != ACE or rules.lo == 1:
-            pairs.append((f + 1, f + 2))
-        if rank == ACE and rules.hi == HIGH_ACE:
-            pairs.append((f + 12, f + 11))
-        for near, far in pairs:
-            one = rest >> (near << 2) & 15
-            two = rest >> (far << 2) & 15
-            if (one or two) if budget else (one and two):
-                return False
-        return True
+        if budget:
+            return not held & self.rules.pairs_any[f]
+        return all(held & pair != pair for pair in self.rules.pairs[f])
 
     def _melds(self, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
