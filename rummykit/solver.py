@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from operator import sub
+from operator import itemgetter, sub
 from typing import TypeAlias
 
 from rummykit.cards import (
@@ -445,6 +445,7 @@ _UNIT = [1 << (f << 2) for f in range(64)]
 _ABOVE = [(f + 1) << 2 for f in range(64)]
 # a meld a card can be in: (other cards taken, jokers used, worth, worth of the cards taken, plan)
 _Option: TypeAlias = "tuple[int, int, int, int, _Plan]"
+_WORTH = itemgetter(2)
 
 
 def _move(f: int, rest: int, jokers: int, flag: int, pick: _Option | int) -> _Move:
@@ -692,19 +693,25 @@ class _Search:
         found: dict[tuple[int, int], _Option] = {}
         suit, rank = f >> 4, f & 15
         # sets: higher suits of this rank, and jokers
-        others = [g for g in range(f + 16, 64, 16) if rest >> (g << 2) & 15]
+        others = [g for g in (f + 16, f + 32, f + 48) if g < 64 and rest >> (g << 2) & 15]
         if len(others) + budget >= 2:
             joker_worth = self.rank[rank]
             for pick in range(1 << len(others)):
-                chosen = [g for i, g in enumerate(others) if pick >> i & 1]
-                size = 1 + len(chosen)
+                # the chosen others: their worth, their count vector, the set's items packed
+                # as in _plan (f first), and the set's size so far
+                natural = taken = 0
+                code, size = f + 1, 1
+                for i, g in enumerate(others):
+                    if pick >> i & 1:
+                        natural += nat[g]
+                        taken += _UNIT[g]
+                        code |= (g + 1) << (7 * size)
+                        size += 1
                 if size > 4:
                     continue
-                natural = sum(nat[g] for g in chosen)
-                taken = sum(_UNIT[g] for g in chosen)
                 for k in range(budget + 1):
                     if 3 <= size + k <= 4:
-                        plan = _plan(_SET, (f, *chosen), 0, k)
+                        plan = code << 11 | size << 7 | k << 3 | _SET  # _plan(_SET, …, 0, k)
                         found[taken, k] = (
                             taken,
                             k,
@@ -724,6 +731,10 @@ class _Search:
             if hi == HIGH_ACE:
                 places.append((HIGH_ACE, -1))
         base_field = suit << 4
+        own = nat[f]
+        # the places above f in its suit, as a small int (place g at field g - f - 1): what
+        # the walk reads, without shifting the whole count vector at every step
+        row = rest >> ((f + 1) << 2) & _WINDOW
         for start, step in places:
             # walk away from the card: (place reached, cards taken, jokers used, worth of
             # the jokers, worth of the cards taken, the items packed as in _plan, how many)
@@ -733,24 +744,28 @@ class _Search:
                 # close the run here, with jokers behind the first card if that makes three
                 spare = budget - used
                 behind = 0
-                extra = jokers_worth + nat[f] + natural
+                extra = jokers_worth + own + natural
                 while True:
-                    if length + behind >= 3:
-                        size = length + behind
+                    size = length + behind
+                    if size >= 3:
                         if step == 1:  # jokers behind: empty items below the first card
-                            first = start - behind
-                            items = code << (7 * behind)
+                            plan = (
+                                code << (7 * behind) << 11
+                                | size << 7
+                                | (start - behind) << 3
+                                | suit << 1
+                                | _RUN
+                            )
                         else:  # from the ace above the king down: items reversed
-                            first = at
                             items = _packed(
                                 [*reversed(_unplan(code << 11 | length << 7)[1]), *[-1] * behind]
                             )
-                        plan = items << 11 | size << 7 | first << 3 | suit << 1 | _RUN
+                            plan = items << 11 | size << 7 | at << 3 | suit << 1 | _RUN
                         key = (taken, used + behind)
                         old = found.get(key)
                         if old is None or extra > old[2]:
                             found[key] = (taken, used + behind, extra, natural, plan)
-                    if behind >= spare or length + behind >= 13:
+                    if behind >= spare or size >= 13:
                         break
                     p = start - step * (behind + 1)
                     if not lo <= p <= hi:
@@ -763,8 +778,8 @@ class _Search:
                 if not lo <= nxt <= hi:
                     continue
                 g = base_field + (ACE if nxt == HIGH_ACE else nxt)
-                shift = 7 * length
-                if nxt != 1 and rest >> (g << 2) & 15:
+                # (an ace above the king, from a card above the ace, is below f: not held)
+                if nxt != 1 and g > f and row >> ((g - f - 1) << 2) & 15:
                     stack.append(
                         (
                             nxt,
@@ -772,7 +787,7 @@ class _Search:
                             used,
                             jokers_worth,
                             natural + nat[g],
-                            code | (g + 1) << shift,
+                            code | (g + 1) << (7 * length),
                             length + 1,
                         )
                     )
@@ -781,7 +796,7 @@ class _Search:
                         (nxt, taken, used + 1, jokers_worth + pos[nxt], natural, code, length + 1)
                     )
         out = list(found.values())
-        out.sort(key=lambda option: -option[2])
+        out.sort(key=_WORTH, reverse=True)  # (a stable sort, also in reverse)
         # a tuple of tuples of numbers: the garbage collector stops tracking it once it has
         # seen it, so the thousands kept in the cache don't make every full collection slower
         return tuple(out)
