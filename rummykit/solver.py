@@ -737,7 +737,10 @@ class _Search:
         row = rest >> ((f + 1) << 2) & _WINDOW
         for start, step in places:
             # walk away from the card: (place reached, cards taken, jokers used, worth of
-            # the jokers, worth of the cards taken, the items packed as in _plan, how many)
+            # the jokers, worth of the cards taken, the items packed as in _plan, how many);
+            # walking down from the ace above the king, each item is put in front, so the
+            # items stay packed from the lowest place (jokers behind it would go above the
+            # ace, where there is no place: there are none)
             stack: list[tuple[int, int, int, int, int, int, int]] = [(start, 0, 0, 0, 0, f + 1, 1)]
             while stack:
                 at, taken, used, jokers_worth, natural, code, length = stack.pop()
@@ -756,11 +759,8 @@ class _Search:
                                 | suit << 1
                                 | _RUN
                             )
-                        else:  # from the ace above the king down: items reversed
-                            items = _packed(
-                                [*reversed(_unplan(code << 11 | length << 7)[1]), *[-1] * behind]
-                            )
-                            plan = items << 11 | size << 7 | at << 3 | suit << 1 | _RUN
+                        else:  # down from the ace above the king: the code is lowest first
+                            plan = code << 11 | size << 7 | at << 3 | suit << 1 | _RUN
                         key = (taken, used + behind)
                         old = found.get(key)
                         if old is None or extra > old[2]:
@@ -787,13 +787,22 @@ class _Search:
                             used,
                             jokers_worth,
                             natural + nat[g],
-                            code | (g + 1) << (7 * length),
+                            code | (g + 1) << (7 * length) if step == 1 else code << 7 | (g + 1),
                             length + 1,
                         )
                     )
                 if used < budget:
+                    joker_code = code if step == 1 else code << 7  # a joker's item is 0
                     stack.append(
-                        (nxt, taken, used + 1, jokers_worth + pos[nxt], natural, code, length + 1)
+                        (
+                            nxt,
+                            taken,
+                            used + 1,
+                            jokers_worth + pos[nxt],
+                            natural,
+                            joker_code,
+                            length + 1,
+                        )
                     )
         out = list(found.values())
         out.sort(key=_WORTH, reverse=True)  # (a stable sort, also in reverse)
