@@ -650,16 +650,17 @@ class _Search:
         if budget < 2 and self._alone(f, held, budget):
             self.cache[context] = ()
             return ()
-        # a run from this card stops at its (budget + 1)th missing place: what lies
-        # beyond can't matter, so hands that differ only there share the answer
-        near = context
+        # The melds read only whether each place holds a card, not how many (a meld takes
+        # one), and a run from this card stops at its (budget + 1)th missing place: what
+        # lies beyond can't matter. So hands that differ only in twins, or beyond that
+        # place, share the answer, kept under this key.
         if f & 15 != ACE:
             missing = ~held & _PLACES
             for _ in range(budget):
                 missing &= missing - 1
             if missing:  # cut before the lowest place still missing
-                cut = (window & _WINDOW & ((missing & -missing) - 1)) << 12
-                near = context & ~(_WINDOW << 12) | cut
+                held &= ~_PLACES | (missing & -missing) - 1
+        near = held << 12 | (context & 4095)
         options = self.near.get(near)
         if options is None:
             options = self._melds(f, rest, budget)
