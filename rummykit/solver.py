@@ -737,9 +737,6 @@ class _Search:
         # the walk reads, without shifting the whole count vector at every step
         row = rest >> ((f + 1) << 2) & _WINDOW
         for start, step in places:
-            if step == 1 and budget <= 1:
-                self._runs_up(found, f, row, start, budget)
-                continue
             # walk away from the card: (place reached, cards taken, jokers used, worth of
             # the jokers, worth of the cards taken, the items packed as in _plan, how many);
             # walking down from the ace above the king, each item is put in front, so the
@@ -813,74 +810,6 @@ class _Search:
         # a tuple of tuples of numbers: the garbage collector stops tracking it once it has
         # seen it, so the thousands kept in the cache don't make every full collection slower
         return tuple(out)
-
-    def _runs_up(
-        self, found: dict[tuple[int, int], _Option], f: int, row: int, start: int, budget: int
-    ) -> None:
-        """The runs up from card ``f`` at place ``start`` with at most one joker, into
-        ``found`` as :meth:`_melds` keeps them, ``row`` the places above ``f`` in its suit.
-
-        The same runs, told in the same order, as the walk of :meth:`_melds` (which handles
-        the other cases): the run of the cards held in a row from ``f`` grows place by
-        place; at each length it is told, then with the joker just below its first card,
-        then every run that puts the joker on the next place and goes on with the cards held
-        after it; then the run grows by the next card, if it is held."""
-        nat, pos = self.nat, self.pos
-        lo, hi = self.rules.lo, self.rules.hi
-        suit = f >> 4
-        base_field = suit << 4
-        own = nat[f]
-        below = start - 1 if budget and start > lo else 0  # the joker's place below the card
-        at, taken, natural, code, length = start, 0, 0, f + 1, 1
-        while True:
-            if length >= 3:  # the run from f to here
-                plan = code << 11 | length << 7 | start << 3 | suit << 1 | _RUN
-                key = (taken, 0)
-                old = found.get(key)
-                extra = own + natural
-                if old is None or extra > old[2]:
-                    found[key] = (taken, 0, extra, natural, plan)
-            if length >= 13:
-                return
-            if below and length >= 2:  # with the joker below f
-                plan = code << 18 | (length + 1) << 7 | below << 3 | suit << 1 | _RUN
-                key = (taken, 1)
-                old = found.get(key)
-                extra = own + natural + pos[below]
-                if old is None or extra > old[2]:
-                    found[key] = (taken, 1, extra, natural, plan)
-            nxt = at + 1
-            if nxt > hi:
-                return
-            if budget:  # the joker on the next place, then the cards held after it
-                j_at, j_taken, j_natural, j_length = nxt, taken, natural, length + 1
-                j_code, j_worth = code, pos[nxt]
-                while True:
-                    if j_length >= 3:
-                        plan = j_code << 11 | j_length << 7 | start << 3 | suit << 1 | _RUN
-                        key = (j_taken, 1)
-                        old = found.get(key)
-                        extra = own + j_natural + j_worth
-                        if old is None or extra > old[2]:
-                            found[key] = (j_taken, 1, extra, j_natural, plan)
-                    if j_length >= 13 or j_at >= hi:
-                        break
-                    j_at += 1
-                    g = base_field + (ACE if j_at == HIGH_ACE else j_at)
-                    if g <= f or not row >> ((g - f - 1) << 2) & 15:
-                        break
-                    j_taken += _UNIT[g]
-                    j_natural += nat[g]
-                    j_code |= (g + 1) << (7 * j_length)
-                    j_length += 1
-            g = base_field + (ACE if nxt == HIGH_ACE else nxt)
-            if g <= f or not row >> ((g - f - 1) << 2) & 15:
-                return
-            taken += _UNIT[g]
-            natural += nat[g]
-            code |= (g + 1) << (7 * length)
-            length += 1
-            at = nxt
 
     def plans(self, state: int, jokers: int, flag: int) -> tuple[list[_Plan], list[int], int]:
         """The melds, the deadwood fields and the discard (field, -1 joker, -2 none) chosen."""
