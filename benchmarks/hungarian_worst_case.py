@@ -219,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     print(f"\nhill-climbed: {args.climbs} hands, {args.climb_steps} swaps tried each")
     for name, fn in (("min_deadwood", number), ("min_deadwood discard", after_discard)):
+        if not args.climbs:
+            break
         climbed = [climb(rng, fn, args.climb_steps) for _ in range(args.climbs)]
         hardest = max(climbed, key=lambda h: time_hand(fn, h, True, args.repeat))
         print(f"  hardest for {name}: {' '.join(map(str, hardest))}")
