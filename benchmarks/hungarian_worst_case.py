@@ -28,7 +28,7 @@ Run:  .venv/bin/python benchmarks/hungarian_worst_case.py [--hands 5000] [--repe
 (``--part climbed``: the hill-climbed hands only; ``--clock cpu``: the process's CPU time,
 which leaves out the wait for a core on a busy machine; ``--against DIR``: the climbed hands
 also timed, cold, with another checkout's code, e.g. an older commit's from ``git archive``,
-and its answers checked equal.)
+the two trees alternating hand by hand, and its answers checked equal.)
 """
 
 from __future__ import annotations
@@ -124,17 +124,34 @@ def measure(
     repeat: int,
     recheck: int,
 ) -> list[float]:
+    return measure_side_by_side([(fn, sample)], cold, repeat, recheck)[0]
+
+
+def measure_side_by_side(
+    calls: list[tuple[Callable[[Any], object], list[Any]]],
+    cold: bool,
+    repeat: int,
+    recheck: int,
+) -> list[list[float]]:
+    """Each hand timed with each (function, its hands) in turn, hand by hand, so that a burst
+    of load from elsewhere falls on all of them alike; then each one's slowest 2% rechecked,
+    also in turn."""
     clear_cache()
     gc.collect()
     gc.disable()
     try:
-        times = [time_hand(fn, hand, cold, repeat) for hand in sample]
-        slowest = sorted(range(len(sample)), key=lambda i: -times[i])[: len(sample) // 50]
+        count = len(calls[0][1])
+        times: list[list[float]] = [[] for _ in calls]
+        for i in range(count):
+            for (fn, sample), mine in zip(calls, times):
+                mine.append(time_hand(fn, sample[i], cold, repeat))
+        slowest = [sorted(range(count), key=lambda i: -mine[i])[: count // 50] for mine in times]
         for _ in range(recheck):
-            for i in slowest:
-                if not cold:  # warm: with the cache as another hand leaves it
-                    fn(sample[(i + 1) % len(sample)])
-                times[i] = min(times[i], time_hand(fn, sample[i], cold, 1))
+            for (fn, sample), mine, worst in zip(calls, times, slowest):
+                for i in worst:
+                    if not cold:  # warm: with the cache as another hand leaves it
+                        fn(sample[(i + 1) % count])
+                    mine[i] = min(mine[i], time_hand(fn, sample[i], cold, 1))
     finally:
         gc.enable()
     return times
@@ -202,27 +219,43 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     print(f"\nhill-climbed: {args.climbs} hands, {args.climb_steps} swaps tried each")
     for name, fn in (("min_deadwood", number), ("min_deadwood discard", after_discard)):
+        if not args.climbs:
+            break
         climbed = [climb(rng, fn, args.climb_steps) for _ in range(args.climbs)]
         hardest = max(climbed, key=lambda h: time_hand(fn, h, True, args.repeat))
         print(f"  hardest for {name}: {' '.join(map(str, hardest))}")
-        for regime, cold in (("cold", True), ("warm", False)):
-            times = measure(fn, climbed, cold, args.repeat, args.recheck)
-            print(f"  {name:<21} {regime}: {summary(times)}")
-        if OTHER:  # the same hands with the other tree's code, cold, one after the other
-            other, hungarian, parse = OTHER[0]
-            discard = name.endswith("discard")
-            theirs = [parse(" ".join(map(str, hand))) for hand in climbed]
-            for hand, their_hand in zip(climbed, theirs):
-                mine = min_deadwood(hand, HUNGARIAN, discard=discard)
-                assert mine == other.min_deadwood(their_hand, hungarian, discard=discard), hand
+        times = measure(fn, climbed, False, args.repeat, args.recheck)
+        warm = f"  {name:<21} warm: {summary(times)}"
+        if not OTHER:
+            times = measure(fn, climbed, True, args.repeat, args.recheck)
+            print(f"  {name:<21} cold: {summary(times)}")
+            print(warm)
+            continue
+        # the same hands with the other tree's code too, cold, the two trees hand by hand
+        other, hungarian, parse = OTHER[0]
+        discard = name.endswith("discard")
+        theirs = [parse(" ".join(map(str, hand))) for hand in climbed]
+        for hand, their_hand in zip(climbed, theirs):
+            mine = min_deadwood(hand, HUNGARIAN, discard=discard)
+            assert mine == other.min_deadwood(their_hand, hungarian, discard=discard), hand
 
-            def their_fn(
-                hand: Any, discard: bool = discard, other: Any = other, hungarian: Any = hungarian
-            ) -> object:
-                return other.min_deadwood(hand, hungarian, discard=discard)
+        def their_fn(
+            hand: Any, discard: bool = discard, other: Any = other, hungarian: Any = hungarian
+        ) -> object:
+            return other.min_deadwood(hand, hungarian, discard=discard)
 
-            times = measure(their_fn, theirs, True, args.repeat, args.recheck)
-            print(f"  {name:<21} cold, {args.against}: {summary(times)} (same answers)")
+        ours, before = measure_side_by_side(
+            [(fn, climbed), (their_fn, theirs)], True, args.repeat, args.recheck
+        )
+        print(f"  {name:<21} cold: {summary(ours)}")
+        print(warm)
+        print(f"  {name:<21} cold, {args.against}: {summary(before)} (same answers)")
+        ratios = sorted(a / b for a, b in zip(ours, before))
+        print(
+            f"  {name:<21} per hand, this tree's time / {args.against}'s: median"
+            f" {ratios[len(ratios) // 2]:.2f}, on this tree's slowest hand"
+            f" {ours[ours.index(max(ours))] / before[ours.index(max(ours))]:.2f}"
+        )
     issue = [time_hand(after_discard, ISSUE_HAND, True, 1) for _ in range(args.repeat * 5)]
     print(
         f"\nthe issue's hand, min_deadwood discard=True, cold: fastest {min(issue) * 1e3:.3f} ms,"

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from operator import sub
+from operator import itemgetter, sub
 from typing import TypeAlias
 
 from rummykit.cards import (
@@ -79,6 +79,10 @@ _CONTEXT = [
     | sum(15 << ((k - 1) << 2) for k in (16, 32, 48) if f + k < 64)
     for f in range(64)
 ]
+# in a context (a count vector shifted as in _CONTEXT), bit 0 of the field of each place
+# above card f in its suit (offsets 0..11), and of its rank in each higher suit
+_PLACES = sum(1 << (i << 2) for i in range(12))
+_SAME_RANK = [sum(1 << ((k - 1) << 2) for k in (16, 32, 48) if f + k < 64) for f in range(64)]
 
 # --- encoding cards ----------------------------------------------------------------------
 # A natural card is field f = 16 * suit + rank (rank 1..13). In the search's masks it is
@@ -180,6 +184,8 @@ class _Rules:
         "melds",
         "nat",
         "near",
+        "pairs",
+        "pairs_any",
         "pos",
         "rank",
         "value",
@@ -212,6 +218,18 @@ class _Rules:
         self.melds: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
         self.near: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
         self.counting: tuple[Callable[[CardsLike | int], int], ...] = ()
+        # per field: the two places a run from that card needs next (the context's bits, as
+        # _PLACES), both for a run without a joker, either with one; for the ace also the
+        # king and queen when it may stand above the king
+        self.pairs: list[tuple[int, ...]] = []
+        for f in range(64):
+            pairs = []
+            if f & 15 != ACE or self.lo == 1:
+                pairs.append(1 | 1 << 4)
+            if f & 15 == ACE and self.hi == HIGH_ACE:
+                pairs.append(1 << 44 | 1 << 40)
+            self.pairs.append(tuple(pairs))
+        self.pairs_any = [sum(pairs) for pairs in self.pairs]
 
     def counters(self) -> tuple[Callable[[CardsLike | int], int], ...]:
         """:func:`min_deadwood` for this variant: without, then with, a discard."""
@@ -427,6 +445,7 @@ _UNIT = [1 << (f << 2) for f in range(64)]
 _ABOVE = [(f + 1) << 2 for f in range(64)]
 # a meld a card can be in: (other cards taken, jokers used, worth, worth of the cards taken, plan)
 _Option: TypeAlias = "tuple[int, int, int, int, _Plan]"
+_WORTH = itemgetter(2)
 
 
 def _move(f: int, rest: int, jokers: int, flag: int, pick: _Option | int) -> _Move:
@@ -625,21 +644,23 @@ class _Search:
         if len(self.cache) > _CACHE_LIMIT:
             self.cache.clear()
             self.near.clear()
-        if budget < 2 and self._alone(f, rest, budget):
+        # which places of the context hold a card: bit 0 of each of its four-bit fields
+        window = context >> 12
+        held = (window | window >> 1 | window >> 2 | window >> 3) & _ONES
+        if budget < 2 and self._alone(f, held, budget):
             self.cache[context] = ()
             return ()
-        # a run from this card stops at its (budget + 1)th missing place: what lies
-        # beyond can't matter, so hands that differ only there share the answer
-        near = context
+        # The melds read only whether each place holds a card, not how many (a meld takes
+        # one), and a run from this card stops at its (budget + 1)th missing place: what
+        # lies beyond can't matter. So hands that differ only in twins, or beyond that
+        # place, share the answer, kept under this key.
         if f & 15 != ACE:
-            window = context >> 12 & _WINDOW
-            missing = 0
-            for i in range(0, 48, 4):
-                if not window >> i & 15:
-                    missing += 1
-                    if missing > budget:
-                        near = context & ~(_WINDOW << 12) | (window & ((1 << i) - 1)) << 12
-                        break
+            missing = ~held & _PLACES
+            for _ in range(budget):
+                missing &= missing - 1
+            if missing:  # cut before the lowest place still missing
+                held &= ~_PLACES | (missing & -missing) - 1
+        near = held << 12 | (context & 4095)
         options = self.near.get(near)
         if options is None:
             options = self._melds(f, rest, budget)
@@ -647,28 +668,19 @@ class _Search:
         self.cache[context] = options
         return options
 
-    def _alone(self, f: int, rest: int, budget: int) -> bool:
+    def _alone(self, f: int, held: int, budget: int) -> bool:
         """Whether card ``f`` (the lowest left) is in no meld with at most ``budget`` (0 or 1)
-        jokers: no set (two more of its rank in higher suits, one with the joker) and no
-        run (the two places above it held, one of them with the joker; for the ace also the
-        king and queen, when it may stand above the king). Half the cards a search meets
-        are, and this says so without building the melds."""
-        rank = f & 15
-        others = sum(1 for g in (f + 16, f + 32, f + 48) if g < 64 and rest >> (g << 2) & 15)
+        jokers, ``held`` the places of its context holding a card (see :meth:`_options`): no
+        set (two more of its rank in higher suits, one with the joker) and no run (the two
+        places above it held, one of them with the joker; for the ace also the king and
+        queen, when it may stand above the king). Half the cards a search meets are, and
+        this says so without building the melds."""
+        others = (held & _SAME_RANK[f]).bit_count()
         if others + budget >= 2:
             return False
-        rules = self.rules
-        pairs = []
-        if rank != ACE or rules.lo == 1:
-            pairs.append((f + 1, f + 2))
-        if rank == ACE and rules.hi == HIGH_ACE:
-            pairs.append((f + 12, f + 11))
-        for near, far in pairs:
-            one = rest >> (near << 2) & 15
-            two = rest >> (far << 2) & 15
-            if (one or two) if budget else (one and two):
-                return False
-        return True
+        if budget:
+            return not held & self.rules.pairs_any[f]
+        return all(held & pair != pair for pair in self.rules.pairs[f])
 
     def _melds(self, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
@@ -682,19 +694,25 @@ class _Search:
         found: dict[tuple[int, int], _Option] = {}
         suit, rank = f >> 4, f & 15
         # sets: higher suits of this rank, and jokers
-        others = [g for g in range(f + 16, 64, 16) if rest >> (g << 2) & 15]
+        others = [g for g in (f + 16, f + 32, f + 48) if g < 64 and rest >> (g << 2) & 15]
         if len(others) + budget >= 2:
             joker_worth = self.rank[rank]
             for pick in range(1 << len(others)):
-                chosen = [g for i, g in enumerate(others) if pick >> i & 1]
-                size = 1 + len(chosen)
+                # the chosen others: their worth, their count vector, the set's items packed
+                # as in _plan (f first), and the set's size so far
+                natural = taken = 0
+                code, size = f + 1, 1
+                for i, g in enumerate(others):
+                    if pick >> i & 1:
+                        natural += nat[g]
+                        taken += _UNIT[g]
+                        code |= (g + 1) << (7 * size)
+                        size += 1
                 if size > 4:
                     continue
-                natural = sum(nat[g] for g in chosen)
-                taken = sum(_UNIT[g] for g in chosen)
                 for k in range(budget + 1):
                     if 3 <= size + k <= 4:
-                        plan = _plan(_SET, (f, *chosen), 0, k)
+                        plan = code << 11 | size << 7 | k << 3 | _SET  # _plan(_SET, …, 0, k)
                         found[taken, k] = (
                             taken,
                             k,
@@ -714,33 +732,41 @@ class _Search:
             if hi == HIGH_ACE:
                 places.append((HIGH_ACE, -1))
         base_field = suit << 4
+        own = nat[f]
+        # the places above f in its suit, as a small int (place g at field g - f - 1): what
+        # the walk reads, without shifting the whole count vector at every step
+        row = rest >> ((f + 1) << 2) & _WINDOW
         for start, step in places:
             # walk away from the card: (place reached, cards taken, jokers used, worth of
-            # the jokers, worth of the cards taken, the items packed as in _plan, how many)
+            # the jokers, worth of the cards taken, the items packed as in _plan, how many);
+            # walking down from the ace above the king, each item is put in front, so the
+            # items stay packed from the lowest place (jokers behind it would go above the
+            # ace, where there is no place: there are none)
             stack: list[tuple[int, int, int, int, int, int, int]] = [(start, 0, 0, 0, 0, f + 1, 1)]
             while stack:
                 at, taken, used, jokers_worth, natural, code, length = stack.pop()
                 # close the run here, with jokers behind the first card if that makes three
                 spare = budget - used
                 behind = 0
-                extra = jokers_worth + nat[f] + natural
+                extra = jokers_worth + own + natural
                 while True:
-                    if length + behind >= 3:
-                        size = length + behind
+                    size = length + behind
+                    if size >= 3:
                         if step == 1:  # jokers behind: empty items below the first card
-                            first = start - behind
-                            items = code << (7 * behind)
-                        else:  # from the ace above the king down: items reversed
-                            first = at
-                            items = _packed(
-                                [*reversed(_unplan(code << 11 | length << 7)[1]), *[-1] * behind]
+                            plan = (
+                                code << (7 * behind) << 11
+                                | size << 7
+                                | (start - behind) << 3
+                                | suit << 1
+                                | _RUN
                             )
-                        plan = items << 11 | size << 7 | first << 3 | suit << 1 | _RUN
+                        else:  # down from the ace above the king: the code is lowest first
+                            plan = code << 11 | size << 7 | at << 3 | suit << 1 | _RUN
                         key = (taken, used + behind)
                         old = found.get(key)
                         if old is None or extra > old[2]:
                             found[key] = (taken, used + behind, extra, natural, plan)
-                    if behind >= spare or length + behind >= 13:
+                    if behind >= spare or size >= 13:
                         break
                     p = start - step * (behind + 1)
                     if not lo <= p <= hi:
@@ -753,8 +779,8 @@ class _Search:
                 if not lo <= nxt <= hi:
                     continue
                 g = base_field + (ACE if nxt == HIGH_ACE else nxt)
-                shift = 7 * length
-                if nxt != 1 and rest >> (g << 2) & 15:
+                # (an ace above the king, from a card above the ace, is below f: not held)
+                if nxt != 1 and g > f and row >> ((g - f - 1) << 2) & 15:
                     stack.append(
                         (
                             nxt,
@@ -762,16 +788,25 @@ class _Search:
                             used,
                             jokers_worth,
                             natural + nat[g],
-                            code | (g + 1) << shift,
+                            code | (g + 1) << (7 * length) if step == 1 else code << 7 | (g + 1),
                             length + 1,
                         )
                     )
                 if used < budget:
+                    joker_code = code if step == 1 else code << 7  # a joker's item is 0
                     stack.append(
-                        (nxt, taken, used + 1, jokers_worth + pos[nxt], natural, code, length + 1)
+                        (
+                            nxt,
+                            taken,
+                            used + 1,
+                            jokers_worth + pos[nxt],
+                            natural,
+                            joker_code,
+                            length + 1,
+                        )
                     )
         out = list(found.values())
-        out.sort(key=lambda option: -option[2])
+        out.sort(key=_WORTH, reverse=True)  # (a stable sort, also in reverse)
         # a tuple of tuples of numbers: the garbage collector stops tracking it once it has
         # seen it, so the thousands kept in the cache don't make every full collection slower
         return tuple(out)
