@@ -1029,6 +1029,11 @@ TEMPLATES: dict[str, str] = {
         "scored by its deadwood now, {value:points}: more than the {count} searched options "
         "leave (at most {limit}), and the next draw can only lower it"
     ),
+    "ai_term_not_searched_lowest": (
+        "scored as it is, {value:points} of deadwood — more than the {count} searched "
+        "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
+        "about {chance}% of the time, for about {pot} points"
+    ),
     "ai_term_opening_gain": "my best opening goes from {before} to {after} with {card}",
     "ai_term_stock_no_sure_gain": "a stock card adds nothing for sure to my opening",
     "ai_term_open_chance": (
@@ -1097,6 +1102,12 @@ TEMPLATES: dict[str, str] = {
         "Mine is worth {mine}; the smallest other hand, at {mean} points a card unseen, is "
         "about {others}."
     ),
+    "ai_empty_stock_lowest": (
+        "The stock is empty: asking it for a card ends the deal, and the lowest hand wins "
+        "(R10). Mine is worth {mine}; against the others' {cards} cards at about {rate} "
+        "points a card, it is the lowest about {chance}% of the time; I end the deal when "
+        "that is at least an even share, {limit}%."
+    ),
     "ai_term_just_taken": (
         "I took {card} from the discard pile this turn: throwing it straight back gains "
         "nothing, so this rules it out"
@@ -1161,11 +1172,24 @@ TEMPLATES: dict[str, str] = {
     ),
     "ai_label_later_draws": "my later draws",
     "ai_label_later_out": "going out later",
+    "ai_label_lowest_hand": "winning the deal",
     "ai_term_later_draws": (
         "counting only the cards that make melds or go onto the table (a swap for a lower "
         "card doesn't count here), the best of {draws} draws (the stock's cards left for "
         "me, at most {cap}) is expected to leave {value} points of deadwood, against {one} "
         "if only the next draw counted: {gain} fewer, counted at {weight}%"
+    ),
+    "ai_term_lowest_hand_one": (
+        "this deal is short and will likely end at the empty stock, where the lowest hand "
+        "wins (R10): after my next draw I win it about {chance}% of the time — by going out, "
+        "or with the lowest hand against the others' {cards} cards at about {rate} points a "
+        "card — and the winner takes about {pot} points"
+    ),
+    "ai_term_lowest_hand_many": (
+        "this deal is short and will likely end at the empty stock, where the lowest hand "
+        "wins (R10): with the best of my next {draws} draws I win it about {chance}% of the "
+        "time — by going out, or with the lowest hand against the others' {cards} cards at "
+        "about {rate} points a card — and the winner takes about {pot} points"
     ),
     "ai_term_later_out": (
         "one of those {draws} draws takes me out with a chance of about {chance}% ({extra}% "

@@ -673,3 +673,58 @@ def test_melds_held_back_are_mentioned_only_when_there_are_some() -> None:
                         seen += 1
             game.play(decision.action)
     assert seen
+
+
+# --- a short deal: played for the lowest hand (R10) -------------------------------------------
+
+
+def test_R10_hard_plays_a_short_deal_for_the_lowest_hand() -> None:
+    """Rommi with 4 players deals a stock of 11 cards (under three rounds of draws): hard
+    scores its discards by the chance of winning the deal — going out, or the lowest hand
+    at the empty stock — and nothing else; with 2 or 3 players (37 and 21 cards) and in
+    Hungarian it scores the deadwood; a house rule that shortens a 3-player deal turns it on."""
+    agent = make_agent("hard")
+    short = {
+        (name, n): agent.plays_for_lowest(Game.new(name, n, seed=1).observation(0))  # type: ignore[attr-defined]
+        for name in ("rommi", "hungarian")
+        for n in (2, 3, 4)
+    }
+    assert short == {**{k: False for k in short}, ("rommi", 4): True}
+    big = variant("rommi", hand_sizes={2: 7, 3: 14, 4: 10})  # 52 - 42 - 1 = 9 cards: 3 rounds
+    assert agent.plays_for_lowest(Game.new(big, 3, seed=1).observation(0))  # type: ignore[attr-defined]
+    game = Game.new("rommi", 4, seed=118)
+    while not (game.phase == "play" and any(isinstance(a, Discard) for a in game.legal_actions())):
+        game.play(decide(make_agent("hard"), game).action)
+    decision = decide(make_agent("hard"), game)
+    for c in decision.trace.candidates:
+        assert [t.name for t in c.terms if t.name != "feed"] == ["lowest_hand"]
+    best = max(decision.trace.candidates, key=lambda c: c.score)
+    assert "the lowest hand wins (R10)" in str(decision.trace)
+    assert decision.action == best.action
+    deadwood = make_agent("hard")
+    deadwood.short_deal = 0  # type: ignore[attr-defined]
+    old = decide(deadwood, game)
+    assert any(t.name == "next_draw" for c in old.trace.candidates for t in c.terms)
+
+
+def test_the_chance_of_winning_with_the_best_of_several_draws_by_brute_force() -> None:
+    """``Forecast.lowest_chance(n, lowest)`` is the chance of winning with the best of n
+    draws (with replacement): checked against every sequence of draws over small random
+    spreads, a draw to 0 (going out) always winning."""
+    from itertools import product
+
+    rng = random.Random(21)
+    for _ in range(60):
+        after = sorted(rng.sample(range(0, 40), rng.randint(1, 5)))
+        copies = [rng.randint(1, 3) for _ in after]
+        deck = [d for d, k in zip(after, copies) for _ in range(k)]
+        pairs = tuple(zip(after, copies))
+        f = Forecast(sum(deck) / len(deck), (), len(deck), pairs, pairs)
+
+        def lowest(value: int) -> float:
+            return 1 / (1 + value)
+
+        for n in (1, 2, 3):
+            draws = list(product(deck, repeat=n))
+            exact = sum(1.0 if min(d) == 0 else lowest(min(d)) for d in draws) / len(draws)
+            assert f.lowest_chance(n, lowest) == pytest.approx(exact)

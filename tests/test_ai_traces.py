@@ -18,10 +18,12 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations
+from statistics import NormalDist
 
 import pytest
 
 from rummykit.ai import AGENTS, Decision, make_agent
+from rummykit.ai.planning import END_RATE, END_SPREAD
 from rummykit.ai.trace import Note
 from rummykit.cards import JOKER, SUITS, Card, parse_card
 from rummykit.game import Discard, Draw, Game
@@ -333,6 +335,30 @@ def check_note(obs: Observation, decision: Decision, note: Note, action: object)
                 return f"the chance of going out within {p['draws']} draws is {within:.1%}"
             if abs(100 * (within - chance) - float(p["extra"])) > 0.5:
                 return "not the extra chance over the next draw"
+    elif code in ("ai_term_lowest_hand_one", "ai_term_lowest_hand_many"):
+        problem = check_lowest_hand(obs, rest, p)
+        if problem:
+            return problem
+    elif code == "ai_term_not_searched_lowest":
+        sizes = others_sizes(obs)
+        rate = END_RATE[obs.players][
+            min(len(END_RATE[obs.players]) - 1, obs.stock_size // obs.players)
+        ]
+        if p["value"] < p["limit"] or (p["value"] != min_deadwood(rest, v) and not obs.table):
+            return "it leaves less than a searched option, or not its deadwood"
+        if abs(100 * chance_lowest(p["value"], sizes, rate) - float(p["chance"])) > 0.051:
+            return "not the chance of the lowest hand as it is"
+    elif code == "ai_empty_stock_lowest":
+        sizes = others_sizes(obs)
+        rate = END_RATE[obs.players][0]
+        if obs.stock_size or p["mine"] != value(hand, v):
+            return "my hand's value or the stock told wrong"
+        if p["cards"] != sum(sizes) or float(p["rate"]) != rate:
+            return "the others' cards or the points a card told wrong"
+        if abs(100 * chance_lowest(p["mine"], sizes, rate) - float(p["chance"])) > 0.51:
+            return "not the chance of the lowest hand"
+        if abs(float(p["limit"]) - 100 / obs.players) > 0.51:
+            return "not an even share"
     elif code == "ai_term_opening_points":
         if p["now"] != best_opening(rest, v).points:
             return "not the best opening of the hand left"
@@ -426,6 +452,57 @@ def check_note(obs: Observation, decision: Decision, note: Note, action: object)
     return None
 
 
+def others_sizes(obs: Observation) -> list[int]:
+    return [obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat]
+
+
+def chance_lowest(mine: int, sizes: Sequence[int], rate: float) -> float:
+    """The chance that ``mine`` is below every other hand, each a normal curve around
+    ``rate`` points a card (the documented model), with the standard library's NormalDist."""
+    chance = 1.0
+    for size in sizes:
+        likely = rate * size
+        chance *= 1 - NormalDist(likely, END_SPREAD * likely + 1).cdf(mine)
+    return chance
+
+
+def check_lowest_hand(obs: Observation, rest: list[Card], p: dict[str, object]) -> str | None:
+    """A short deal's "I win it about N% of the time": re-derived by drawing every unseen
+    card into the hand left, with the solver (no lay-offs: they can only lower the
+    deadwood, so the trace's chance is at least this one, and equal with nothing on the
+    table to lay off onto)."""
+    v = obs.variant
+    sizes = others_sizes(obs)
+    stock_rounds = min(len(END_RATE[obs.players]) - 1, obs.stock_size // obs.players)
+    rate = END_RATE[obs.players][stock_rounds]
+    draws = max(1, obs.stock_size // obs.players)
+    if p["draws"] != draws:
+        return f"the stock leaves {draws} draws, not {p['draws']}"
+    if p["cards"] != sum(sizes) or float(str(p["rate"])) != rate:
+        return "the others' cards or the points a card told wrong"
+    if abs(float(str(p["pot"])) - rate * sum(sizes)) > 0.51:
+        return "the winner's take is not the others' likely hands"
+    un = unseen(obs)
+    total = sum(un.values())
+    after: Counter[int] = Counter()
+    for card, copies in un.items():
+        drawn = [*rest, card]
+        dead = min_deadwood(drawn, v, discard=True)
+        if not v.discard_to_win and min_deadwood(drawn, v) == 0:
+            dead = 0
+        after[dead] += copies
+    chance, above = 0.0, total
+    for dead in sorted(after):
+        share = (above / total) ** draws
+        above -= after[dead]
+        share -= (above / total) ** draws
+        chance += share * (1.0 if dead == 0 else chance_lowest(dead, sizes, rate))
+    told = float(str(p["chance"])) / 100
+    if told < chance - 0.00051 or (not obs.table and abs(told - chance) > 0.00051):
+        return f"the chance of winning the deal is {chance:.1%}, not {told:.0%}"
+    return None
+
+
 def notes_of(decision: Decision) -> Iterator[tuple[Note, object]]:
     trace = decision.trace
     for n in trace.steps:
@@ -473,3 +550,26 @@ def test_the_checker_catches_a_false_claim() -> None:
     )
     assert bool(check_note(obs, decision, no_partner, cand.action)) == fake_hand_partner
     assert SUITS  # the deck's suits are what three_meld_partner searches
+
+
+def test_the_checker_catches_a_false_chance_of_the_lowest_hand() -> None:
+    """A short deal's chance of winning, told 10 points too high or too low (with nothing
+    on the table to lay off onto, where it is exact), or with the wrong draws, is caught."""
+    found = 0
+    for obs, decision in decisions("hard", "rommi"):
+        for c in decision.trace.candidates:
+            for t in c.terms:
+                if not t.note.code.startswith("ai_term_lowest_hand"):
+                    continue
+                p = t.note.params
+                rest = rest_of(obs, c.action.card)  # type: ignore[attr-defined]
+                assert check_lowest_hand(obs, rest, p) is None
+                wrong = {**p, "draws": p["draws"] + 1}
+                assert check_lowest_hand(obs, rest, wrong)
+                if not obs.table:
+                    for shift in (-10, 10):
+                        told = min(100, max(0, float(p["chance"]) + shift))
+                        if abs(told - float(p["chance"])) > 0.5:
+                            assert check_lowest_hand(obs, rest, {**p, "chance": f"{told:.1f}"})
+                            found += 1
+    assert found > 10

@@ -28,6 +28,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from rummykit.ai import planning as plan
@@ -544,6 +545,7 @@ class HardAgent(NormalAgent):
     feed_penalty = 2.0  # points for a card the next player has shown it wants
     opening_weight = 0.5  # points per opening point expected after the next draw
     later_cap = 5  # draws after the next one that the search counts, at most
+    short_deal = 3  # a stock dealt with this many rounds of draws or fewer: a short deal
 
     def decide(self, obs: Observation) -> Decision:
         """Choose a legal action for ``obs.seat`` and explain it."""
@@ -554,8 +556,12 @@ class HardAgent(NormalAgent):
     def _out_value(self, obs: Observation) -> float:
         """What going out is worth, in points: what the others would be left paying (a
         flat penalty for an unopened hand, else its likely value), plus the bonus for
-        going out."""
+        going out. In a short deal, what the others' hands are likely worth at its end
+        (:meth:`plays_for_lowest`): winning it takes the same, by going out or not."""
         v = obs.variant
+        if self.plays_for_lowest(obs):
+            rate, sizes = self._others_at_end(obs)
+            return rate * sum(sizes)
         unseen = plan.unseen_cards(obs)
         mean = sum(v.card_value(c) for c in unseen) / len(unseen) if unseen else 5.0
         values = []
@@ -589,6 +595,57 @@ class HardAgent(NormalAgent):
                 chance += {1: 0.35, 2: 0.25, 3: 0.15, 4: 0.1}.get(size, 0.04)
         return min(chance, 0.9), "hands"
 
+    def plays_for_lowest(self, obs: Observation) -> bool:
+        """Whether this deal is short — no opening, no reshuffle, the winner takes the
+        others' hands, and a stock dealt with at most ``short_deal`` rounds of draws (Rommi
+        with 4 players: 11 cards) — so it most likely ends at the empty stock, where the
+        lowest hand wins (R10). Then a discard is scored by the chance of winning the deal,
+        not by the deadwood it leaves."""
+        v = obs.variant
+        if v.opening_threshold or v.reshuffle_discards or v.low_score_wins:
+            return False
+        return plan.dealt_stock(v, obs.players) <= self.short_deal * obs.players
+
+    def _others_at_end(self, obs: Observation) -> tuple[float, list[int]]:
+        """The points a card the other hands are likely to be worth at the end of the deal
+        (:data:`~rummykit.ai.planning.END_RATE`), and how many cards each holds."""
+        sizes = [obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat]
+        return plan.end_rate(obs.players, obs.stock_size), sizes
+
+    def _lowest_term(self, obs: Observation, rest: list[Card]) -> Term:
+        """A short deal: the chance that the hand left wins the deal — by going out, or as
+        the lowest hand at the empty stock — with the best of the draws the stock still
+        holds for me, times what the winner takes."""
+        rate, sizes = self._others_at_end(obs)
+        draws = max(1, obs.stock_size // obs.players)
+        chance = self.look.forecast(rest).lowest_chance(
+            draws, lambda value: plan.lowest_chance(value, sizes, rate)
+        )
+        params = {
+            "draws": draws,
+            "chance": f"{100 * chance:.1f}",
+            "cards": sum(sizes),
+            "rate": f"{rate:.1f}",
+            "pot": f"{self.out_bonus:.0f}",
+        }
+        code = "ai_term_lowest_hand_one" if draws == 1 else "ai_term_lowest_hand_many"
+        return Term("lowest_hand", chance * self.out_bonus, Note(code, params))
+
+    def _lowest_now_term(self, obs: Observation, now: int, limit: int) -> Term:
+        """A short deal, an option not searched: its chance of the lowest hand as it is."""
+        rate, sizes = self._others_at_end(obs)
+        chance = plan.lowest_chance(now, sizes, rate)
+        params = {
+            "value": now,
+            "limit": limit,
+            "count": self.shortlist,
+            "chance": f"{100 * chance:.1f}",
+            "pot": f"{self.out_bonus:.0f}",
+        }
+        return Term(
+            "lowest_hand", chance * self.out_bonus, Note("ai_term_not_searched_lowest", params)
+        )
+
     def holds_melds(self, obs: Observation) -> bool:
         """Without an opening rule, whether to keep melds in hand: while every other player
         holds more than ``hold_until`` cards and the stock has more than ``hold_turns``
@@ -615,6 +672,14 @@ class HardAgent(NormalAgent):
         """End the deal from the empty stock only when my hand is likely the lowest."""
         v = obs.variant
         mine = sum(v.card_value(c) for c in obs.hand)
+        if self.plays_for_lowest(obs):
+            rate, sizes = self._others_at_end(obs)
+            chance = plan.lowest_chance(mine, sizes, rate)
+            self.step(
+                "ai_empty_stock_lowest", mine=mine, cards=sum(sizes), rate=f"{rate:.1f}",
+                chance=f"{100 * chance:.0f}", limit=f"{100 / obs.players:.0f}",
+            )  # fmt: skip
+            return chance >= 1 / obs.players  # at least an even share of the wins
         unseen = plan.unseen_cards(obs)
         mean = sum(v.card_value(c) for c in unseen) / len(unseen) if unseen else 5.0
         others = [obs.hand_sizes[s] * mean for s in range(obs.players) if s != obs.seat]
@@ -822,6 +887,7 @@ class HardAgent(NormalAgent):
             self.step("ai_memory", taken, seat=nxt, cards=format_cards(taken), count=len(taken))
         holding = self.holds_melds(obs)
         later = self.later_draws(obs)
+        lowest = self.plays_for_lowest(obs)
         rows = []
         for d in discards:
             rest = discard_rest(hand, d.card)
@@ -832,7 +898,9 @@ class HardAgent(NormalAgent):
         out = []
         for i, (d, rest, now) in enumerate(rows):
             searched = i < self.shortlist
-            if searched:
+            if searched and lowest:
+                terms = [self._lowest_term(obs, rest)]
+            elif searched:
                 caught = sum(v.card_value(c) for c in rest) if holding else now
                 held = caught > now  # melds kept in hand that the end of the round would catch
                 code = f"ai_term_round_ends_{why_end}" + ("_holding" if held else "")
@@ -844,6 +912,8 @@ class HardAgent(NormalAgent):
                     ),
                     *self._forecast_terms(look.forecast(rest), end, later),
                 ]
+            elif lowest:  # as it is: a draw can only lower it
+                terms = [self._lowest_now_term(obs, now, short[-1][2])]
             else:
                 worst = short[-1][2]
                 note = Note(
@@ -860,12 +930,20 @@ class HardAgent(NormalAgent):
                     wanted = wanted_by(obs, nxt, d.card, taken)
                     if wanted is not None:
                         terms.append(Term("feed", -self.feed_penalty, wanted))
-            out.append(
-                Candidate.of(
-                    d, terms, plan=self._plan(obs, rest) if i < 3 else None, searched=searched
-                )
-            )
-        return out
+            out.append(Candidate.of(d, terms, searched=searched))
+        return self._with_plans(obs, out)
+
+    def _with_plans(self, obs: Observation, options: list[Candidate]) -> list[Candidate]:
+        """The options with a plan for the best three (the ones a trace shows in full; the
+        card just taken, which is not thrown back, is never among them)."""
+        hand = list(obs.hand)
+        taken = Discard(card) if (card := plan.taken_this_turn(obs)) is not None else None
+        order = sorted(range(len(options)), key=lambda i: -options[i].score)
+        best = [i for i in order if options[i].action != taken][:3]
+        for i in best:
+            card = options[i].action.card  # type: ignore[attr-defined]
+            options[i] = replace(options[i], plan=self._plan(obs, discard_rest(hand, card)))
+        return options
 
     def _plan(self, obs: Observation, rest: list[Card]) -> Note:
         """What a hand keeps and waits for."""
