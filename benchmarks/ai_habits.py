@@ -1,8 +1,9 @@
 """What each of hard's habits is worth: hard with one habit switched off, against normal.
 
 Each variant of hard below changes one thing (its pre-opening search, its draws, holding
-melds, its search of discards, its joker and feeding values — normal's instead — or its
-search's horizon: the next draw only) and plays
+melds, its search of discards, its joker and feeding values — normal's instead — its
+search's horizon: the next draw only, or a short deal played for the least deadwood
+instead of the lowest hand) and plays
 the same seeded deals against normal, seats rotated, like ``ai_strength.py``. A variant
 that does better than hard itself points at the habit that costs hard points.
 
@@ -86,11 +87,27 @@ class OneDraw(HardAgent):
     later_cap = 0
 
 
+class LeastDeadwood(HardAgent):
+    """Hard that plays a short deal (Rommi with 4 players) for the least deadwood, as at
+    the other tables, rather than for the lowest hand at the empty stock (R10)."""
+
+    name = "least-deadwood"
+    short_deal = 0
+
+
 HABITS: dict[str, type[HardAgent]] = {
     "hard": HardAgent,
     **{
         c.name: c
-        for c in (NoHold, NormalDiscards, NormalBeforeOpening, NormalDraws, NormalValues, OneDraw)
+        for c in (
+            NoHold,
+            NormalDiscards,
+            NormalBeforeOpening,
+            NormalDraws,
+            NormalValues,
+            OneDraw,
+            LeastDeadwood,
+        )
     },
 }
 

@@ -701,10 +701,14 @@ def test_R10_hard_plays_a_short_deal_for_the_lowest_hand() -> None:
     best = max(decision.trace.candidates, key=lambda c: c.score)
     assert "the lowest hand wins (R10)" in str(decision.trace)
     assert decision.action == best.action
+    # far behind (no meld, 50+ points), it keeps Q♥ K♥ and 8♥ 9♥ for a meld and throws the
+    # 6♠; scored by the deadwood it leaves, it throws the Q♥ (docs/ai.md shows this trace)
+    assert decision.action == Discard(Card("6♠"))
     deadwood = make_agent("hard")
     deadwood.short_deal = 0  # type: ignore[attr-defined]
     old = decide(deadwood, game)
     assert any(t.name == "next_draw" for c in old.trace.candidates for t in c.terms)
+    assert old.action == Discard(Card("Q♥"))
 
 
 def test_the_chance_of_winning_with_the_best_of_several_draws_by_brute_force() -> None:
@@ -728,3 +732,13 @@ def test_the_chance_of_winning_with_the_best_of_several_draws_by_brute_force() -
             draws = list(product(deck, repeat=n))
             exact = sum(1.0 if min(d) == 0 else lowest(min(d)) for d in draws) / len(draws)
             assert f.lowest_chance(n, lowest) == pytest.approx(exact)
+
+
+@pytest.mark.parametrize("name", ["rommi", "hungarian"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_stock_dealt_is_what_the_referee_deals(name: str, players: int) -> None:
+    from rummykit.ai.planning import dealt_stock
+
+    for seed in range(3):
+        game = Game.new(name, players, seed=seed)
+        assert dealt_stock(variant(name), players) == game.stock_size
