@@ -646,7 +646,7 @@ class _Search:
             self.near.clear()
         # which places of the context hold a card: bit 0 of each of its four-bit fields
         window = context >> 12
-        held = (window | window >> 1 | window >> 2 | window >> 3) & _ONES
+        held = (window | window >> 1) & _ONES  # (as _held: counts below 4)
         if budget < 2 and self._alone(f, held, budget):
             self.cache[context] = ()
             return ()
@@ -842,11 +842,14 @@ _EVERY_SUIT = 1 | 1 << 64 | 1 << 128 | 1 << 192
 _ACES = _EVERY_SUIT << (ACE << 2)
 _HIGH_ACES = _EVERY_SUIT << (HIGH_ACE << 2)
 _FOURS = _ONES << 3
+_FIVE_PLACES = sum(1 << (k << 2) for k in range(5))  # a place and the four nearest
+_FIVES, _SIXES, _SEVENS = 5 * _ONES, 6 * _ONES, 7 * _ONES
+_ACE_UP = (HIGH_ACE - ACE) << 2  # from the ace's field to the ace above the king's
 
 
 def _held(state: int) -> int:
-    """Bit ``4 * f`` for each field ``f`` the count vector holds."""
-    return (state | state >> 1 | state >> 2 | state >> 3) & _ONES
+    """Bit ``4 * f`` for each field ``f`` the count vector holds (counts below 4)."""
+    return (state | state >> 1) & _ONES
 
 
 def _count(state: int) -> int:
@@ -859,32 +862,32 @@ def _reach(rules: _Rules, state: int, jokers: int) -> tuple[int, int]:
 
     A card may be in a set when its rank is held in enough other suits (jokers filling the
     rest), and in a run when a window of three places around it, inside the places the
-    ace rules allow, misses no more cards than there are jokers to fill it."""
-    budget = min(rules.jpm, jokers)
+    ace rules allow, misses no more cards than there are jokers to fill it. (The search
+    asks this of many states: a few operations on the whole vector, fields counted by
+    adding and multiplying, no field ever reaching 16.)"""
+    budget = rules.jpm if rules.jpm < jokers else jokers
     held = _held(state)
     # runs: the places cards can stand, the ace below the 2 and/or above the king
     places = held if rules.lo == 1 else held & ~_ACES
     if rules.hi == HIGH_ACE:
-        places |= (held & _ACES) << ((HIGH_ACE - ACE) << 2)
+        places |= (held & _ACES) << _ACE_UP
+    # (a count per field, at most 5, plus what it lacks of 8, sets the field's bit 3)
     if budget >= 2:
         in_run = places
-    elif budget == 1:  # any other card two places away or nearer
-        in_run = places & (places >> 4 | places >> 8 | places << 4 | places << 8)
+        short = _SEVENS  # sets: any suit holding the rank
+    elif budget == 1:  # another card two places away or nearer: 2 or more of the five
+        in_run = places & (places * _FIVE_PLACES >> 8) + _SIXES >> 3
+        short = _SIXES  # two suits
     else:  # two more cards in a row: both above, one on each side, or both below
         up, down = places >> 4, places << 4
         in_run = places & (up & places >> 8 | up & down | down & places << 8)
-    in_run = (in_run & ~_HIGH_ACES) | (in_run & _HIGH_ACES) >> ((HIGH_ACE - ACE) << 2)
-    # sets: ranks held in three suits (two with a joker; any with two jokers)
-    a, b = held & _SUIT_BITS, held >> 64 & _SUIT_BITS
-    c, d = held >> 128 & _SUIT_BITS, held >> 192
-    if budget >= 2:
-        ranks = a | b | c | d
-    elif budget == 1:
-        ranks = (a | b) & (c | d) | a & b | c & d
-    else:
-        ranks = (a & b | c & d) & (a | b) & (c | d) | (a | b) & c & d | a & b & (c | d)
-    meldable = held & (in_run | ranks * _EVERY_SUIT)
-    keep = state & meldable * 15
+        short = _FIVES  # three suits
+    in_run |= (in_run & _HIGH_ACES) >> _ACE_UP  # (the bits left at 14 are not held)
+    # sets: the suits holding each rank counted in the top suit's fields, the fields with
+    # enough marked, and the marks copied into every suit
+    suits = held * _EVERY_SUIT >> 192 & _SUIT_BITS
+    ranks = (suits + short & _FOURS) * _EVERY_SUIT >> 3
+    keep = state & (held & (in_run | ranks)) * 15
     return keep, state - keep
 
 
