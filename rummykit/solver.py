@@ -71,6 +71,10 @@ HIGH_ACE = 14
 KING_POSITION = 13
 _BIG = 1 << 30
 _CACHE_LIMIT = 200_000
+# a search's ceilings are stored as the ceiling less _CEILED: below _CEILINGS, where no
+# exact best is (every worth is above -_BIG)
+_CEILED = 3 * _BIG
+_CEILINGS = -2 * _BIG
 _WINDOW = (1 << 48) - 1
 # what the melds of card f depend on, read from the count vector shifted to field f + 1:
 # the cards above it in its suit (the low 48 bits at most) and its rank in higher suits
@@ -462,9 +466,11 @@ class _Search:
 
     def __init__(self, rules: _Rules, mode: int, record: bool) -> None:
         self.rules = rules
-        self.memo: dict[int, int] = {}
-        self.ceilings: dict[int, int] = {}  # states whose best is known not to exceed this
-        self.moves: dict[int, _Move] = {}
+        # per jokers and flag (``jokers << 1 | flag``), by the cards left: the state's exact
+        # best, or a ceiling (its best is known not to exceed this) stored as it less
+        # _CEILED; grown by best() to the jokers asked of it
+        self.memo: list[dict[int, int]] = []
+        self.moves: dict[int, _Move] = {}  # by state << 9 | jokers << 1 | flag
         self.record = record
         self.nat = rules.nat[mode]
         self.pos = rules.pos[mode]
@@ -490,6 +496,10 @@ class _Search:
         """Best worth of melds (plus the discard's bonus when ``flag``) from these cards;
         with ``alpha``, exact only when it beats ``alpha`` (see :meth:`_best`)."""
         nat = self.nat
+        while len(self.memo) <= jokers << 1 | 1:
+            self.memo.append({})
+        if alpha > _BIG:  # no worth comes near: and every ceiling stored stays below _CEILINGS
+            alpha = _BIG
         return self._best(state, jokers, flag, _worth(nat, state), alpha)
 
     def _best(self, state: int, jokers: int, flag: int, avail: int, alpha: int = -_BIG) -> int:
@@ -499,28 +509,30 @@ class _Search:
         nor ``alpha``, even if every card left then melded, is not explored, and a choice is
         only asked whether it beats them. The answer is the state's exact best when that
         beats ``alpha``; otherwise it is at most ``alpha`` and the exact best is no more
-        than it (a ceiling). Exact bests and ceilings are stored apart; the search records
-        the move of exact bests only, which are the same as a search without ``alpha``
-        finds (the first choice, in order, that reaches the best)."""
+        than it (a ceiling). Exact bests and ceilings are stored in one dictionary, told
+        apart by their range; the search records the move of exact bests only, which are
+        the same as a search without ``alpha`` finds (the first choice, in order, that
+        reaches the best)."""
         if not state:
             if not flag:
                 return 0
             return self.joker_bonus if jokers else -_BIG  # the discard is still owed
-        key = state << 9 | (jokers << 1 | flag)
-        got = self.memo.get(key)
+        memo = self.memo[jokers << 1 | flag]
+        got = memo.get(state)
         if got is not None:
-            return got
-        got = self.ceilings.get(key)
-        if got is not None and got <= alpha:
-            return got
+            if got > _CEILINGS:  # an exact best
+                return got
+            got += _CEILED
+            if got <= alpha:
+                return got
         if flag and self.flat:
             gain = self.joker_bonus
             got = self._best(state, jokers, 0, avail, alpha - gain) + gain
             if got <= alpha:
-                self.ceilings[key] = got
+                memo[state] = got - _CEILED
                 return got
             if got - gain < avail:
-                self.memo[key] = got
+                memo[state] = got
                 return got
         f = ((state & -state).bit_length() - 1) >> 2
         rest = state - _UNIT[f]
@@ -536,10 +548,7 @@ class _Search:
             got = avail + jokers * self.joker_most
             if got > alpha:
                 got = self._best(rest, jokers, 0, avail, alpha)
-            if got > alpha:
-                self.memo[key] = got
-            else:
-                self.ceilings[key] = got
+            memo[state] = got if got > alpha else got - _CEILED
             return got
         extra = self.bonus_most if flag else 0
         joker_most = self.joker_most
@@ -582,18 +591,23 @@ class _Search:
                 if worth > best:
                     best, pick = worth, _DISCARD
         if best > alpha:
-            self.memo[key] = best
+            memo[state] = best
             if self.record:
-                self.moves[key] = _move(f, rest, jokers, flag, pick)
+                self.moves[state << 9 | jokers << 1 | flag] = _move(f, rest, jokers, flag, pick)
             return best
         if top > best:
             best = top
-        self.ceilings[key] = best
+        memo[state] = best - _CEILED
         return best
 
     def stored(self) -> int:
         """How many states the search has stored, exact bests and ceilings."""
-        return len(self.memo) + len(self.ceilings)
+        return sum(map(len, self.memo))
+
+    def exact(self, state: int, jokers: int) -> int | None:
+        """The exact best stored for these cards without the discard owed, if any."""
+        got = self.memo[jokers << 1].get(state) if state else 0
+        return got if got is not None and got > _CEILINGS else None
 
     def costliest_left(self, state: int, jokers: int) -> tuple[int, bool]:
         """What a best arrangement of these cards leaves, once :meth:`best` has found their
@@ -601,26 +615,26 @@ class _Search:
         none; -1 when not known), and whether one of its melds has four cards or more (one
         of them could go and the meld stay). Read from the exact bests stored, one choice
         per card."""
-        memo = self.memo
+        exact = self.exact
         most = 0
         four = False
         value = self.nat
         while state:
-            got = memo.get(state << 9 | jokers << 1)
+            got = exact(state, jokers)
             if got is None:
                 return -1, False
             f = ((state & -state).bit_length() - 1) >> 2
             rest = state - _UNIT[f]
             for taken, used, worth, _, plan in self.options(f, rest, jokers):
                 state2, jokers2 = rest - taken, jokers - used
-                after = memo.get(state2 << 9 | jokers2 << 1) if state2 else 0
+                after = exact(state2, jokers2)
                 if after is not None and worth + after == got:
                     state, jokers = state2, jokers2
                     kind, items, _, extra = _unplan(plan)
                     four = four or len(items) + (extra if kind == _SET else 0) >= 4
                     break
             else:  # the card stays in hand
-                after = memo.get(rest << 9 | jokers << 1) if rest else 0
+                after = exact(rest, jokers)
                 if after != got:
                     return -1, False
                 if value[f] > most:
@@ -817,7 +831,7 @@ class _Search:
         deadwood: list[int] = []
         discard = -2
         while state:
-            key = state << 9 | (jokers << 1 | flag)
+            key = state << 9 | jokers << 1 | flag
             if key not in self.moves:
                 self.best(state, jokers, flag)
             what, f, plan, state, jokers, flag = self.moves[key]
