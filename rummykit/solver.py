@@ -87,6 +87,8 @@ _CONTEXT = [
 # above card f in its suit (offsets 0..11), and of its rank in each higher suit
 _PLACES = sum(1 << (i << 2) for i in range(12))
 _SAME_RANK = [sum(1 << ((k - 1) << 2) for k in (16, 32, 48) if f + k < 64) for f in range(64)]
+# per field f: each card of its rank in a higher suit, and its shift in the context
+_HIGHER = [tuple((f + k, (k - 1) << 2) for k in (16, 32, 48) if f + k < 64) for f in range(64)]
 
 # --- encoding cards ----------------------------------------------------------------------
 # A natural card is field f = 16 * suit + rank (rank 1..13). In the search's masks it is
@@ -191,6 +193,7 @@ class _Rules:
         "pairs",
         "pairs_any",
         "pos",
+        "runs_from",
         "rank",
         "value",
         "variant",
@@ -234,6 +237,15 @@ class _Rules:
                 pairs.append(1 << 44 | 1 << 40)
             self.pairs.append(tuple(pairs))
         self.pairs_any = [sum(pairs) for pairs in self.pairs]
+        # per field: where a run from that card starts and which way it goes (the ace: up
+        # from below the 2, down from above the king, as the variant lets it)
+        self.runs_from: list[tuple[tuple[int, int], ...]] = []
+        for f in range(64):
+            if f & 15 != ACE:
+                self.runs_from.append(((f & 15, 1),))
+            else:
+                starts = ((1, 1),) if self.lo == 1 else ()
+                self.runs_from.append(starts + (((HIGH_ACE, -1),) if self.hi == HIGH_ACE else ()))
 
     def counters(self) -> tuple[Callable[[CardsLike | int], int], ...]:
         """:func:`min_deadwood` for this variant: without, then with, a discard."""
@@ -689,12 +701,14 @@ class _Search:
         places above it held, one of them with the joker; for the ace also the king and
         queen, when it may stand above the king). Half the cards a search meets are, and
         this says so without building the melds."""
-        others = (held & _SAME_RANK[f]).bit_count()
-        if others + budget >= 2:
+        if (held & _SAME_RANK[f]).bit_count() + budget >= 2:
             return False
         if budget:
             return not held & self.rules.pairs_any[f]
-        return all(held & pair != pair for pair in self.rules.pairs[f])
+        for pair in self.rules.pairs[f]:
+            if held & pair == pair:
+                return False
+        return True
 
     def _melds(self, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
@@ -707,8 +721,14 @@ class _Search:
         # by (the other natural cards taken, jokers used): the most valuable such meld
         found: dict[tuple[int, int], _Option] = {}
         suit, rank = f >> 4, f & 15
+        # the cards above f, as a small int (field g at g - f - 1): what the sets and the
+        # runs read, without shifting the whole count vector at every step
+        above = rest >> ((f + 1) << 2)
         # sets: higher suits of this rank, and jokers
-        others = [g for g in (f + 16, f + 32, f + 48) if g < 64 and rest >> (g << 2) & 15]
+        others = []
+        for g, shift in _HIGHER[f]:
+            if above >> shift & 15:
+                others.append(g)
         if len(others) + budget >= 2:
             joker_worth = self.rank[rank]
             for pick in range(1 << len(others)):
@@ -737,20 +757,10 @@ class _Search:
         # runs: this card lowest natural (an ace may also top a run that ends Q-K-A); a run
         # takes each place once, so whether a card is there is read from the cards above f
         lo, hi = rules.lo, rules.hi
-        places = []
-        if rank != ACE:
-            places.append((rank, 1))
-        else:
-            if lo == 1:
-                places.append((1, 1))
-            if hi == HIGH_ACE:
-                places.append((HIGH_ACE, -1))
         base_field = suit << 4
         own = nat[f]
-        # the places above f in its suit, as a small int (place g at field g - f - 1): what
-        # the walk reads, without shifting the whole count vector at every step
-        row = rest >> ((f + 1) << 2) & _WINDOW
-        for start, step in places:
+        row = above & _WINDOW  # the places above f in its suit
+        for start, step in rules.runs_from[f]:
             # walk away from the card: (place reached, cards taken, jokers used, worth of
             # the jokers, worth of the cards taken, the items packed as in _plan, how many);
             # walking down from the ace above the king, each item is put in front, so the
