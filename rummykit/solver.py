@@ -193,8 +193,8 @@ class _Rules:
         "pairs",
         "pairs_any",
         "pos",
-        "runs_from",
         "rank",
+        "runs_from",
         "value",
         "variant",
     )
@@ -705,7 +705,7 @@ class _Search:
             return False
         if budget:
             return not held & self.rules.pairs_any[f]
-        for pair in self.rules.pairs[f]:
+        for pair in self.rules.pairs[f]:  # noqa: SIM110 — a loop: no generator per call
             if held & pair == pair:
                 return False
         return True
