@@ -731,17 +731,14 @@ class _Search:
                 others.append(g)
         if len(others) + budget >= 2:
             joker_worth = self.rank[rank]
-            for pick in range(1 << len(others)):
-                # the chosen others: their worth, their count vector, the set's items packed
-                # as in _plan (f first), and the set's size so far
-                natural = taken = 0
-                code, size = f + 1, 1
-                for i, g in enumerate(others):
-                    if pick >> i & 1:
-                        natural += nat[g]
-                        taken += _UNIT[g]
-                        code |= (g + 1) << (7 * size)
-                        size += 1
+            # every choice of the others, as (their worth, their count vector, the set's
+            # items packed as in _plan with f first, the set's size), in the order of the
+            # choices counted in binary (bit i for others[i])
+            picks = [(0, 0, f + 1, 1)]
+            for g in others:
+                unit, worth, item = _UNIT[g], nat[g], g + 1
+                picks += [(n + worth, t + unit, c | item << (7 * z), z + 1) for n, t, c, z in picks]
+            for natural, taken, code, size in picks:
                 if size > 4:
                     continue
                 for k in range(budget + 1):
@@ -829,11 +826,10 @@ class _Search:
                             length + 1,
                         )
                     )
-        out = list(found.values())
-        out.sort(key=_WORTH, reverse=True)  # (a stable sort, also in reverse)
-        # a tuple of tuples of numbers: the garbage collector stops tracking it once it has
-        # seen it, so the thousands kept in the cache don't make every full collection slower
-        return tuple(out)
+        # (a stable sort, also in reverse) a tuple of tuples of numbers: the garbage collector
+        # stops tracking it once it has seen it, so the thousands kept in the cache don't
+        # make every full collection slower
+        return tuple(sorted(found.values(), key=_WORTH, reverse=True))
 
     def plans(self, state: int, jokers: int, flag: int) -> tuple[list[_Plan], list[int], int]:
         """The melds, the deadwood fields and the discard (field, -1 joker, -2 none) chosen."""
