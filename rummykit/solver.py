@@ -492,6 +492,9 @@ class _Search:
         self.jpm = rules.jpm
         self.cache = rules.melds[mode]
         self.near = rules.near[mode]
+        # per card, the first few contexts this search built melds for: (places held, jokers
+        # budget, the melds), for _narrowed
+        self.built: dict[int, list[tuple[int, int, tuple[_Option, ...]]]] = {}
         # bounds: the most a joker, or the discard, can add
         self.joker_most = max(*self.pos[1:15], *self.rank[1:14])
         self.bonus_most = max(*self.bonus, self.joker_bonus)
@@ -689,10 +692,29 @@ class _Search:
         near = held << 12 | (context & 4095)
         options = self.near.get(near)
         if options is None:
-            options = self._melds(f, rest, budget)
+            options = self._narrowed(f, held, budget)
+            if options is None:
+                options = self._melds(f, rest, budget)
+                built = self.built.setdefault(f, [])
+                if len(built) < 4:
+                    built.append((held, budget, options))
             self.near[near] = options
         self.cache[context] = options
         return options
+
+    def _narrowed(self, f: int, held: int, budget: int) -> tuple[_Option, ...] | None:
+        """The melds of card ``f`` with the places ``held`` (cut as in :meth:`_options`) and
+        ``budget``, taken from those this search built for a context holding them all and a
+        budget as big, if any: the ones whose cards are all held and whose jokers fit.
+        Those are exactly the melds built anew, in the same order — a meld's cards need only
+        be there, and the melds are found, and sorted, in an order that skipping some
+        keeps — for a fraction of building them."""
+        for wide, most, options in self.built.get(f, ()):
+            if most >= budget and not held & ~wide:
+                shift = (f + 1) << 2
+                missing = ~held
+                return tuple([o for o in options if o[1] <= budget and not o[0] >> shift & missing])
+        return None
 
     def _alone(self, f: int, held: int, budget: int) -> bool:
         """Whether card ``f`` (the lowest left) is in no meld with at most ``budget`` (0 or 1)
