@@ -492,9 +492,10 @@ class _Search:
         self.jpm = rules.jpm
         self.cache = rules.melds[mode]
         self.near = rules.near[mode]
-        # per card, the first few contexts this search built melds for: (places held, jokers
-        # budget, the melds), for _narrowed
+        # per card, the contexts this search built melds for (the first few): (places held,
+        # jokers budget, the melds), for _narrowed; and the cards it was first asked about
         self.built: dict[int, list[tuple[int, int, tuple[_Option, ...]]]] = {}
+        self.first: tuple[int, int] | None = None
         # bounds: the most a joker, or the discard, can add
         self.joker_most = max(*self.pos[1:15], *self.rank[1:14])
         self.bonus_most = max(*self.bonus, self.joker_bonus)
@@ -511,6 +512,8 @@ class _Search:
         """Best worth of melds (plus the discard's bonus when ``flag``) from these cards;
         with ``alpha``, exact only when it beats ``alpha`` (see :meth:`_best`)."""
         nat = self.nat
+        if self.first is None:
+            self.first = state, jokers
         while len(self.memo) <= jokers << 1 | 1:
             self.memo.append({})
         if alpha > _BIG:  # no worth comes near: and every ceiling stored stays below _CEILINGS
@@ -708,8 +711,19 @@ class _Search:
         budget as big, if any: the ones whose cards are all held and whose jokers fit.
         Those are exactly the melds built anew, in the same order — a meld's cards need only
         be there, and the melds are found, and sorted, in an order that skipping some
-        keeps — for a fraction of building them."""
-        for wide, most, options in self.built.get(f, ()):
+        keeps — for a fraction of building them.
+
+        The first time, the melds are built for the card's context in the cards the search
+        was first asked about: every state of a search for one hand (and for its discards)
+        holds fewer cards and jokers, so all the card's later contexts narrow them."""
+        built = self.built.get(f)
+        if built is None and self.first is not None:
+            state, jokers = self.first
+            window = state >> ((f + 1) << 2) & _CONTEXT[f]
+            wide = (window | window >> 1) & _ONES
+            most = jokers if jokers < self.jpm else self.jpm
+            built = self.built[f] = [(wide, most, self._melds(f, wide << ((f + 1) << 2), most))]
+        for wide, most, options in built or ():
             if most >= budget and not held & ~wide:
                 shift = (f + 1) << 2
                 missing = ~held
