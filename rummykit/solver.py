@@ -71,6 +71,10 @@ HIGH_ACE = 14
 KING_POSITION = 13
 _BIG = 1 << 30
 _CACHE_LIMIT = 200_000
+# a search's ceilings are stored as the ceiling less _CEILED: below _CEILINGS, where no
+# exact best is (every worth is above -_BIG)
+_CEILED = 3 * _BIG
+_CEILINGS = -2 * _BIG
 _WINDOW = (1 << 48) - 1
 # what the melds of card f depend on, read from the count vector shifted to field f + 1:
 # the cards above it in its suit (the low 48 bits at most) and its rank in higher suits
@@ -83,6 +87,8 @@ _CONTEXT = [
 # above card f in its suit (offsets 0..11), and of its rank in each higher suit
 _PLACES = sum(1 << (i << 2) for i in range(12))
 _SAME_RANK = [sum(1 << ((k - 1) << 2) for k in (16, 32, 48) if f + k < 64) for f in range(64)]
+# per field f: each card of its rank in a higher suit, and its shift in the context
+_HIGHER = [tuple((f + k, (k - 1) << 2) for k in (16, 32, 48) if f + k < 64) for f in range(64)]
 
 # --- encoding cards ----------------------------------------------------------------------
 # A natural card is field f = 16 * suit + rank (rank 1..13). In the search's masks it is
@@ -188,6 +194,7 @@ class _Rules:
         "pairs_any",
         "pos",
         "rank",
+        "runs_from",
         "value",
         "variant",
     )
@@ -230,6 +237,15 @@ class _Rules:
                 pairs.append(1 << 44 | 1 << 40)
             self.pairs.append(tuple(pairs))
         self.pairs_any = [sum(pairs) for pairs in self.pairs]
+        # per field: where a run from that card starts and which way it goes (the ace: up
+        # from below the 2, down from above the king, as the variant lets it)
+        self.runs_from: list[tuple[tuple[int, int], ...]] = []
+        for f in range(64):
+            if f & 15 != ACE:
+                self.runs_from.append(((f & 15, 1),))
+            else:
+                starts = ((1, 1),) if self.lo == 1 else ()
+                self.runs_from.append(starts + (((HIGH_ACE, -1),) if self.hi == HIGH_ACE else ()))
 
     def counters(self) -> tuple[Callable[[CardsLike | int], int], ...]:
         """:func:`min_deadwood` for this variant: without, then with, a discard."""
@@ -462,9 +478,11 @@ class _Search:
 
     def __init__(self, rules: _Rules, mode: int, record: bool) -> None:
         self.rules = rules
-        self.memo: dict[int, int] = {}
-        self.ceilings: dict[int, int] = {}  # states whose best is known not to exceed this
-        self.moves: dict[int, _Move] = {}
+        # per jokers and flag (``jokers << 1 | flag``), by the cards left: the state's exact
+        # best, or a ceiling (its best is known not to exceed this) stored as it less
+        # _CEILED; grown by best() to the jokers asked of it
+        self.memo: list[dict[int, int]] = []
+        self.moves: dict[int, _Move] = {}  # by state << 9 | jokers << 1 | flag
         self.record = record
         self.nat = rules.nat[mode]
         self.pos = rules.pos[mode]
@@ -474,6 +492,10 @@ class _Search:
         self.jpm = rules.jpm
         self.cache = rules.melds[mode]
         self.near = rules.near[mode]
+        # per card, the contexts this search built melds for (the first few): (places held,
+        # jokers budget, the melds), for _narrowed; and the cards it was first asked about
+        self.built: dict[int, list[tuple[int, int, tuple[_Option, ...]]]] = {}
+        self.first: tuple[int, int] | None = None
         # bounds: the most a joker, or the discard, can add
         self.joker_most = max(*self.pos[1:15], *self.rank[1:14])
         self.bonus_most = max(*self.bonus, self.joker_bonus)
@@ -490,6 +512,12 @@ class _Search:
         """Best worth of melds (plus the discard's bonus when ``flag``) from these cards;
         with ``alpha``, exact only when it beats ``alpha`` (see :meth:`_best`)."""
         nat = self.nat
+        if self.first is None:
+            self.first = state, jokers
+        while len(self.memo) <= jokers << 1 | 1:
+            self.memo.append({})
+        if alpha > _BIG:  # no worth comes near: and every ceiling stored stays below _CEILINGS
+            alpha = _BIG
         return self._best(state, jokers, flag, _worth(nat, state), alpha)
 
     def _best(self, state: int, jokers: int, flag: int, avail: int, alpha: int = -_BIG) -> int:
@@ -499,28 +527,30 @@ class _Search:
         nor ``alpha``, even if every card left then melded, is not explored, and a choice is
         only asked whether it beats them. The answer is the state's exact best when that
         beats ``alpha``; otherwise it is at most ``alpha`` and the exact best is no more
-        than it (a ceiling). Exact bests and ceilings are stored apart; the search records
-        the move of exact bests only, which are the same as a search without ``alpha``
-        finds (the first choice, in order, that reaches the best)."""
+        than it (a ceiling). Exact bests and ceilings are stored in one dictionary, told
+        apart by their range; the search records the move of exact bests only, which are
+        the same as a search without ``alpha`` finds (the first choice, in order, that
+        reaches the best)."""
         if not state:
             if not flag:
                 return 0
             return self.joker_bonus if jokers else -_BIG  # the discard is still owed
-        key = state << 9 | (jokers << 1 | flag)
-        got = self.memo.get(key)
+        memo = self.memo[jokers << 1 | flag]
+        got = memo.get(state)
         if got is not None:
-            return got
-        got = self.ceilings.get(key)
-        if got is not None and got <= alpha:
-            return got
+            if got > _CEILINGS:  # an exact best
+                return got
+            got += _CEILED
+            if got <= alpha:
+                return got
         if flag and self.flat:
             gain = self.joker_bonus
             got = self._best(state, jokers, 0, avail, alpha - gain) + gain
             if got <= alpha:
-                self.ceilings[key] = got
+                memo[state] = got - _CEILED
                 return got
             if got - gain < avail:
-                self.memo[key] = got
+                memo[state] = got
                 return got
         f = ((state & -state).bit_length() - 1) >> 2
         rest = state - _UNIT[f]
@@ -536,10 +566,7 @@ class _Search:
             got = avail + jokers * self.joker_most
             if got > alpha:
                 got = self._best(rest, jokers, 0, avail, alpha)
-            if got > alpha:
-                self.memo[key] = got
-            else:
-                self.ceilings[key] = got
+            memo[state] = got if got > alpha else got - _CEILED
             return got
         extra = self.bonus_most if flag else 0
         joker_most = self.joker_most
@@ -582,18 +609,23 @@ class _Search:
                 if worth > best:
                     best, pick = worth, _DISCARD
         if best > alpha:
-            self.memo[key] = best
+            memo[state] = best
             if self.record:
-                self.moves[key] = _move(f, rest, jokers, flag, pick)
+                self.moves[state << 9 | jokers << 1 | flag] = _move(f, rest, jokers, flag, pick)
             return best
         if top > best:
             best = top
-        self.ceilings[key] = best
+        memo[state] = best - _CEILED
         return best
 
     def stored(self) -> int:
         """How many states the search has stored, exact bests and ceilings."""
-        return len(self.memo) + len(self.ceilings)
+        return sum(map(len, self.memo))
+
+    def exact(self, state: int, jokers: int) -> int | None:
+        """The exact best stored for these cards without the discard owed, if any."""
+        got = self.memo[jokers << 1].get(state) if state else 0
+        return got if got is not None and got > _CEILINGS else None
 
     def costliest_left(self, state: int, jokers: int) -> tuple[int, bool]:
         """What a best arrangement of these cards leaves, once :meth:`best` has found their
@@ -601,26 +633,26 @@ class _Search:
         none; -1 when not known), and whether one of its melds has four cards or more (one
         of them could go and the meld stay). Read from the exact bests stored, one choice
         per card."""
-        memo = self.memo
+        exact = self.exact
         most = 0
         four = False
         value = self.nat
         while state:
-            got = memo.get(state << 9 | jokers << 1)
+            got = exact(state, jokers)
             if got is None:
                 return -1, False
             f = ((state & -state).bit_length() - 1) >> 2
             rest = state - _UNIT[f]
             for taken, used, worth, _, plan in self.options(f, rest, jokers):
                 state2, jokers2 = rest - taken, jokers - used
-                after = memo.get(state2 << 9 | jokers2 << 1) if state2 else 0
+                after = exact(state2, jokers2)
                 if after is not None and worth + after == got:
                     state, jokers = state2, jokers2
                     kind, items, _, extra = _unplan(plan)
                     four = four or len(items) + (extra if kind == _SET else 0) >= 4
                     break
             else:  # the card stays in hand
-                after = memo.get(rest << 9 | jokers << 1) if rest else 0
+                after = exact(rest, jokers)
                 if after != got:
                     return -1, False
                 if value[f] > most:
@@ -646,7 +678,7 @@ class _Search:
             self.near.clear()
         # which places of the context hold a card: bit 0 of each of its four-bit fields
         window = context >> 12
-        held = (window | window >> 1 | window >> 2 | window >> 3) & _ONES
+        held = (window | window >> 1) & _ONES  # (as _held: counts below 4)
         if budget < 2 and self._alone(f, held, budget):
             self.cache[context] = ()
             return ()
@@ -663,10 +695,40 @@ class _Search:
         near = held << 12 | (context & 4095)
         options = self.near.get(near)
         if options is None:
-            options = self._melds(f, rest, budget)
+            options = self._narrowed(f, held, budget)
+            if options is None:
+                options = self._melds(f, rest, budget)
+                built = self.built.setdefault(f, [])
+                if len(built) < 4:
+                    built.append((held, budget, options))
             self.near[near] = options
         self.cache[context] = options
         return options
+
+    def _narrowed(self, f: int, held: int, budget: int) -> tuple[_Option, ...] | None:
+        """The melds of card ``f`` with the places ``held`` (cut as in :meth:`_options`) and
+        ``budget``, taken from those this search built for a context holding them all and a
+        budget as big, if any: the ones whose cards are all held and whose jokers fit.
+        Those are exactly the melds built anew, in the same order — a meld's cards need only
+        be there, and the melds are found, and sorted, in an order that skipping some
+        keeps — for a fraction of building them.
+
+        The first time, the melds are built for the card's context in the cards the search
+        was first asked about: every state of a search for one hand (and for its discards)
+        holds fewer cards and jokers, so all the card's later contexts narrow them."""
+        built = self.built.get(f)
+        if built is None and self.first is not None:
+            state, jokers = self.first
+            window = state >> ((f + 1) << 2) & _CONTEXT[f]
+            wide = (window | window >> 1) & _ONES
+            most = jokers if jokers < self.jpm else self.jpm
+            built = self.built[f] = [(wide, most, self._melds(f, wide << ((f + 1) << 2), most))]
+        for wide, most, options in built or ():
+            if most >= budget and not held & ~wide:
+                shift = (f + 1) << 2
+                missing = ~held
+                return tuple([o for o in options if o[1] <= budget and not o[0] >> shift & missing])
+        return None
 
     def _alone(self, f: int, held: int, budget: int) -> bool:
         """Whether card ``f`` (the lowest left) is in no meld with at most ``budget`` (0 or 1)
@@ -675,12 +737,14 @@ class _Search:
         places above it held, one of them with the joker; for the ace also the king and
         queen, when it may stand above the king). Half the cards a search meets are, and
         this says so without building the melds."""
-        others = (held & _SAME_RANK[f]).bit_count()
-        if others + budget >= 2:
+        if (held & _SAME_RANK[f]).bit_count() + budget >= 2:
             return False
         if budget:
             return not held & self.rules.pairs_any[f]
-        return all(held & pair != pair for pair in self.rules.pairs[f])
+        for pair in self.rules.pairs[f]:  # noqa: SIM110 — a loop: no generator per call
+            if held & pair == pair:
+                return False
+        return True
 
     def _melds(self, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """Every meld holding card ``f`` (the lowest card left) and at most ``budget``
@@ -693,21 +757,24 @@ class _Search:
         # by (the other natural cards taken, jokers used): the most valuable such meld
         found: dict[tuple[int, int], _Option] = {}
         suit, rank = f >> 4, f & 15
+        # the cards above f, as a small int (field g at g - f - 1): what the sets and the
+        # runs read, without shifting the whole count vector at every step
+        above = rest >> ((f + 1) << 2)
         # sets: higher suits of this rank, and jokers
-        others = [g for g in (f + 16, f + 32, f + 48) if g < 64 and rest >> (g << 2) & 15]
+        others = []
+        for g, shift in _HIGHER[f]:
+            if above >> shift & 15:
+                others.append(g)
         if len(others) + budget >= 2:
             joker_worth = self.rank[rank]
-            for pick in range(1 << len(others)):
-                # the chosen others: their worth, their count vector, the set's items packed
-                # as in _plan (f first), and the set's size so far
-                natural = taken = 0
-                code, size = f + 1, 1
-                for i, g in enumerate(others):
-                    if pick >> i & 1:
-                        natural += nat[g]
-                        taken += _UNIT[g]
-                        code |= (g + 1) << (7 * size)
-                        size += 1
+            # every choice of the others, as (their worth, their count vector, the set's
+            # items packed as in _plan with f first, the set's size), in the order of the
+            # choices counted in binary (bit i for others[i])
+            picks = [(0, 0, f + 1, 1)]
+            for g in others:
+                unit, worth, item = _UNIT[g], nat[g], g + 1
+                picks += [(n + worth, t + unit, c | item << (7 * z), z + 1) for n, t, c, z in picks]
+            for natural, taken, code, size in picks:
                 if size > 4:
                     continue
                 for k in range(budget + 1):
@@ -723,20 +790,10 @@ class _Search:
         # runs: this card lowest natural (an ace may also top a run that ends Q-K-A); a run
         # takes each place once, so whether a card is there is read from the cards above f
         lo, hi = rules.lo, rules.hi
-        places = []
-        if rank != ACE:
-            places.append((rank, 1))
-        else:
-            if lo == 1:
-                places.append((1, 1))
-            if hi == HIGH_ACE:
-                places.append((HIGH_ACE, -1))
         base_field = suit << 4
         own = nat[f]
-        # the places above f in its suit, as a small int (place g at field g - f - 1): what
-        # the walk reads, without shifting the whole count vector at every step
-        row = rest >> ((f + 1) << 2) & _WINDOW
-        for start, step in places:
+        row = above & _WINDOW  # the places above f in its suit
+        for start, step in rules.runs_from[f]:
             # walk away from the card: (place reached, cards taken, jokers used, worth of
             # the jokers, worth of the cards taken, the items packed as in _plan, how many);
             # walking down from the ace above the king, each item is put in front, so the
@@ -805,11 +862,10 @@ class _Search:
                             length + 1,
                         )
                     )
-        out = list(found.values())
-        out.sort(key=_WORTH, reverse=True)  # (a stable sort, also in reverse)
-        # a tuple of tuples of numbers: the garbage collector stops tracking it once it has
-        # seen it, so the thousands kept in the cache don't make every full collection slower
-        return tuple(out)
+        # (a stable sort, also in reverse) a tuple of tuples of numbers: the garbage collector
+        # stops tracking it once it has seen it, so the thousands kept in the cache don't
+        # make every full collection slower
+        return tuple(sorted(found.values(), key=_WORTH, reverse=True))
 
     def plans(self, state: int, jokers: int, flag: int) -> tuple[list[_Plan], list[int], int]:
         """The melds, the deadwood fields and the discard (field, -1 joker, -2 none) chosen."""
@@ -817,7 +873,7 @@ class _Search:
         deadwood: list[int] = []
         discard = -2
         while state:
-            key = state << 9 | (jokers << 1 | flag)
+            key = state << 9 | jokers << 1 | flag
             if key not in self.moves:
                 self.best(state, jokers, flag)
             what, f, plan, state, jokers, flag = self.moves[key]
@@ -842,11 +898,14 @@ _EVERY_SUIT = 1 | 1 << 64 | 1 << 128 | 1 << 192
 _ACES = _EVERY_SUIT << (ACE << 2)
 _HIGH_ACES = _EVERY_SUIT << (HIGH_ACE << 2)
 _FOURS = _ONES << 3
+_FIVE_PLACES = sum(1 << (k << 2) for k in range(5))  # a place and the four nearest
+_FIVES, _SIXES, _SEVENS = 5 * _ONES, 6 * _ONES, 7 * _ONES
+_ACE_UP = (HIGH_ACE - ACE) << 2  # from the ace's field to the ace above the king's
 
 
 def _held(state: int) -> int:
-    """Bit ``4 * f`` for each field ``f`` the count vector holds."""
-    return (state | state >> 1 | state >> 2 | state >> 3) & _ONES
+    """Bit ``4 * f`` for each field ``f`` the count vector holds (counts below 4)."""
+    return (state | state >> 1) & _ONES
 
 
 def _count(state: int) -> int:
@@ -859,32 +918,32 @@ def _reach(rules: _Rules, state: int, jokers: int) -> tuple[int, int]:
 
     A card may be in a set when its rank is held in enough other suits (jokers filling the
     rest), and in a run when a window of three places around it, inside the places the
-    ace rules allow, misses no more cards than there are jokers to fill it."""
-    budget = min(rules.jpm, jokers)
+    ace rules allow, misses no more cards than there are jokers to fill it. (The search
+    asks this of many states: a few operations on the whole vector, fields counted by
+    adding and multiplying, no field ever reaching 16.)"""
+    budget = rules.jpm if rules.jpm < jokers else jokers
     held = _held(state)
     # runs: the places cards can stand, the ace below the 2 and/or above the king
     places = held if rules.lo == 1 else held & ~_ACES
     if rules.hi == HIGH_ACE:
-        places |= (held & _ACES) << ((HIGH_ACE - ACE) << 2)
+        places |= (held & _ACES) << _ACE_UP
+    # (a count per field, at most 5, plus what it lacks of 8, sets the field's bit 3)
     if budget >= 2:
         in_run = places
-    elif budget == 1:  # any other card two places away or nearer
-        in_run = places & (places >> 4 | places >> 8 | places << 4 | places << 8)
+        short = _SEVENS  # sets: any suit holding the rank
+    elif budget == 1:  # another card two places away or nearer: 2 or more of the five
+        in_run = places & (places * _FIVE_PLACES >> 8) + _SIXES >> 3
+        short = _SIXES  # two suits
     else:  # two more cards in a row: both above, one on each side, or both below
         up, down = places >> 4, places << 4
         in_run = places & (up & places >> 8 | up & down | down & places << 8)
-    in_run = (in_run & ~_HIGH_ACES) | (in_run & _HIGH_ACES) >> ((HIGH_ACE - ACE) << 2)
-    # sets: ranks held in three suits (two with a joker; any with two jokers)
-    a, b = held & _SUIT_BITS, held >> 64 & _SUIT_BITS
-    c, d = held >> 128 & _SUIT_BITS, held >> 192
-    if budget >= 2:
-        ranks = a | b | c | d
-    elif budget == 1:
-        ranks = (a | b) & (c | d) | a & b | c & d
-    else:
-        ranks = (a & b | c & d) & (a | b) & (c | d) | (a | b) & c & d | a & b & (c | d)
-    meldable = held & (in_run | ranks * _EVERY_SUIT)
-    keep = state & meldable * 15
+        short = _FIVES  # three suits
+    in_run |= (in_run & _HIGH_ACES) >> _ACE_UP  # (the bits left at 14 are not held)
+    # sets: the suits holding each rank counted in the top suit's fields, the fields with
+    # enough marked, and the marks copied into every suit
+    suits = held * _EVERY_SUIT >> 192 & _SUIT_BITS
+    ranks = (suits + short & _FOURS) * _EVERY_SUIT >> 3
+    keep = state & (held & (in_run | ranks)) * 15
     return keep, state - keep
 
 

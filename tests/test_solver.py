@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummykit import HUNGARIAN, ROMMI, Card, check_meld, make_meld, meld_readings, variant
+from rummykit import HUNGARIAN, ROMMI, Card, check_meld, make_meld, meld_readings, solver, variant
 from rummykit.cards import JOKER, SUITS, make_deck, parse_cards
 from rummykit.melds import Meld, check_layoff, layoff_readings
 from rummykit.solver import (
@@ -259,6 +259,35 @@ def test_crowded_two_deck_hands_match_reference(hand: tuple[Card, ...]) -> None:
 @given(crowded_hands(9))
 def test_two_jokers_per_meld_house_rule_matches_reference(hand: tuple[Card, ...]) -> None:
     check_against_reference(hand, TWO_JOKERS_PER_MELD)
+
+
+@settings(max_examples=60)
+@given(st.one_of(crowded_hands(13), two_deck_hands(13, 2)))
+def test_meld_candidates_narrowed_from_a_wider_context_are_those_built(
+    hand: tuple[Card, ...],
+) -> None:
+    # a search takes a card's melds from those it built for a context holding more, when
+    # it can: they must be the very melds, in the very order, that building them gives
+    narrowed = solver._Search._narrowed
+    seen = []
+
+    def checked(search: solver._Search, f: int, held: int, budget: int) -> object:
+        got = narrowed(search, f, held, budget)
+        if got is not None:  # the cards above f: one at each place held
+            seen.append(got == search._melds(f, held << ((f + 1) << 2), budget))
+        return got
+
+    solver._Search._narrowed = checked  # type: ignore[method-assign,assignment]
+    try:
+        for rules in (HUNGARIAN, TWO_JOKERS_PER_MELD):
+            for caches in (solver._rules(rules).melds, solver._rules(rules).near):
+                for cache in caches:
+                    cache.clear()
+            min_deadwood(hand, rules, discard=True)
+            best_arrangement(hand, rules)
+    finally:
+        solver._Search._narrowed = narrowed  # type: ignore[method-assign]
+    assert all(seen)
 
 
 @settings(max_examples=25, deadline=None)
