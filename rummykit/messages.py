@@ -947,6 +947,7 @@ TEMPLATES: dict[str, str] = {
     "ai_behind": " ({diff} behind the best)",
     "ai_plan": "plan: {text}",
     "ai_rough_option": "{action} {score}",
+    "ai_score_cell": "{score}",
     "ai_not_searched": "{count:options} not searched ({why}): {options}",
     "ai_label_deadwood_after": "the deadwood left",
     "ai_label_deadwood_now": "the deadwood now",
@@ -1833,6 +1834,7 @@ NOTES: dict[str, str] = {
         "Not a sentence: the mark between the whole part of a number and its decimals "
         "(37.5 in English)."
     ),
+    "ai_score_cell": "Not a sentence: an option's score alone, in a table's column (+4.3).",
 }
 """Notes for translators, by code: they go into the catalogue as comments."""
 
@@ -1954,6 +1956,17 @@ def _plural(base: str, n: int, language: str) -> str:
     return found.npgettext(base, one, other, n)
 
 
+def _is_decimal(text: str) -> bool:
+    """Whether ``text`` is a number with decimals as the agents write them (``+4.3``,
+    ``−12.0``, ``15.3``): a sign or none, digits, one dot, digits.
+
+    >>> _is_decimal("+4.3"), _is_decimal("−12.0"), _is_decimal("1.1.0"), _is_decimal("9♠")
+    (True, True, False, False)
+    """
+    whole, dot, part = text.lstrip("+-−").partition(".")
+    return bool(dot) and whole.isdigit() and part.isdigit() and whole.isascii() and part.isascii()
+
+
 class _Decimal(float):
     """A number with decimals in a sentence, written with the language's decimal mark
     (``37,5`` in Portuguese and Finnish)."""
@@ -2054,6 +2067,8 @@ def _value(value: object, language: str) -> object:
     if isinstance(value, Text):
         return _Phrase(value, language)
     if isinstance(value, str):
+        if _is_decimal(value):  # a number written with one decimal, e.g. "+4.3", "15.3"
+            value = value.replace(".", _template("decimal_separator", language))
         word = _Word(value)
         word.language = language
         return word

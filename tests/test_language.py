@@ -652,3 +652,26 @@ def test_argparse_errors_in_english_are_argparse_s_own(capsys: pytest.CaptureFix
         + ", ".join(repr(c) for c in build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
         + ")",
     ]
+
+
+@pytest.mark.parametrize("lang", ["pt", "fi"])
+def test_the_ai_s_scores_and_figures_take_the_language_s_decimal_mark(lang: str) -> None:
+    """The agents write their figures as text (``+4.3``, ``15.3``): in Portuguese and
+    Finnish every one of them, in the text and in the notebook table, has a comma."""
+    import re
+
+    from rummykit.ai import make_agent
+    from rummykit.game import Game
+
+    seen = 0
+    for players in (2, 4):
+        game = Game.new("rommi", players, seed=3)
+        for _ in range(12):
+            decision = make_agent("hard").decide(game.observation(game.current))
+            with language.speaking(lang):
+                text, html = str(decision.trace), decision.trace._repr_html_()
+            assert not re.search(r"\d\.\d", text), text
+            assert not re.search(r"\d\.\d", re.sub(r"<[^>]*>", " ", html)), html
+            seen += len(re.findall(r"\d,\d", text))
+            game.play(decision.action)
+    assert seen > 20

@@ -245,7 +245,7 @@ class Trace:
                 " style='font-weight:bold'" if c.action == self.chosen else "",
                 cards_html(action_cards(c.action)) if action_cards(c.action) else "",
                 escape(str(c.action)),
-                escape(signed(c.score)),
+                escape(render("ai_score_cell", score=signed(c.score))),
                 "<br>".join(escape(str(t)) for t in c.terms)
                 + (f"<br><i>{escape(str(c.plan))}</i>" if c.plan is not None else "")
                 if c.terms
