@@ -27,7 +27,9 @@ Run (long; niced, bounded in time; ``--workers 2`` plays two blocks at once):
 (the results so far are kept; blocks go to the rows with the fewest rounds first),
 ``--unclear-first`` plays the rows whose interval still holds zero first, ``--first
 "KEY;KEY"`` gives the named rows ``--weight`` (default 4) times the rounds of the others, ``--only rommi`` / ``--players 2`` / ``--pairs hard-normal`` narrow the
-table, ``--report`` only prints the table of what is stored for the current code.
+table, ``--report`` only prints the table of what is stored for the current code, and
+``--margins`` adds, for every table and seating, hard's margin over greedy less normal's,
+paired deal by deal (the two rows are played on the same seeds).
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import platform
+import statistics
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -237,6 +241,48 @@ def seed_range(seeds: tuple[int, ...]) -> str:
     return ", ".join(parts)
 
 
+def deal_margins(row: Row, blocks: list[dict[str, object]]) -> dict[tuple[int, int], float]:
+    """For each deal of a row (block seed, deal number), the first agent's mean points per
+    seat less the second's over the deal's rotations."""
+    sums: dict[tuple[int, int], list[float]] = {}
+    for block in blocks:
+        games = block["games"]
+        assert isinstance(games, list)
+        for game in games:
+            record = game_record(game)
+            cell = sums.setdefault(
+                (int(str(block["seed"])), record.index // row.players), [0.0] * 4
+            )
+            for seat, who in enumerate(record.seating):
+                mine = who == row.first
+                cell[0 if mine else 2] += record.points[seat]
+                cell[1 if mine else 3] += 1
+    return {deal: a / b - c / d for deal, (a, b, c, d) in sums.items()}
+
+
+def margins(data: dict[str, object], version: str, selected: list[Row]) -> Iterator[str]:
+    """Hard's margin over greedy less normal's, deal by deal: the two rows of a table and
+    seating are played on the same seeds, so the same deals and seatings."""
+    yield "| variant | players | seats | deals | (hard − greedy) − (normal − greedy) (95% CI) |"
+    yield "|---|---|---|---|---|"
+    for row in selected:
+        if (row.first, row.second) != ("hard", "greedy"):
+            continue
+        label = row.label.replace("hard", "normal")
+        other = Row(row.variant, row.players, "normal", "greedy", label, row.lineup)
+        hard = deal_margins(row, blocks_of(data, version, row))
+        normal = deal_margins(other, blocks_of(data, version, other))
+        diffs = [hard[d] - normal[d] for d in hard if d in normal]
+        if len(diffs) < 2:
+            continue
+        mean = statistics.fmean(diffs)
+        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        yield (
+            f"| {row.variant} | {row.players} | {row.label.replace('hard ', '')} | {len(diffs)} "
+            f"| {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] |"
+        )
+
+
 def report(data: dict[str, object], version: str, selected: list[Row]) -> Iterator[str]:
     """The markdown table for ``version``: every selected row, measured or not."""
     solvers = sorted(
@@ -330,6 +376,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="blocks played at once")
     parser.add_argument("--report", action="store_true", help="only print what is stored")
     parser.add_argument("--compact", action="store_true", help="rewrite the stored games compactly")
+    parser.add_argument(
+        "--margins", action="store_true", help="hard's margin over greedy less normal's, paired"
+    )
     args = parser.parse_args()
     pairs = PAIRS
     if args.pairs:
@@ -371,6 +420,10 @@ def main() -> None:
         save(data)
     for line in report(data, version, selected):
         print(line)
+    if args.margins:
+        print()
+        for line in margins(data, version, rows(args.only, args.players, PAIRS)):
+            print(line)
 
 
 if __name__ == "__main__":
