@@ -1073,6 +1073,34 @@ TEMPLATES: dict[str, str] = {
     "ai_why_stock_before_opening": "Drawing from the stock: I leave {card} before my opening.",
     "ai_why_stock_unusable": "Drawing from the stock: I couldn't play {card} this turn.",
     "ai_why_stock_only": "Drawing from the stock: there is no other draw.",
+    "ai_why_end_deal_R": (
+        "Asking the empty stock for a card rather than take {card}: that ends the deal, and "
+        "the lowest hand wins (R10)."
+    ),
+    "ai_why_end_deal_only_R": (
+        "Asking the empty stock for a card, the only draw left: that ends the deal, and the "
+        "lowest hand wins (R10)."
+    ),
+    "ai_why_end_deal_H": (
+        "Asking the empty stock for a card rather than take {card}: that ends the round with "
+        "no winner, every player paying their hand (H15)."
+    ),
+    "ai_why_end_deal_only_H": (
+        "Asking the empty stock for a card, the only draw left: that ends the round with no "
+        "winner, every player paying their hand (H15)."
+    ),
+    "ai_term_end_deal_R": (
+        "asking the empty stock for a card ends the deal (R10) with my hand as it is: "
+        "{value:points} of deadwood"
+    ),
+    "ai_term_end_deal_H": (
+        "asking the empty stock for a card ends the round (H15) with my hand as it is: "
+        "{value:points} of deadwood"
+    ),
+    "ai_term_rule_end_deal": (
+        "taking {card} would play on, and I end the deal now instead (the step above says "
+        "why): this rules it out"
+    ),
     "ai_discard_unusable_opened": (
         "{card} on the discard pile makes no meld with my cards and fits no meld on the "
         "table, and a card taken now must be played this turn (H7)."

@@ -102,13 +102,42 @@ class BaseAgent(ABC):
     # --- drawing -------------------------------------------------------------------------
 
     ruled_out = 200.0  # points that rule a draw out: a rule, or a fixed habit of the level
+    chooses_the_end = False  # whether ends_the_deal is the level's own judgement (hard's)
 
     def _draw(self, obs: Observation) -> tuple[Action, Note]:
         self._rules: dict[str, Note] = {}  # why a draw source is ruled out, by source
         self._goes_out: Card | None = None  # the card drawn that takes me out
         action, why = self._draw_choice(obs)
         self._score_draws(obs, action)
+        if plan.last_draw(obs):  # no stock card to come: asking the stock ends the deal
+            why = self._said_as_the_end(obs, action, why)
         return action, why
+
+    def _said_as_the_end(self, obs: Observation, action: Action, why: Note) -> Note:
+        """At the empty stock (R10, H15) the stock option is the end of the deal with the
+        hand as it is: its deadwood term and the reason for the choice say so."""
+        book = obs.variant.rulebook
+        ends = {"ai_term_stock_same", "ai_term_stock_rule"}
+        self._candidates = [
+            Candidate.of(
+                c.action,
+                [
+                    Term(t.name, t.value, Note(f"ai_term_end_deal_{book}", t.note.params))
+                    if t.note.code in ends
+                    else t
+                    for t in c.terms
+                ],
+                plan=c.plan,
+                searched=c.searched,
+            )
+            for c in self._candidates
+        ]
+        if action != Draw("stock") or why.code.startswith("ai_why_end_deal"):
+            return why
+        top = obs.discard_top
+        if top is None:
+            return Note(f"ai_why_end_deal_only_{book}")
+        return Note(f"ai_why_end_deal_{book}", {"card": top})
 
     def _draw_choice(self, obs: Observation) -> tuple[Action, Note]:
         hand = list(obs.hand)
@@ -126,13 +155,14 @@ class BaseAgent(ABC):
                 self.step("ai_discard_goes_out", (top,), card=top)
                 self._goes_out = top
                 return Draw("discard"), Note("ai_why_discard_out", {"card": top})
-            if (
-                plan.last_draw(obs)
-                and self._discard_usable(obs, top)
-                and not self.ends_the_deal(obs)
-            ):
-                self._rules["stock"] = Note("ai_term_rule_not_lowest")
-                return Draw("discard"), Note("ai_why_keep_going", {"card": top})
+            if plan.last_draw(obs) and self._discard_usable(obs, top):
+                if not self.ends_the_deal(obs):
+                    self._rules["stock"] = Note("ai_term_rule_not_lowest")
+                    return Draw("discard"), Note("ai_why_keep_going", {"card": top})
+                if self.chooses_the_end:  # its own judgement: the deal ends now
+                    book = obs.variant.rulebook
+                    self._rules["discard"] = Note("ai_term_rule_end_deal", {"card": top})
+                    return Draw("stock"), Note(f"ai_why_end_deal_{book}", {"card": top})
             if top in plan.public_discards(obs, obs.seat):
                 self.step("ai_discard_mine", (top,), card=top)
                 self._rules["discard"] = Note("ai_term_rule_mine", {"card": top})
@@ -546,6 +576,7 @@ class HardAgent(NormalAgent):
     opening_weight = 0.5  # points per opening point expected after the next draw
     later_cap = 5  # draws after the next one that the search counts, at most
     short_deal = 3  # a stock dealt with this many rounds of draws or fewer: a short deal
+    chooses_the_end = True  # at the empty stock it ends the deal when its hand is likely lowest
 
     def decide(self, obs: Observation) -> Decision:
         """Choose a legal action for ``obs.seat`` and explain it."""
