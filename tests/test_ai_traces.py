@@ -585,3 +585,22 @@ def test_the_checker_catches_a_false_chance_of_the_lowest_hand() -> None:
                             assert check_lowest_hand(obs, rest, {**p, "chance": f"{told:.1f}"})
                             found += 1
     assert found > 10
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_at_the_empty_stock_no_option_speaks_of_a_stock_card(level: str) -> None:
+    """Asking the empty stock for a card ends the deal (R10): each level's trace says so,
+    and the old wording ("Drawing from the stock: …", "a stock card, counted as no
+    change") is caught by the claim checker there."""
+    found = 0
+    for obs, decision in decisions(level, "rommi"):
+        if obs.phase != "draw" or obs.stock_size or decision.action != Draw("stock"):
+            continue
+        found += 1
+        assert decision.trace.why.code.startswith("ai_why_end_deal")
+        top = obs.discard_top
+        for old in (Note("ai_why_stock_normal", {"card": top}), Note("ai_why_stock_only")):
+            assert check_note(obs, decision, old, decision.action)
+        stock = next(c for c in decision.trace.candidates if c.action == Draw("stock"))
+        assert any(t.note.code == "ai_term_end_deal_R" for t in stock.terms)
+    assert found >= 3
