@@ -198,12 +198,13 @@ def check_note(obs: Observation, decision: Decision, note: Note, action: object)
         or len(obs.discard_pile) <= 1
     )  # asking the stock for a card ends the deal (R10, H15): there is no stock card
     stock_words = ("ai_term_stock_same", "ai_term_stock_rule", "ai_term_next_draw")
-    if empty and obs.phase == "draw" and action == Draw("stock"):
-        if code in stock_words or code.startswith(("ai_why_stock", "ai_why_greedy_stock")):
-            return "it speaks of a card from the stock, but the stock is empty"
-    if code.startswith("ai_term_end_deal"):
-        if not empty or p["value"] != min_deadwood(hand, v):
-            return "not the end of the deal, or not the deadwood of my hand"
+    at_the_end = empty and obs.phase == "draw" and action == Draw("stock")
+    if at_the_end and (
+        code in stock_words or code.startswith(("ai_why_stock", "ai_why_greedy_stock"))
+    ):
+        return "it speaks of a card from the stock, but the stock is empty"
+    if code.startswith("ai_term_end_deal") and (not empty or p["value"] != min_deadwood(hand, v)):
+        return "not the end of the deal, or not the deadwood of my hand"
     if code == "ai_term_deadwood_left":
         cards = list(p["cards"])
         if p["value"] != value(cards, v):
