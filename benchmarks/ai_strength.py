@@ -37,14 +37,14 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import platform
-import statistics
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+
+from ai_habits import interval, per_deal
 
 from rummykit.tournament import GameRecord, run_tournament, standings_of
 from rummykit.variants import variant as get_variant
@@ -243,21 +243,14 @@ def seed_range(seeds: tuple[int, ...]) -> str:
 
 def deal_margins(row: Row, blocks: list[dict[str, object]]) -> dict[tuple[int, int], float]:
     """For each deal of a row (block seed, deal number), the first agent's mean points per
-    seat less the second's over the deal's rotations."""
-    sums: dict[tuple[int, int], list[float]] = {}
+    seat less the others' over the deal's rotations (``ai_habits.per_deal``, block by block)."""
+    out: dict[tuple[int, int], float] = {}
     for block in blocks:
         games = block["games"]
         assert isinstance(games, list)
-        for game in games:
-            record = game_record(game)
-            cell = sums.setdefault(
-                (int(str(block["seed"])), record.index // row.players), [0.0] * 4
-            )
-            for seat, who in enumerate(record.seating):
-                mine = who == row.first
-                cell[0 if mine else 2] += record.points[seat]
-                cell[1 if mine else 3] += 1
-    return {deal: a / b - c / d for deal, (a, b, c, d) in sums.items()}
+        deals = per_deal([game_record(g) for g in games], row.first, row.players)
+        out.update({(int(str(block["seed"])), deal): v for deal, v in deals.items()})
+    return out
 
 
 def margins(data: dict[str, object], version: str, selected: list[Row]) -> Iterator[str]:
@@ -275,11 +268,10 @@ def margins(data: dict[str, object], version: str, selected: list[Row]) -> Itera
         diffs = [hard[d] - normal[d] for d in hard if d in normal]
         if len(diffs) < 2:
             continue
-        mean = statistics.fmean(diffs)
-        half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        lo, mean, hi = interval(diffs)
         yield (
             f"| {row.variant} | {row.players} | {row.label.replace('hard ', '')} | {len(diffs)} "
-            f"| {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] |"
+            f"| {mean:+.2f} [{lo:+.2f}, {hi:+.2f}] |"
         )
 
 
