@@ -6,8 +6,8 @@ run alone, this module builds it when it is missing). ``lite/serve.py`` serves i
 (and logged: any such request fails the test). Chromium also resolves no host name but
 127.0.0.1's, so nothing a worker asks for can leave either.
 
-What a class does: notebook 01's first ``check_meld`` cell gives the verdict the notebook
-shows on the desktop; 04's table draws and a click on the stock adds a card to the hand; 06
+The site carries the lessons' student edition. What a class does: notebook 01's first
+``check_meld`` cell gives the verdict the notebook shows on the desktop; 04's table draws and a click on the stock adds a card to the hand; 06
 runs to the end with no error and nothing on stderr. Screenshots go to
 ``test-output/browser/lite-*.png``; the times (page shell, kernel boot, first verdict) are
 printed, not asserted: the machine is shared.
@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from rummykit.grading.editions import student_edition
 from rummykit.messages import render
 
 from .test_table_browser import (
@@ -129,7 +130,9 @@ def lite(offline_browser: Any, site_url: str) -> Iterator[Any]:
 
 
 def code_cells(notebook: str) -> list[dict[str, Any]]:
-    cells: list[dict[str, Any]] = json.loads((NOTEBOOKS / notebook).read_text())["cells"]
+    """The code cells of a lesson as the site carries it: its student edition."""
+    lesson = json.loads((NOTEBOOKS / notebook).read_text())
+    cells: list[dict[str, Any]] = student_edition(lesson)["cells"]
     return [c for c in cells if c["cell_type"] == "code"]
 
 
@@ -198,7 +201,10 @@ def test_lite_site_holds_everything_and_points_nowhere_else(site: Path) -> None:
         assert "http" not in path.read_text(), f"{path} names another server"
     for notebook in sorted(NOTEBOOKS.rglob("*.ipynb")):
         copy = site / "files" / notebook.relative_to(ROOT)
-        assert copy.read_bytes() == notebook.read_bytes(), f"{copy} is stale: run make lite"
+        student = student_edition(json.loads(notebook.read_text(encoding="utf-8")))
+        assert json.loads(copy.read_text(encoding="utf-8")) == student, (
+            f"{copy} is not this tree's student edition: run make lite"
+        )
     assert (site / "files" / "docs" / "rules.md").is_file()
 
 
