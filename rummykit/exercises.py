@@ -321,10 +321,15 @@ def _read_int(answer: object, accepted: str = "") -> int:
     raise _bad(answer, accepted)
 
 
-def _read_card(answer: object, choices: Sequence[Card], accepted: str = "") -> Card:
+def _read_card(
+    answer: object, choices: Sequence[Card], accepted: str = "", typed: object = None
+) -> Card:
+    """A card of ``choices`` from the answer (``typed``: what the learner typed, when
+    ``answer`` is already a part of it, for the error message)."""
     accepted = accepted or render(
         "exercise_accepts_card", cards=format_cards(dict.fromkeys(choices))
     )
+    shown = answer if typed is None else typed
     card: Card
     if isinstance(answer, Card):
         card = answer
@@ -333,11 +338,11 @@ def _read_card(answer: object, choices: Sequence[Card], accepted: str = "") -> C
         try:
             card = parse_card(text)
         except ValueError:
-            raise _bad(answer, accepted) from None
+            raise _bad(shown, accepted) from None
     else:
-        raise _bad(answer, accepted)
+        raise _bad(shown, accepted)
     if card not in choices:
-        raise _bad(answer, accepted)
+        raise _bad(shown, accepted)
     return card
 
 
@@ -1312,6 +1317,20 @@ class MatchWinner(Exercise):
 # --- the turn -------------------------------------------------------------------------------
 
 
+def _turn_state(game: Any) -> str:
+    """Where the seat to act stands in the round: its first turn, or how many turns it has
+    played and whether it had opened before this turn (H8, H9)."""
+    seat = game.current
+    before = game.snapshot()
+    turns = before["turns"][seat]
+    if turns == 0:
+        return render("exercise_turn_first", seat=seat)
+    if not game.variant.opening_threshold:
+        return render("exercise_turn_played", seat=seat, turns=turns)
+    code = "exercise_turn_opened" if before["opened"][seat] else "exercise_turn_unopened"
+    return render(code, seat=seat, turns=turns)
+
+
 @dataclass(frozen=True, repr=False)
 class TurnCanEnd(Exercise):
     """After these moves, may the turn end with a discard now? Answer yes or no.
@@ -1350,9 +1369,11 @@ class TurnCanEnd(Exercise):
         turns: int = 1,
         variant: Variant | str = HUNGARIAN,
         stock: CardsLike | None = None,
+        cut_card: str | None = None,
     ) -> TurnCanEnd:
         """Seat 0 of two, holding ``hand``, draws from ``draw`` (``stock``, ``discard`` or
-        ``cut_card``) and makes ``moves`` (actions or their text: ``meld 7h 8h 9h``)."""
+        ``cut_card``, the face-up ``cut_card`` given) and makes ``moves`` (actions or their
+        text: ``meld 7h 8h 9h``)."""
         from rummykit.game.actions import Draw, parse_action
 
         rules = _variant(variant)
@@ -1366,6 +1387,7 @@ class TurnCanEnd(Exercise):
             opened=[opened, True],
             turns=[turns, turns],
             stock=None if stock is None else format_cards(as_cards(stock)),
+            cut_card=cut_card,
         )
         game.play(Draw(draw))
         for move in moves:
@@ -1392,17 +1414,8 @@ class TurnCanEnd(Exercise):
     def prompt(self) -> str:
         game = self.game
         seat = game.current
-        before = game.snapshot()
-        turns = before["turns"][seat]
         v = self.variant
-        if turns == 0:
-            state = render("exercise_turn_first", seat=seat)
-        elif not v.opening_threshold:
-            state = render("exercise_turn_played", seat=seat, turns=turns)
-        elif before["opened"][seat]:
-            state = render("exercise_turn_opened", seat=seat, turns=turns)
-        else:
-            state = render("exercise_turn_unopened", seat=seat, turns=turns)
+        state = _turn_state(game)
         events = [str(e) for e in game.events]
         return render(
             "exercise_in_variant",
@@ -1962,7 +1975,7 @@ class GoOut(_HandAndTable):
         if lead and _says(_words(lead.group(1)), "yes"):
             text = lead.group(2)
         text = re.sub(r"^(?:by\s+)?(?:discarding|discard|with)\s+", "", text, flags=re.I)
-        return _read_card(text, self.hand, self.accepts)
+        return _read_card(text, self.hand, self.accepts, typed=answer)
 
     def _judge(self, answer: object) -> Feedback:
         found = self.discards
@@ -2600,7 +2613,7 @@ class WhatHappens(Exercise):
         return render(
             "exercise_in_variant",
             variant=_house_title(self.variant),
-            question=f"{state} {question}",
+            question=f"{_turn_state(game)} {state} {question}",
         )
 
     @property
