@@ -151,14 +151,26 @@ def _variant_repr(rules: Variant) -> str:
     return repr(rules.base or rules.name) if not rules.changes() else repr(str(rules))
 
 
-#: The house rules a question's wording must name, so that two questions that differ only by
-#: one of them don't read the same (a Rommi round scored with ``ace_high``, say).
-_SCORING_OPTIONS = ("ace_high", "ace_points", "face_points", "joker_points", "opening_threshold")
+#: The house rules a question's wording names, so that two questions that differ only by one of
+#: them don't read the same (a Rommi round scored with ``ace_high``, a Rommi turn with
+#: ``discard_to_win``): every option :func:`~rummykit.melds.variant_words` can say in words.
+_HOUSE_OPTIONS = (
+    "ace_low",
+    "ace_above_king",
+    "jokers_per_meld",
+    "ace_points",
+    "ace_high",
+    "face_points",
+    "opening_threshold",
+    "discard_to_win",
+    "cut_card",
+    "joker_exchange",
+)
 
 
 def _house_title(rules: Variant) -> str:
-    """The variant's title with its scoring house rules in words ("Rommi with aces worth 11")."""
-    return variant_words(rules, _SCORING_OPTIONS)
+    """The variant's title with its house rules in words ("Rommi with aces worth 11")."""
+    return variant_words(rules, _HOUSE_OPTIONS)
 
 
 # --- feedback -------------------------------------------------------------------------------
@@ -2471,14 +2483,23 @@ class PredictMove(Exercise):
     @property
     def prompt(self) -> str:
         obs = self.observation
-        return render(
+        seen = []  # what the seat sees besides its hand: the table, the discard, the cut card
+        if obs.table:
+            seen.append(
+                render("exercise_predict_table", melds=MeldSum(p.meld.cards for p in obs.table))
+            )
+        if obs.discard_pile:
+            seen.append(render("exercise_predict_pile", card=obs.discard_pile[-1]))
+        if obs.cut_card is not None:
+            seen.append(render("exercise_predict_cut", card=obs.cut_card))
+        position = render(
             "exercise_predict_prompt",
             variant=obs.variant.title,
-            level=self.level,
             seat=obs.seat,
             hand=obs.hand,
             phase=render(f"exercise_predict_phase_{obs.phase}"),
         )
+        return " ".join([position, *seen, render("exercise_predict_question", level=self.level)])
 
     @property
     def accepts(self) -> str:
@@ -2609,6 +2630,12 @@ class WhatHappens(Exercise):
             stock=game.stock_size,
             pile=len(game.discard_pile),
         )
+        if not game.stock_size and self.variant.reshuffle_discards:
+            again = game.snapshot()["reshuffled"]
+            state += " " + render(
+                "exercise_happens_stock_again" if again else "exercise_happens_stock_first",
+                rule=self.variant.rule("empty_stock"),
+            )
         question = render("exercise_happens_prompt", seat=seat, move=self.move)
         return render(
             "exercise_in_variant",

@@ -847,7 +847,11 @@ TEMPLATES: dict[str, str] = {
     "exercise_joker_wrong": "You said {given}, but the referee refuses it.",
     "exercise_joker_wrong_none": "You said {given}, but one joker can be freed.",
     "exercise_accepts_move": "a move, like discard K♠, meld 5♥ 6♥ 7♥, draw or take discard",
-    "exercise_predict_prompt": "{variant}: seat {seat} holds {hand} and {phase}. What does {level} play?",
+    "exercise_predict_prompt": "{variant}: seat {seat} holds {hand} and {phase}.",
+    "exercise_predict_question": "What does {level} play?",
+    "exercise_predict_table": "On the table: {melds}.",
+    "exercise_predict_pile": "The top of the discard pile is {card}.",
+    "exercise_predict_cut": "The cut card is {card}.",
     "exercise_predict_phase_draw": "is about to draw",
     "exercise_predict_phase_play": "has drawn",
     "exercise_predict_right": "Right: {level} plays {move}.",
@@ -864,6 +868,10 @@ TEMPLATES: dict[str, str] = {
     "exercise_happens_prompt": (
         "Seat {seat} plays: {move}. Does the referee refuse the move, does the round end, or "
         "does play go on?"
+    ),
+    "exercise_happens_stock_first": "The stock has not run out before in this round.",
+    "exercise_happens_stock_again": (
+        "The stock has run out once already in this round, and was rebuilt then ({rule})."
     ),
     "exercise_accepts_happens": "refused, ends or goes on",
     "exercise_happens_refused": "the referee refuses the move",
