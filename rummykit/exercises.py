@@ -82,6 +82,7 @@ __all__ = [
     "OpeningValue",
     "PredictMove",
     "Quiz",
+    "ReadInterval",
     "RoundScore",
     "Tally",
     "TurnCanEnd",
@@ -1830,9 +1831,8 @@ class LayoffTarget(Exercise):
 
     @property
     def rules(self) -> tuple[str, ...]:
-        return tuple(
-            dict.fromkeys((*(r for v in self._verdicts for r in _rules_of(v.reasons)),))
-        ) or (self.variant.rule("layoff"),)
+        cited = (r for v in self._verdicts for r in _rules_of(v.reasons))
+        return tuple(dict.fromkeys((self.variant.rule("layoff"), *cited)))
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -2517,6 +2517,11 @@ class PredictMove(Exercise):
     def explanation(self) -> tuple[str, ...]:
         return ()
 
+    @property
+    def rules(self) -> tuple[str, ...]:
+        # R12 is Rommi's rule for computer players; Hungarian Rummy's rules have none
+        return ("R12",) if self.variant.rulebook == "R" else ()
+
     def _judge(self, answer: object) -> Feedback:
         from rummykit.game.actions import Discard
 
@@ -2667,6 +2672,9 @@ class WhatHappens(Exercise):
         lines = tuple(str(e) for e in game.events)
         if outcome == "ends":
             return lines + tuple(str(line) for line in game.result.lines)
+        if any(e.code == "reshuffle" for e in game.events):
+            rule = self.variant.rule("empty_stock")  # the rule that rebuilt the stock
+            lines += (f"{render(f'rule_{rule}')} ({rule})",)
         return (*lines, str(game.turn_status()))
 
     @property
@@ -2853,6 +2861,93 @@ class AgentCheck(Exercise):
             "exercise_agent_score", name=name, mine=mean[0], level=self.against, theirs=mean[1]
         )
         return _feedback(True, name, self.answer, head, "", (line,))
+
+
+@dataclass(frozen=True, repr=False)
+class ReadInterval(Exercise):
+    """A tournament's result: does it show that one player is stronger? Answer yes or no.
+
+    Yes only when the 95% confidence interval of the difference leaves zero out on that
+    player's side (:class:`~rummykit.tournament.Comparison`):
+
+    >>> from rummykit.tournament import Comparison
+    >>> exercise = ReadInterval(Comparison("hard", "normal", 1.45, (-0.02, 2.92), None), 120)
+    >>> print(exercise.prompt)
+    After 120 rounds, hard − normal is +1.45 points per round, with the 95% interval [-0.02, +2.92]. Does this show that hard is stronger than normal?
+    >>> print(exercise.check("yes"))
+    ✘ You said yes, but the answer is no. The interval holds zero: these rounds can't tell which of the two is stronger.
+    """
+
+    kind: ClassVar[str] = "read_interval"
+    comparison: Any
+    games: int
+    variant: Variant = HUNGARIAN
+
+    def __init__(self, comparison: Any, games: int) -> None:
+        if comparison.ci is None:
+            raise ValueError(render("exercise_interval_none"))
+        object.__setattr__(self, "comparison", comparison)
+        object.__setattr__(self, "games", int(games))
+        object.__setattr__(self, "variant", HUNGARIAN)
+
+    def __repr__(self) -> str:
+        c = self.comparison
+        return f"ReadInterval({c.first!r}, {c.second!r}, games={self.games})"
+
+    @property
+    def shows(self) -> bool:
+        """Whether the interval shows the first player stronger."""
+        return bool(self.comparison.better == self.comparison.first)
+
+    @property
+    def prompt(self) -> str:
+        c = self.comparison
+        return render(
+            "exercise_interval_prompt",
+            games=self.games,
+            first=c.first,
+            second=c.second,
+            difference=f"{c.difference:+.2f}",
+            low=f"{c.ci[0]:+.2f}",
+            high=f"{c.ci[1]:+.2f}",
+        )
+
+    @property
+    def accepts(self) -> str:
+        return render("exercise_accepts_yes_no")
+
+    @property
+    def answer(self) -> str:
+        return render("exercise_yes" if self.shows else "exercise_no")
+
+    @property
+    def solution(self) -> str:
+        return "yes" if self.shows else "no"
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        c = self.comparison
+        if c.better is None:
+            return (render("exercise_interval_holds_zero"),)
+        return (render("exercise_interval_leaves_zero", better=c.better),)
+
+    def _judge(self, answer: object) -> Feedback:
+        words = _words(answer)
+        if _says(words, "yes"):
+            given = True
+        elif _says(words, "no"):
+            given = False
+        else:
+            raise _bad(answer, self.accepts)
+        said = render("exercise_yes" if given else "exercise_no")
+        return _feedback(
+            given == self.shows,
+            said,
+            self.answer,
+            render("exercise_number_right", given=said),
+            render("exercise_number_wrong", given=said, expected=self.answer),
+            self.explanation,
+        )
 
 
 def _error_words(error: BaseException) -> str:

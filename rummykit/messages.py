@@ -879,6 +879,17 @@ TEMPLATES: dict[str, str] = {
     "exercise_happens_goes_on": "play goes on",
     "exercise_happens_right": "Right: {given}.",
     "exercise_happens_wrong": "You said {given}, but {actual}.",
+    "exercise_interval_prompt": (
+        "After {games} rounds, {first} − {second} is {difference} points per round, with the "
+        "95% interval [{low}, {high}]. Does this show that {first} is stronger than {second}?"
+    ),
+    "exercise_interval_none": "a comparison needs its confidence interval: play more than one game",
+    "exercise_interval_holds_zero": (
+        "The interval holds zero: these rounds can't tell which of the two is stronger."
+    ),
+    "exercise_interval_leaves_zero": (
+        "The interval leaves zero out: {better} is stronger, with 95% confidence."
+    ),
     "exercise_agent_prompt": (
         "Your agent plays {rounds} rounds of {variant} against {level}: is every move it makes "
         "legal, with a trace that explains it?"

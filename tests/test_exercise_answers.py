@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummykit import HUNGARIAN, ROMMI, check_layoff, variant
+from rummykit import ROMMI, check_layoff, variant
 from rummykit.exercises import (
     KINDS,
     AgentCheck,
@@ -416,7 +416,9 @@ def test_06_compares_the_agent_with_hard_from_its_own_numbers():
         numbers[label] = (float(estimate), float(low), float(high))
     assert set(numbers) == {"hard − normal", "mine − normal"}
     for line in said.splitlines():
-        label, inside, other = re.match(r"(.+): \S+ lies (inside|outside) the interval of (.+?),", line).groups()
+        label, inside, other = re.match(
+            r"(.+): \S+ lies (inside|outside) the interval of (.+?),", line
+        ).groups()
         estimate = numbers[label][0]
         low, high = numbers[other][1:]
         assert (inside == "inside") == (low <= estimate <= high), line
