@@ -945,10 +945,12 @@ TEMPLATES: dict[str, str] = {
     "ai_terms": "{terms}",
     "ai_option": "{action}: {score} points",
     "ai_behind": " ({diff} behind the best)",
+    "ai_as_good": " (as good as the best)",
     "ai_plan": "plan: {text}",
     "ai_rough_option": "{action} {score}",
     "ai_score_cell": "{score}",
     "ai_not_searched": "{count:options} not searched ({why}): {options}",
+    "ai_not_searched_plain": "{count:options} not searched: {options}",
     "ai_label_deadwood_after": "the deadwood left",
     "ai_label_deadwood_now": "the deadwood now",
     "ai_label_habit": "easy's habit",
@@ -1011,8 +1013,13 @@ TEMPLATES: dict[str, str] = {
         "I'm caught with {value:points}, the melds I hold back included"
     ),
     "ai_term_next_draw": (
-        "otherwise ({weight}%), after my next draw and discard I expect {value} points of "
-        "deadwood on average over the {total} unseen cards (0 for a card that takes me out)"
+        "if the round goes on ({weight}%), after my next draw and discard I expect {value} "
+        "points of deadwood on average over the {total} unseen cards (0 for a card that "
+        "takes me out)"
+    ),
+    "ai_term_next_draw_sure": (
+        "after my next draw and discard I expect {value} points of deadwood on average over "
+        "the {total} unseen cards (0 for a card that takes me out)"
     ),
     "ai_term_go_out": (
         "{count} of the {total} unseen cards take me out ({cards}); going out is worth "
@@ -1030,10 +1037,28 @@ TEMPLATES: dict[str, str] = {
         "scored by its deadwood now, {value:points}: more than the {count} searched options "
         "leave (at most {limit}), and the next draw can only lower it"
     ),
+    "ai_term_not_searched_equal": (
+        "scored by its deadwood now, {value:points}: no less than the {count} searched "
+        "options leave (at most {limit}), and the next draw can only lower it"
+    ),
+    "ai_term_not_searched_group": (
+        "each scored by its deadwood now: no less than the {count} searched options leave "
+        "(at most {limit}), and the next draw can only lower it"
+    ),
     "ai_term_not_searched_lowest": (
         "scored as it is, {value:points} of deadwood — more than the {count} searched "
         "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
         "about {chance}% of the time, for about {pot} points"
+    ),
+    "ai_term_not_searched_lowest_equal": (
+        "scored as it is, {value:points} of deadwood — no less than the {count} searched "
+        "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
+        "about {chance}% of the time, for about {pot} points"
+    ),
+    "ai_term_not_searched_lowest_group": (
+        "each scored as it is, by its deadwood now — no less than the {count} searched "
+        "options leave (at most {limit}), and a draw can only lower it — and its chance of "
+        "the lowest hand, for about {pot} points"
     ),
     "ai_term_opening_gain": "my best opening goes from {before} to {after} with {card}",
     "ai_term_stock_no_sure_gain": "a stock card adds nothing for sure to my opening",
@@ -1041,18 +1066,40 @@ TEMPLATES: dict[str, str] = {
         "{count} of the {total} unseen cards let me open next turn ({cards}), escaping the "
         "flat {penalty}"
     ),
+    "ai_term_open_chance_none": (
+        "none of the {total} unseen cards lets me open next turn: nothing counted for "
+        "escaping the flat {penalty}"
+    ),
+    "ai_term_open_chance_all": (
+        "my melds already reach the {threshold} needed, so any card I draw lets me open "
+        "next turn, escaping the flat {penalty}"
+    ),
     "ai_term_opening_points": (
         "opening points: {now} now; after the next draw {expected} expected, counting up to "
         "the {threshold} needed, at half a point each"
     ),
     "ai_term_opening_not_searched": (
         "scored by its opening points now, {points} (counting up to the {threshold} needed, "
-        "at half a point each) — fewer than the {count} searched options keep"
+        "at half a point each) — fewer than the {count} searched options keep (at least "
+        "{limit})"
+    ),
+    "ai_term_opening_not_searched_equal": (
+        "scored by its opening points now, {points} (counting up to the {threshold} needed, "
+        "at half a point each) — no more than the {count} searched options keep (at least "
+        "{limit})"
+    ),
+    "ai_term_opening_not_searched_group": (
+        "each scored by its opening points now (counting up to the {threshold} needed, at "
+        "half a point each) — no more than the {count} searched options keep (at least "
+        "{limit})"
     ),
     "ai_plan_no_melds": "no meld",
-    "ai_plan_nothing": "keeps {melds}; no unseen card lowers its deadwood",
+    "ai_plan_nothing": (
+        "keeps {melds}; no unseen card would go into a meld or onto the table, better than any swap"
+    ),
     "ai_plan_waits": (
-        "keeps {melds} and waits for {cards} ({count:unseen_cards} lower its deadwood)"
+        "keeps {melds} and waits for {cards}: {count:unseen_cards} that would go into a meld "
+        "or onto the table, better than any swap"
     ),
     "ai_can_go_out_plan": "I can empty my hand this turn: {plan}.",
     "ai_discard_no_gain": (
@@ -1143,6 +1190,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "ai_label_just_taken": "the card just taken",
     "ai_why_discard_ahead": "Discarding {card}: {score} points, {diff} ahead of {other}.",
+    "ai_why_discard_tie": "Discarding {card}: {score} points, as good as {other}.",
     "ai_why_discard_only": "Discarding {card}: the only card I may throw away.",
     "ai_why_greedy_stock": "Drawing from the stock: greedy always does.",
     "ai_term_greedy_value": "greedy throws its highest loose card; this one is worth {value:points}",
@@ -1203,10 +1251,10 @@ TEMPLATES: dict[str, str] = {
     "ai_label_later_out": "going out later",
     "ai_label_lowest_hand": "winning the deal",
     "ai_term_later_draws": (
-        "counting only the cards that make melds or go onto the table (a swap for a lower "
-        "card doesn't count here), the best of {draws} draws (the stock's cards left for "
-        "me, at most {cap}) is expected to leave {value} points of deadwood, against {one} "
-        "if only the next draw counted: {gain} fewer, counted at {weight}%"
+        "counting only the cards that go into a meld or onto the table (a swap for a "
+        "costlier card doesn't count here), the best of {draws} draws (the stock's cards "
+        "left for me, at most {cap}) is expected to leave {value} points of deadwood, "
+        "against {one} with the next draw alone: {gain} fewer, counted at {weight}%"
     ),
     "ai_term_lowest_hand_one": (
         "this deal is short and will likely end at the empty stock, where the lowest hand "
@@ -1245,11 +1293,13 @@ TEMPLATES: dict[str, str] = {
     "hint_ai_why_stock_before_opening": "leave {card} before your opening",
     "hint_ai_why_open": "your melds reach the opening (H8)",
     "hint_plan": "it {plan} — {diff} points ahead of {other} by the hard player's count",
+    "hint_plan_tie": "it {plan} — as good as {other} by the hard player's count",
     "hint_ai_why_meld": "a meld on the table leaves fewer points in your hand",
     "hint_ai_why_layoff": "it leaves fewer points in your hand",
     "hint_ai_why_exchange": "the joker is worth more in your hand, and it fits a meld of yours",
     "hint_ai_why_undo": "your moves this turn don't let the turn end",
     "hint_ai_why_discard_ahead": "{score} points by the hard player's count, {diff} ahead of {other}",
+    "hint_ai_why_discard_tie": "{score} points by the hard player's count, as good as {other}",
     "hint_ai_why_discard_only": "it is the only card you may throw away",
     "widget_you": "You",
     "widget_selected": "selected",

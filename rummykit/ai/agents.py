@@ -384,13 +384,15 @@ class BaseAgent(ABC):
         best = ranked[0]
         card = best.action.card if isinstance(best.action, Discard) else None
         if len(ranked) > 1:
+            diff = f"{best.score - ranked[1].score:.1f}"
             params = {
                 "card": card,
                 "score": signed(best.score),
-                "diff": f"{best.score - ranked[1].score:.1f}",
+                "diff": diff,
                 "other": str(ranked[1].action),
             }
-            return best.action, Note("ai_why_discard_ahead", params)
+            code = "ai_why_discard_tie" if diff == "0.0" else "ai_why_discard_ahead"
+            return best.action, Note(code, params)
         return best.action, Note("ai_why_discard_only", {"card": card})
 
     @abstractmethod
@@ -673,9 +675,8 @@ class HardAgent(NormalAgent):
             "chance": f"{100 * chance:.1f}",
             "pot": f"{self.out_bonus:.0f}",
         }
-        return Term(
-            "lowest_hand", chance * self.out_bonus, Note("ai_term_not_searched_lowest", params)
-        )
+        code = "ai_term_not_searched_lowest" + ("" if now > limit else "_equal")
+        return Term("lowest_hand", chance * self.out_bonus, Note(code, params))
 
     def holds_melds(self, obs: Observation) -> bool:
         """Without an opening rule, whether to keep melds in hand: while every other player
@@ -777,7 +778,7 @@ class HardAgent(NormalAgent):
                 "next_draw",
                 -weight * forecast.deadwood,
                 Note(
-                    "ai_term_next_draw",
+                    "ai_term_next_draw" if end else "ai_term_next_draw_sure",
                     {
                         "value": f"{forecast.deadwood:.1f}",
                         "total": forecast.total,
@@ -947,9 +948,8 @@ class HardAgent(NormalAgent):
                 terms = [self._lowest_now_term(obs, now, short[-1][2])]
             else:
                 worst = short[-1][2]
-                note = Note(
-                    "ai_term_not_searched", {"value": now, "limit": worst, "count": self.shortlist}
-                )
+                code = "ai_term_not_searched" if now > worst else "ai_term_not_searched_equal"
+                note = Note(code, {"value": now, "limit": worst, "count": self.shortlist})
                 terms = [Term("deadwood_now", -float(now), note)]
             if d.card.is_joker:
                 terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_hard")))
@@ -978,13 +978,13 @@ class HardAgent(NormalAgent):
 
     def _plan(self, obs: Observation, rest: list[Card]) -> Note:
         """What a hand keeps and waits for."""
-        improvers = self.look.improvers(rest)
-        names = sorted(set(improvers), key=Card.sort_key)
+        melders = self.look.melders(rest)
+        names = sorted(set(melders), key=Card.sort_key)
         melds = best_arrangement(rest, obs.variant).melds
         kept = join([str(m) for m in melds], "and") if melds else render("ai_plan_no_melds")
-        if not improvers:
+        if not melders:
             return Note("ai_plan_nothing", {"melds": kept})
-        params = {"melds": kept, "cards": names, "count": len(improvers)}
+        params = {"melds": kept, "cards": names, "count": len(melders)}
         return Note("ai_plan_waits", params, tuple(names))
 
     def _before_opening(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
@@ -1006,18 +1006,24 @@ class HardAgent(NormalAgent):
             searched = i < self.opening_shortlist
             if searched:
                 chance, expected, openers = look.opening_forecast(rest)
-                names = sorted(set(openers), key=Card.sort_key)
+                every = bool(openers) and len(openers) == look.total
+                names = [] if every else sorted(set(openers), key=Card.sort_key)
                 terms = [
                     Term(
                         "open_chance",
                         chance * penalty,
                         Note(
-                            "ai_term_open_chance",
+                            "ai_term_open_chance_all"
+                            if every
+                            else "ai_term_open_chance"
+                            if openers
+                            else "ai_term_open_chance_none",
                             {
                                 "count": len(openers),
                                 "total": look.total,
                                 "cards": names,
                                 "penalty": v.unopened_penalty,
+                                "threshold": threshold,
                             },
                             tuple(names),
                         ),
@@ -1032,9 +1038,15 @@ class HardAgent(NormalAgent):
                     ),
                 ]
             else:
+                limit = short[-1][2]
                 note = Note(
-                    "ai_term_opening_not_searched",
-                    {"points": points, "threshold": threshold, "count": self.opening_shortlist},
+                    "ai_term_opening_not_searched" + ("" if points < limit else "_equal"),
+                    {
+                        "points": points,
+                        "threshold": threshold,
+                        "count": self.opening_shortlist,
+                        "limit": limit,
+                    },
                 )
                 terms = [Term("opening_points", self.opening_weight * min(points, threshold), note)]
             if d.card.is_joker:
