@@ -1173,6 +1173,12 @@ TEMPLATES: dict[str, str] = {
         "the stock still has {stock:cards}; on the table my melds would give them places to "
         "lay off."
     ),
+    "ai_hold_melds_short": (
+        "I keep my melds in hand for now: the stock still has {stock:cards}, enough for "
+        "every player to draw before my next turn, and every other player holds {count} or "
+        "more cards; on the table my melds would give them places to lay off, and at the "
+        "empty stock the lowest hand wins (R10)."
+    ),
     "ai_empty_stock_mean": (
         "The stock is empty: asking it for a card ends the deal, and the lowest hand wins. "
         "Mine is worth {mine}; the smallest other hand, at {mean} points a card unseen, is "

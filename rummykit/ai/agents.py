@@ -573,6 +573,7 @@ class HardAgent(NormalAgent):
     threat_size = 6  # ... when it holds this many cards or fewer
     hold_until = 5  # without an opening rule: melds stay in hand until someone is this close
     hold_turns = 3  # ... or the stock holds this few rounds of draws
+    hold_until_short = 3  # in a short deal: until someone is this close, or my last turn
     joker_keep = 40.0  # points a joker in hand is worth beyond its value
     feed_penalty = 2.0  # points for a card the next player has shown it wants
     opening_weight = 0.5  # points per opening point expected after the next draw
@@ -682,17 +683,23 @@ class HardAgent(NormalAgent):
         """Without an opening rule, whether to keep melds in hand: while every other player
         holds more than ``hold_until`` cards and the stock has more than ``hold_turns``
         rounds of draws left. On the table melds give the others places to lay off (R6);
-        in hand they count against me if the deal ends (R8, R10)."""
+        in hand they count against me if the deal ends (R8, R10). In a short deal
+        (:meth:`plays_for_lowest`), where laying off is how the others lower their hands,
+        until my last turn before the stock can run out: while every other player holds
+        more than ``hold_until_short`` cards and the stock has a card for each player."""
         if obs.variant.opening_threshold:
             return False
         closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
+        if self.plays_for_lowest(obs):
+            return closest > self.hold_until_short and obs.stock_size >= obs.players
         return closest > self.hold_until and obs.stock_size > self.hold_turns * obs.players
 
     def lays_melds(self, obs: Observation) -> bool:
         """Lay melds down unless :meth:`holds_melds` says to keep them (the trace says why)."""
         if self.holds_melds(obs):
             closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
-            self.step("ai_hold_melds_stock", count=closest, stock=obs.stock_size)
+            code = "ai_hold_melds_short" if self.plays_for_lowest(obs) else "ai_hold_melds_stock"
+            self.step(code, count=closest, stock=obs.stock_size)
             return False
         return True
 
