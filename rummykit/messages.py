@@ -798,21 +798,97 @@ TEMPLATES: dict[str, str] = {
     "puzzle_bad_grade": "{grade!r} is not a grade: choose 1, 2 or 3",
     "puzzle_hungarian_only": "{kind} puzzles are played under Hungarian Rummy: leave out variant",
     "puzzle_not_found": "no {kind} puzzle found for seed {seed}",
-    "review_mistake": "Move {number}: you played {played}; the hard AI would {suggested}.",
-    "review_why": "Its reason: {why}",
-    "review_cost": "Cost of your move, in the AI's own expected points: {cost}.",
-    "review_cost_unknown": "The AI did not score your move against its own, so it gives no cost.",
+    "review_line": (
+        "Move {number} — you: “{played}”; the {level} player: “{suggested}”. {reason} "
+        "Cost: about {cost} points."
+    ),
+    "review_line_nothing": (
+        "Move {number} — you put nothing on the table; the {level} player: “{suggested}”. "
+        "{reason} Cost: about {cost} points."
+    ),
+    "review_line_kept": (
+        "Move {number} — you: “{played}”; the {level} player keeps those cards in hand. "
+        "{reason} Cost: about {cost} points."
+    ),
     "review_hand": "Your hand at that moment:",
-    "review_ai_view": "How the AI sees {action}: {notes}.",
-    "review_your_view": "How it sees your move, {action}: {notes}.",
+    "review_why_more": "Why? The computer player's whole reasoning",
     "review_none": (
-        "Seat {seat}: {decisions:decisions} reviewed, and the hard AI would have chosen as you "
-        "did every time."
+        "{decisions:decisions} weighed against the {level} computer player: none cost you "
+        "anything it can count."
+    ),
+    "review_headline_one": (
+        "{decisions:decisions} weighed against the {level} computer player: 1 cost you about "
+        "{cost} expected points."
     ),
     "review_headline": (
-        "Seat {seat}: {decisions:decisions} reviewed; the hard AI would have chosen "
-        "differently in {count}, the costliest first."
+        "{decisions:decisions} weighed against the {level} computer player: {count} cost you "
+        "about {cost} expected points in all."
     ),
+    "review_costliest": "The costliest {shown}:",
+    "review_more": "…and {count} more, each costing less (--all shows them).",
+    "review_cards_more": "{cards} and {count:other_cards}",
+    "count_other_cards_one": "{n} other card",
+    "count_other_cards_other": "{n} other cards",
+    "review_reason_draw_out": "With {card} you could have gone out this turn.",
+    "review_reason_take_opening": (
+        "Taking {card} raises your best opening from {before} to {after} points."
+    ),
+    "review_reason_leave_opening": "{card} adds nothing to your best opening ({before} points).",
+    "review_reason_take": (
+        "Taking {card} leaves {take} points of deadwood, against about {stock} expected with a "
+        "stock card."
+    ),
+    "review_reason_stock": (
+        "A stock card is expected to leave about {stock} points of deadwood, against {take} "
+        "with {card}."
+    ),
+    "review_reason_joker": "Keep the joker: it fits almost any meld.",
+    "review_reason_ai_term_threat": (
+        "Seat {seat} could go out with {card}: it did in {count} of {samples} hands the "
+        "computer tried for it."
+    ),
+    "review_reason_ai_term_threat_opening": (
+        "Seat {seat} could open with {card}: it did in {count} of {samples} hands the "
+        "computer tried for it."
+    ),
+    "review_reason_ai_term_feed_took": (
+        "Seat {seat} took {took} from the discard pile, and {card} goes with it."
+    ),
+    "review_reason_ai_term_feed_layoff": "Seat {seat} can lay {card} off onto meld {meld}.",
+    "review_reason_ai_term_feed_joker": "A joker helps any hand, seat {seat}'s too.",
+    "review_reason_lowest": (
+        "Throwing {card} wins the deal about {a}% of the time, against {b}% after throwing {yours}."
+    ),
+    "review_reason_opening": (
+        "After throwing {card}, {a:unseen_cards} would let you open next turn, against {b} "
+        "after throwing {yours}."
+    ),
+    "review_reason_waits": (
+        "With {card} in your hand, {cards} would go into a meld or onto the table; without it "
+        "they won't ({count:unseen_cards})."
+    ),
+    "review_reason_deadwood": (
+        "Throwing {card} leaves {a:points} that can't be melded or laid off, against {b} after "
+        "throwing {yours}."
+    ),
+    "review_reason_score": (
+        "By the computer's count “{theirs}” is worth {a} expected points and “{yours}” {b}."
+    ),
+    "review_reason_go_out": "You could have gone out this turn.",
+    "review_reason_open": "You could have opened with {cards}: {points} points, {threshold} needed (H8).",
+    "review_reason_hold": "Keeping {cards} in hand for now leaves the others nowhere to lay them off.",
+    "review_reason_meld": (
+        "Laying down {cards} too would leave {a:points} in your hand before the discard, "
+        "against {b}."
+    ),
+    "review_reason_layoff": (
+        "Laying off {cards} too would leave {a:points} in your hand before the discard, "
+        "against {b}."
+    ),
+    "review_reason_other": (
+        "Its moves leave {a:points} in your hand before the discard, against {b}."
+    ),
+    "review_reason_other_score": "Its moves leave a hand worth more by its count.",
     "count_decisions_one": "{n} decision",
     "count_decisions_other": "{n} decisions",
     "review_no_decisions": "Seat {seat} made no decisions in this record: nothing to review.",
@@ -826,17 +902,21 @@ TEMPLATES: dict[str, str] = {
     "quiz_check": "Check",
     "quiz_back": "back",
     "quiz_next": "next",
-    "review_cli_help": "your decisions in a saved round where the hard AI would differ",
+    "review_cli_help": "what your decisions in a saved round cost, by a computer player's count",
     "review_cli_description": (
-        "Replay a saved round and list the decisions of one seat where the hard AI would "
-        "have chosen differently, with its reason and the cost in its own expected points, "
-        "the costliest first."
+        "Replay a saved round and weigh one seat's draws, plays and discards against a "
+        "computer player in the same position: a one-line summary and the costliest "
+        "mistakes, each with the better move, why in one sentence, and its cost in the "
+        "computer's expected points."
     ),
     "review_cli_file_help": (
-        "a saved game (JSON), as game.to_json() or rummykit.game.record.save(game, path) writes it"
+        "a saved game (JSON): rummykit play --save FILE, game.to_json() or "
+        "rummykit.game.record.save(game, path) writes it"
     ),
     "review_cli_seat_help": "the seat to review (default: 0)",
-    "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
+    "review_cli_level_help": "the computer player to compare with: easy, normal or hard (default: hard)",
+    "review_cli_all_help": "list every mistake, not only the 3 costliest",
+    "review_cli_detail_help": "show the computer player's whole reasoning under each mistake",
     "review_cli_json_help": "print the review as one JSON object",
     # --- charts ---------------------------------------------------------------------------
     "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
@@ -1281,6 +1361,7 @@ TEMPLATES: dict[str, str] = {
     ),
     # --- hints and the widgets -------------------------------------------------------------
     "hint_not_your_turn": "It is not seat {seat}'s turn, so there is nothing to suggest.",
+    "hint_not_yours": "It is not your turn, so there is nothing to suggest.",
     "hint_summary": "Play “{command}”: {why}.",
     "hint_details_header": "Why — the hard computer player's reasoning, as if it held your cards:",
     "hint_generic": "it is what the hard computer player would do in your place",
@@ -1682,15 +1763,20 @@ TEMPLATES: dict[str, str] = {
         "  discard 9s                discard a card, ending your turn\n"
         "  undo                      take back your last move this turn\n"
         "  return cut                give back the cut card\n"
-        "Also: show (the table again), hint (a suggestion), help, quit."
+        "Also: show (the table again), hint (a suggestion), hint why (and its reasoning), "
+        "help, quit."
     ),
+    "play_hint_why": "(Type hint why for the reasoning behind it.)",
+    "play_saved": "Saved to {path}: rummykit review {path} weighs your decisions.",
+    "play_save_failed": "Could not save to {path} ({error}); the game goes on unsaved.",
+    "cli_save_help": "save each round to this file as it is played (round 2 on to NAME-2.json …), for rummykit review",
     "play_try_help": "Type help for the moves.",
     "play_round": "— Round {number} (dealer: seat {dealer}) —",
     "play_prompt": "your move> ",
     "play_next_round_prompt": "Press Enter for the next round (or type quit): ",
     "play_bye": "Game stopped. Goodbye!",
     "play_match_over": "The match is over. Standings:",
-    "play_you_drew": "You drew {card}.",
+    "play_you_drew": "You drew {card} from the stock.",
     "play_you": "You",
     "play_seat": "Seat {seat}",
     "play_table": "Table:",

@@ -77,6 +77,7 @@ class BaseAgent(ABC):
             raise ValueError("no legal actions: it is not this seat's turn")
         self._steps: list[Note] = []
         self._candidates: list[Candidate] = []
+        self.prepare(obs)
         if obs.phase == "cut":
             action, why = self._cut(obs)
         elif obs.phase == "draw":
@@ -87,6 +88,37 @@ class BaseAgent(ABC):
             action, why = obs.legal_actions[0], Note("ai_fallback")
         trace = Trace(self.name, obs.seat, tuple(self._steps), tuple(self._candidates), action, why)
         return Decision(action, trace)
+
+    def prepare(self, obs: Observation) -> None:  # noqa: B027 (a hook: most levels need nothing)
+        """Work out, once per decision, what every option's score needs (nothing here)."""
+
+    def weigh_discards(self, obs: Observation) -> Decision | None:
+        """The discard this level would choose in ``obs``, every legal discard scored as
+        it scores them at its discard (the card just taken ruled out), whether or not it
+        would discard now — how the mistake review weighs a learner's discard. ``None``
+        when no discard is legal."""
+        discards = [a for a in obs.legal_actions if isinstance(a, Discard)]
+        if not discards:
+            return None
+        self._steps = []
+        self._candidates = []
+        self.prepare(obs)
+        action, why = self._choose_discard(obs, discards)
+        trace = Trace(self.name, obs.seat, tuple(self._steps), tuple(self._candidates), action, why)
+        return Decision(action, trace)
+
+    def out_value(self, obs: Observation) -> float:
+        """What going out now is worth in this level's score: no deadwood left (0)."""
+        return 0.0
+
+    def opened_value(self, obs: Observation) -> float | None:
+        """An opened hand in the units of this level's scores before the opening, when those
+        differ from its scores after it (``None``: they don't)."""
+        return None
+
+    def round_end_chance(self, obs: Observation) -> float:
+        """How likely this level thinks the round ends before this seat's next turn."""
+        return 0.0
 
     def step(self, code: str, shown: Sequence[Card] = (), /, **params: object) -> None:
         """Record one line of reasoning (``shown``: the cards to draw beside it)."""
@@ -581,11 +613,27 @@ class HardAgent(NormalAgent):
     short_deal = 3  # a stock dealt with this many rounds of draws or fewer: a short deal
     chooses_the_end = True  # at the empty stock it ends the deal when its hand is likely lowest
 
-    def decide(self, obs: Observation) -> Decision:
-        """Choose a legal action for ``obs.seat`` and explain it."""
+    def prepare(self, obs: Observation) -> None:
+        """What going out is worth at this table, and the outlook of this seat."""
         self.out_bonus = self._out_value(obs)
         self.look = plan.Outlook(obs)
-        return super().decide(obs)
+
+    def out_value(self, obs: Observation) -> float:
+        """What going out now is worth: what the others would be left paying (the
+        ``going out`` term's worth)."""
+        return self._out_value(obs)
+
+    def round_end_chance(self, obs: Observation) -> float:
+        """The chance :meth:`_end_chance` gives (the ``round ends`` term's)."""
+        return self._end_chance(obs)[0]
+
+    def opened_value(self, obs: Observation) -> float | None:
+        """Before its opening hard scores a discard by the chance to open next turn (escaping
+        the flat penalty) and the opening points expected: an opened hand is both for sure."""
+        v = obs.variant
+        if not v.opening_threshold:
+            return None
+        return float(v.unopened_penalty) + self.opening_weight * v.opening_threshold
 
     def _out_value(self, obs: Observation) -> float:
         """What going out is worth, in points: what the others would be left paying (a
