@@ -12,7 +12,7 @@ import pytest
 from rummykit.ai import make_agent
 from rummykit.cards import parse_card
 from rummykit.cli import main
-from rummykit.game import Action, Game
+from rummykit.game import Game
 from rummykit.game.record import RecordError, load, record_of
 from rummykit.mistakes import MIN_COST, RULES, Review, review, same_action
 
@@ -63,7 +63,7 @@ def test_every_listed_mistake_costs_something_and_is_a_real_difference(played):
     """A listed decision costs at least MIN_COST expected points (never a tie) in the
     computer's own score, read again here off the trace it carries; the two moves differ
     and both were legal; costliest first."""
-    game, learner, result = played
+    _game, learner, result = played
     assert result.decisions > 0 and result.level == "hard"
     costs = [m.cost for m in result.mistakes]
     assert costs == sorted(costs, reverse=True)
@@ -82,7 +82,7 @@ def test_every_listed_mistake_costs_something_and_is_a_real_difference(played):
 
 def test_a_play_is_listed_only_when_the_two_turns_differ(played):
     """The same moves in another order are no mistake."""
-    game, learner, result = played
+    _game, _learner, result = played
     for m in result.mistakes:
         if m.kind == "play":
             assert sorted(map(str, m.yours)) != sorted(map(str, m.theirs))
