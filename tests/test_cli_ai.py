@@ -16,8 +16,8 @@ from rummykit import game as referee
 from rummykit.ai import make_agent
 from rummykit.cli import build_parser, main
 from rummykit.terminal import TerminalGame
-from rummykit.voice import in_second_person
 from rummykit.variants import variant
+from rummykit.voice import in_second_person
 
 ROOT = Path(__file__).resolve().parent.parent
 
