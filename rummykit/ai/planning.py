@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from rummykit.ai.trace import Note
 from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game.actions import Action, Discard, ExchangeJoker, LayOff, PlayMeld
 from rummykit.game.facts import Event
@@ -26,6 +27,7 @@ from rummykit.solver import (
     can_go_out,
     deadwood_counter,
     layoff_cards,
+    layoff_sets,
     opening_points,
 )
 from rummykit.variants import Variant
@@ -326,6 +328,103 @@ def layoff_joker(meld: Meld, result: Meld) -> Card | None:
     after = Counter(rep for c, rep in zip(result.cards, result.represents) if c.is_joker)
     new = [rep for rep in (after - before).elements() if rep is not None]
     return new[0] if len(new) == 1 else None
+
+
+def layoff_table(obs: Observation, seat: int | None = None) -> list[Meld]:
+    """The melds ``seat`` (by default this one) may lay cards off onto: all of the table's
+    once it has opened, or in a variant without an opening (H8, R5, R6); none before."""
+    v = obs.variant
+    opened = obs.opened[obs.seat if seat is None else seat] or not v.opening_threshold
+    return table_melds(obs) if opened else []
+
+
+def least_deadwood(obs: Observation, hand: Sequence[Card], discard: bool = False) -> int:
+    """The least deadwood of ``hand`` for this seat: its melds laid down and any of its
+    cards laid off onto the table where it may (:func:`layoff_table`)."""
+    if not hand:
+        return 0
+    return deadwood_counter(obs.variant, discard=discard, table=layoff_table(obs))(tuple(hand))
+
+
+def must_play_take(obs: Observation) -> bool:
+    """Whether a card taken from the discard pile now must be played this turn (H7: every
+    take but the first draw of the round, where the variant says so)."""
+    v = obs.variant
+    return v.discard_take_must_play and not (v.first_draw_keeps_discard and first_draw(obs))
+
+
+def played_deadwood(obs: Observation, hand: Sequence[Card], card: Card) -> int | None:
+    """The least deadwood of ``hand`` with ``card`` added, one card thrown away (not
+    ``card``), when ``card`` must be played this turn — in a new meld, or laid off onto the
+    table where this seat may; ``None`` when it can't be played at all.
+
+    >>> from rummykit import HUNGARIAN, parse_cards
+    >>> from rummykit.game import from_position
+    >>> game = from_position("hungarian", hands=["7♥ 8♥ K♣ 2♦", "3♣ 4♣ 5♣"], opened=[True, True],
+    ...                      turns=[3, 3], phase="draw")
+    >>> obs = game.observation(0)
+    >>> played_deadwood(obs, obs.hand, Card("9♥")), played_deadwood(obs, obs.hand, Card("Q♠"))
+    (2, None)
+    """
+    v = obs.variant
+    table = layoff_table(obs)
+    cards = [*hand, card]
+    counter = deadwood_counter(v, discard=True, table=table)
+    found: list[int] = []
+    for meld in melds_with(card, list(hand), v):
+        rest = list(cards)
+        for c in meld.cards:
+            rest.remove(c)
+        if rest:
+            found.append(counter(tuple(rest)))
+    plain = deadwood_counter(v, discard=True)
+    for laid in layoff_sets(cards, table, v) if table else ():
+        if card not in laid:
+            continue
+        rest = list(cards)
+        for c in laid:
+            rest.remove(c)
+        if rest:
+            found.append(plain(tuple(rest)))
+    return min(found) if found else None
+
+
+def take_playable(obs: Observation, hand: Sequence[Card], top: Card) -> bool:
+    """Whether ``top`` may be taken from the discard pile by a hand that must then keep H7:
+    any take when it need not be played; otherwise when it can be played this turn — in a
+    new meld or laid off, and before the opening in an opening of the threshold or more
+    (H7, H8; never on the first turn, H9)."""
+    v = obs.variant
+    if not must_play_take(obs):
+        return True
+    if obs.opened[obs.seat] or not v.opening_threshold:
+        return played_deadwood(obs, hand, top) is not None
+    if not may_open_this_turn(obs):
+        return False
+    return opening_holding([*hand, top], top, v) >= v.opening_threshold
+
+
+def take_value(obs: Observation, hand: Sequence[Card], top: Card) -> tuple[int, Note]:
+    """The least deadwood once ``top`` is taken and the worst card thrown away — ``top``
+    played this turn where H7 says it must be — and the sentence that says so. A card that
+    would have to be played and can't be, or (before the opening) that must go into the
+    opening, is counted as no change: the deadwood now."""
+    v = obs.variant
+    if not must_play_take(obs):
+        after = least_deadwood(obs, [*hand, top], discard=True)
+        return after, Note("ai_term_take", {"card": top, "value": after}, (top,))
+    now = least_deadwood(obs, hand)
+    if obs.opened[obs.seat] or not v.opening_threshold:
+        played = played_deadwood(obs, hand, top)
+        if played is None:
+            return now, Note("ai_term_take_unplayable", {"card": top, "value": now}, (top,))
+        return played, Note("ai_term_take_played", {"card": top, "value": played}, (top,))
+    params = {"card": top, "value": now, "threshold": v.opening_threshold}
+    if not may_open_this_turn(obs):
+        return now, Note("ai_term_take_first_turn", params, (top,))
+    points = opening_holding([*hand, top], top, v)
+    code = "ai_term_take_opening" if points >= v.opening_threshold else "ai_term_take_no_opening"
+    return now, Note(code, {**params, "points": points}, (top,))
 
 
 def arrangement_melds(obs: Observation, hand: Sequence[Card]) -> list[Meld]:
