@@ -1060,8 +1060,8 @@ TEMPLATES: dict[str, str] = {
     "ai_term_no_deadwood": "every card left is in a meld: no deadwood",
     "ai_term_deadwood_left": "{value:points} of deadwood left in hand: {cards}",
     "ai_term_easy_no_meld": (
-        "easy takes a card only when it goes into a meld or onto the table in an arrangement "
-        "that leaves the least deadwood, and {card} doesn't"
+        "easy takes a card only when it goes into a meld in an arrangement that leaves the "
+        "least deadwood, and {card} doesn't"
     ),
     "ai_term_take": "with {card} taken and my worst card thrown away: {value:points} of deadwood",
     "ai_term_take_played": (
@@ -1255,11 +1255,11 @@ TEMPLATES: dict[str, str] = {
     ),
     "ai_term_end_deal_R": (
         "asking the empty stock for a card ends the deal (R10) with my hand as it is: "
-        "{value:points} of deadwood"
+        "{value:points} in hand"
     ),
     "ai_term_end_deal_H": (
-        "asking the empty stock for a card ends the round (H15) with my hand as it is: "
-        "{value:points} of deadwood"
+        "asking the empty stock for a card ends the round (H15) with my hand as it is: I pay "
+        "{value:points} (H13)"
     ),
     "ai_term_rule_end_deal": (
         "taking {card} would play on, and I end the deal now instead (the step above says "

@@ -147,23 +147,8 @@ class BaseAgent(ABC):
 
     def _said_as_the_end(self, obs: Observation, action: Action, why: Note) -> Note:
         """At the empty stock (R10, H15) the stock option is the end of the deal with the
-        hand as it is: its deadwood term and the reason for the choice say so."""
+        hand as it is (:func:`stock_term` scores it so): the reason for the choice says so."""
         book = obs.variant.rulebook
-        ends = {"ai_term_stock_same", "ai_term_stock_rule"}
-        self._candidates = [
-            Candidate.of(
-                c.action,
-                [
-                    Term(t.name, t.value, Note(f"ai_term_end_deal_{book}", t.note.params))
-                    if t.note.code in ends
-                    else t
-                    for t in c.terms
-                ],
-                plan=c.plan,
-                searched=c.searched,
-            )
-            for c in self._candidates
-        ]
         if action != Draw("stock") or why.code.startswith("ai_why_end_deal"):
             return why
         top = obs.discard_top
@@ -420,7 +405,7 @@ class BaseAgent(ABC):
 def deadwood_term(obs: Observation, hand: Sequence[Card]) -> Term:
     """The deadwood a hand is left with once its melds are made and cards laid off where
     this seat may (the least there is), as a (negative) term."""
-    arrangement = best_arrangement(list(hand), obs.variant, table=plan.layoff_table(obs))
+    arrangement = plan.arrangement(obs, hand)
     left = arrangement.deadwood
     if not left:
         return Term("deadwood_after", 0.0, Note("ai_term_no_deadwood"))
@@ -446,7 +431,7 @@ class EasyAgent(BaseAgent):
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
         hand = list(obs.hand)
-        played = plan.played_deadwood(obs, hand, top)
+        played = plan.played_deadwood(obs, hand, top, layoff=False)  # into a meld of mine
         makes = played is not None and played == plan.least_deadwood(obs, [*hand, top], True)
         take = [take_term(obs, hand, top)]
         if not makes:
@@ -487,7 +472,15 @@ def take_term(obs: Observation, hand: Sequence[Card], top: Card) -> Term:
 
 
 def stock_term(obs: Observation, hand: Sequence[Card], code: str = "ai_term_stock_same") -> Term:
-    """A stock card counted as no change: the deadwood the hand has now."""
+    """A stock card counted as no change: the deadwood the hand has now. At the empty stock,
+    where asking it for a card ends the deal (R10, H15), what the hand as it is pays then:
+    its cards' values, or the flat penalty of a seat not opened (H13)."""
+    if plan.last_draw(obs):
+        v = obs.variant
+        unopened = v.unopened_penalty and v.opening_threshold and not obs.opened[obs.seat]
+        paid = v.unopened_penalty if unopened else sum(v.card_value(c) for c in hand)
+        note = Note(f"ai_term_end_deal_{v.rulebook}", {"value": paid})
+        return Term("deadwood_now", -float(paid), note)
     now = plan.least_deadwood(obs, hand)
     return Term("deadwood_now", -float(now), Note(code, {"value": now}))
 
@@ -530,7 +523,7 @@ class NormalAgent(BaseAgent):
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         v = obs.variant
         hand = list(obs.hand)
-        loose = best_arrangement(hand, v, table=plan.layoff_table(obs)).deadwood
+        loose = plan.arrangement(obs, hand).deadwood
         single = Counter(loose)
         unseen = plan.unseen_counts(obs)
         nxt = plan.next_seat(obs)

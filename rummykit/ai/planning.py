@@ -21,6 +21,7 @@ from rummykit.game.facts import Event
 from rummykit.game.observation import Observation
 from rummykit.melds import Meld, layoff_readings
 from rummykit.solver import (
+    Arrangement,
     Opening,
     best_arrangement,
     best_opening,
@@ -340,10 +341,50 @@ def layoff_table(obs: Observation, seat: int | None = None) -> list[Meld]:
 
 def least_deadwood(obs: Observation, hand: Sequence[Card], discard: bool = False) -> int:
     """The least deadwood of ``hand`` for this seat: its melds laid down and any of its
-    cards laid off onto the table where it may (:func:`layoff_table`)."""
+    cards laid off onto the table where it may (:func:`layoff_table`), or after an opening of
+    its own this turn (:func:`arrangement`)."""
     if not hand:
         return 0
+    if _opens_to_lay_off(obs, hand):
+        return arrangement(obs, hand, discard).deadwood_value
     return deadwood_counter(obs.variant, discard=discard, table=layoff_table(obs))(tuple(hand))
+
+
+def _opens_to_lay_off(obs: Observation, hand: Sequence[Card]) -> bool:
+    """Whether this seat, not opened yet, could open this turn with ``hand`` and then lay
+    cards off in the same turn (H8)."""
+    v = obs.variant
+    return bool(
+        v.opening_threshold
+        and not obs.opened[obs.seat]
+        and obs.table
+        and may_open_this_turn(obs)
+        and best_opening(list(hand), v).ok
+    )
+
+
+def arrangement(obs: Observation, hand: Sequence[Card], discard: bool = False) -> Arrangement:
+    """The least-deadwood arrangement of ``hand`` for this seat, lay-offs included where it
+    may make them: once opened (or without an opening rule) onto the whole table; before its
+    opening, in the turn it can open, after new melds of its own worth the opening (H8)."""
+    v = obs.variant
+    if not _opens_to_lay_off(obs, hand):
+        return best_arrangement(list(hand), v, discard=discard, table=layoff_table(obs))
+    best = best_arrangement(list(hand), v, discard=discard)
+    for laid in layoff_sets(hand, table_melds(obs), v)[1:]:
+        rest = list(hand)
+        for card in laid:
+            rest.remove(card)
+        if not rest:
+            continue  # the opening's own melds hold cards of the hand
+        found = best_arrangement(rest, v, discard=discard)
+        if sum(m.points(v) for m in found.melds) < v.opening_threshold:
+            continue
+        if found.deadwood_value < best.deadwood_value:
+            best = Arrangement(
+                found.melds, found.deadwood, found.deadwood_value, found.discard, v.name, laid
+            )
+    return best
 
 
 def must_play_take(obs: Observation) -> bool:
@@ -353,10 +394,12 @@ def must_play_take(obs: Observation) -> bool:
     return v.discard_take_must_play and not (v.first_draw_keeps_discard and first_draw(obs))
 
 
-def played_deadwood(obs: Observation, hand: Sequence[Card], card: Card) -> int | None:
+def played_deadwood(
+    obs: Observation, hand: Sequence[Card], card: Card, *, layoff: bool = True
+) -> int | None:
     """The least deadwood of ``hand`` with ``card`` added, one card thrown away (not
-    ``card``), when ``card`` must be played this turn — in a new meld, or laid off onto the
-    table where this seat may; ``None`` when it can't be played at all.
+    ``card``), when ``card`` must be played this turn — in a new meld, or (``layoff``) laid
+    off onto the table where this seat may; ``None`` when it can't be played at all.
 
     >>> from rummykit import HUNGARIAN, parse_cards
     >>> from rummykit.game import from_position
@@ -378,7 +421,7 @@ def played_deadwood(obs: Observation, hand: Sequence[Card], card: Card) -> int |
         if rest:
             found.append(counter(tuple(rest)))
     plain = deadwood_counter(v, discard=True)
-    for laid in layoff_sets(cards, table, v) if table else ():
+    for laid in layoff_sets(cards, table, v) if table and layoff else ():
         if card not in laid:
             continue
         rest = list(cards)
