@@ -1060,8 +1060,8 @@ TEMPLATES: dict[str, str] = {
     "ai_term_no_deadwood": "every card left is in a meld: no deadwood",
     "ai_term_deadwood_left": "{value:points} of deadwood left in hand: {cards}",
     "ai_term_easy_no_meld": (
-        "easy takes a card only when it goes into a meld in an arrangement that leaves the "
-        "least deadwood, and {card} doesn't"
+        "easy takes a card only when it makes a meld with cards of its hand, in an "
+        "arrangement that leaves the least deadwood, and {card} doesn't"
     ),
     "ai_term_take": "with {card} taken and my worst card thrown away: {value:points} of deadwood",
     "ai_term_take_played": (

@@ -994,6 +994,12 @@ def _subsets(items: Sequence[str], size: int) -> list[tuple[str, ...]]:
     return list(combinations(items, size))
 
 
+def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
 def opening_holding(hand: Sequence[Card], card: Card, variant: Variant) -> int:
     """The most opening points (H8) of new melds from ``hand`` that include ``card`` — 0
     when no meld holds it. One card is kept back for the discard when the variant ends a
@@ -1002,11 +1008,22 @@ def opening_holding(hand: Sequence[Card], card: Card, variant: Variant) -> int:
     >>> from rummykit import HUNGARIAN, parse_cards
     >>> opening_holding(parse_cards("Q♥ K♥ A♥ 10♠ 10♦ 10♣ 2♣ 9♠"), Card("10♠"), HUNGARIAN)
     60
+    >>> opening_holding(parse_cards("Q♥ K♥ 🃏 10♠ 10♦ 10♣ 2♣ 9♠"), JOKER, HUNGARIAN)
+    60
     """
     rest = list(hand)
     rest.remove(card)
+    if card.is_joker:  # the melds a natural card of the hand makes with the joker
+        holding = [
+            meld
+            for natural in dict.fromkeys(c for c in rest if not c.is_joker)
+            for meld in melds_with(natural, _without(hand, natural), variant)
+            if JOKER in meld.cards
+        ]
+    else:
+        holding = melds_with(card, rest, variant)
     best = 0
-    for meld in melds_with(card, rest, variant):
+    for meld in holding:
         left = list(hand)
         for c in meld.cards:
             left.remove(c)
