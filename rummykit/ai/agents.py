@@ -310,16 +310,17 @@ class BaseAgent(ABC):
                 self.step("ai_cannot_open", points=opening.points, threshold=v.opening_threshold)
             if not self._opened_now(obs):
                 return None
-        # 3. opened: melds of the best arrangement, then lay-offs, then joker exchanges
-        melds = plan.arrangement_melds(obs, hand)
-        if melds and self.lays_melds(obs):
-            for meld in melds:
+        # 3. opened: melds of the best arrangement (lay-offs counted), then lay-offs, then
+        # joker exchanges
+        best = plan.arrangement(obs, hand, discard=True)
+        if best.melds and self.lays_melds(obs):
+            for meld in best.melds:
                 legal = plan.find_legal(obs, plan.meld_action(meld))
                 if legal is not None:
                     self.step("ai_meld", meld.cards, cards=meld.cards)
                     return legal, Note("ai_why_meld")
-        deadwood = best_arrangement(hand, v).deadwood  # every card outside a meld
-        for lay in plan.layoff_moves(obs, deadwood):
+        loose = best_arrangement(hand, v).deadwood  # every card outside a meld
+        for lay in plan.layoff_moves(obs, [*best.laid_off, *loose]):
             if isinstance(lay, LayOff) and self.lays_off_onto(obs, lay.meld):
                 self.step("ai_layoff", lay.cards, cards=lay.cards, meld=lay.meld + 1)  # from 1
                 return lay, Note("ai_why_layoff")
