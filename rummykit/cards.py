@@ -20,12 +20,12 @@ which is exactly why two of them "never count" in one set.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
 from rummykit.drawing import cards_html
-from rummykit.messages import gender_word, read_ranks_with, render
+from rummykit.messages import gender_word, read_ranks_with, render, write_ranks_with
 
 __all__ = [
     "ACE",
@@ -33,11 +33,13 @@ __all__ = [
     "JOKER",
     "KING",
     "LOCAL_RANK_LETTERS",
+    "LOCAL_SUIT_LETTERS",
     "QUEEN",
     "RANKS",
     "SUITS",
     "SUIT_CODES",
     "Card",
+    "CardLettersAmbiguous",
     "CardParseError",
     "Cards",
     "CardsLike",
@@ -46,6 +48,7 @@ __all__ = [
     "card_label",
     "card_text",
     "format_cards",
+    "local_letters_in",
     "make_deck",
     "parse_card",
     "parse_cards",
@@ -73,16 +76,21 @@ _RANK_FROM_TEXT = {
     "R": 13,
     **{str(n): n for n in range(2, 11)},
 }
-_SUIT_FROM_TEXT = {
-    **{s: s for s in SUITS},
-    "♤": "♠",
-    "♡": "♥",
-    "♢": "♦",
-    "♧": "♣",
-    "S": "♠",
-    "H": "♥",
-    "D": "♦",
-    "C": "♣",
+_SUIT_SYMBOLS = {**{s: s for s in SUITS}, "♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣"}
+_ENGLISH_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SUIT_FROM_TEXT = {**_SUIT_SYMBOLS, **_ENGLISH_SUITS}
+LOCAL_SUIT_LETTERS: dict[str, dict[str, str]] = {
+    # espadas, copas, ouros, paus: the initials Brazilian players write (c clashes with the
+    # English c of clubs: a line that reads both ways is refused, see parse_cards)
+    "pt": {"E": "♠", "C": "♥", "O": "♦", "P": "♣"},
+    # pata, hertta, ruutu, risti: Finnish initials (h agrees with English; Finnish
+    # abbreviations are mostly written with the English s h d c, which are read too)
+    "fi": {"P": "♠", "H": "♥", "R": "♦", "RI": "♣"},
+}
+"""The suit letters of each language, read (besides the English ones) while it is spoken."""
+_LOCAL_RANKS: dict[str, dict[str, int]] = {
+    # the Finnish deck's own indices: 1 on the ace, 11, 12, 13 on the jack, queen and king
+    "fi": {"1": ACE, "11": JACK, "12": QUEEN, "13": KING},
 }
 LOCAL_RANK_LETTERS: dict[str, dict[int, str]] = {
     "pt": {JACK: "V", QUEEN: "D", KING: "R"},
@@ -101,9 +109,33 @@ _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 class CardParseError(ValueError):
     """A card string could not be read."""
 
-    def __init__(self, token: str) -> None:
+    def __init__(self, token: str, message: str | None = None, language: str | None = None) -> None:
         self.token = token
-        super().__init__(render("card_parse_error", token=token))
+        super().__init__(message or render("card_parse_error", token=token, language=language))
+
+
+class CardLettersAmbiguous(CardParseError):
+    """Cards that read one way with the language's suit letters and another with the English
+    ones (Portuguese ``c`` is copas, English ``c`` clubs): refused, both readings named."""
+
+    def __init__(
+        self,
+        text: str,
+        local: tuple[Card, ...],
+        english: tuple[Card, ...],
+        language: str | None = None,
+    ) -> None:
+        self.readings = (local, english)
+        words = {"text": text, "local": Cards(local), "english": Cards(english)}
+        super().__init__(text, render("card_letters_ambiguous", words, language))
+
+
+class CardLettersMixed(CardParseError):
+    """Cards that mix the language's suit letters with English ones in one line."""
+
+    def __init__(self, text: str, local: str, english: str, language: str | None = None) -> None:
+        words = {"text": text, "local": local, "english": english}
+        super().__init__(text, render("card_letters_mixed", words, language))
 
 
 def rank_name(rank: int) -> str:
@@ -245,12 +277,18 @@ CardsLike: TypeAlias = "str | Card | Iterable[Card | str]"
 """What the checks accept as cards: ``"K♠ A♠ 2♠"``, a card, or an iterable of cards/strings."""
 
 
-def parse_card(token: str) -> Card:
+def parse_card(token: str, language: str | None = None) -> Card:
     """Read one card: ``K♠``, ``Ks``, ``KS``, ``10h``, ``Th``, ``🃏``, ``Jk`` or ``JK``; the
     Portuguese and Finnish letters too (``V`` valete = J, ``D`` dama/daami = Q, ``R`` rei = K).
 
     >>> parse_card("Dh"), parse_card("R♠"), parse_card("V♦")
     (Card('Q♥'), Card('K♠'), Card('J♦'))
+
+    While Portuguese or Finnish is spoken (or given as ``language``), that language's suit
+    letters are read too (see :func:`parse_cards`):
+
+    >>> parse_card("Ro", "pt"), parse_card("7ri", "fi"), parse_card("12h", "fi")
+    (Card('K♦'), Card('7♣'), Card('Q♥'))
 
     >>> parse_card("Th")
     Card('10♥')
@@ -259,27 +297,112 @@ def parse_card(token: str) -> Card:
     ...
     rummykit.cards.CardParseError: '1♠' is not a card: ranks are A, 2–10, J, Q, K; suits ♠♥♦♣ or s h d c; jokers 🃏 or Jk
     """
+    card = _BY_TEXT.get(token)
+    if card is not None:  # as the cards print themselves: one way to read it
+        return card
+    return _read_line((token,), token, language)[0]
+
+
+def _read(token: str, scheme: str) -> Card | None:
+    """One card under one way of writing suits: ``en`` (s h d c) or a language's letters;
+    ranks and suit symbols read the same in every way."""
     text = token.strip().translate(_VARIATION_SELECTORS)
     upper = text.upper()
     if upper in _JOKER_TEXTS:
         return _JOKER
-    if len(text) >= 2:
-        rank = _RANK_FROM_TEXT.get(upper[:-1])
-        suit = _SUIT_FROM_TEXT.get(upper[-1])
+    suits = _ENGLISH_SUITS if scheme == "en" else LOCAL_SUIT_LETTERS[scheme]
+    ranks = _LOCAL_RANKS.get(scheme, {})
+    for width in (2, 1):  # a two-letter suit first (Finnish ri)
+        if len(upper) <= width:
+            continue
+        head, tail = upper[:-width], upper[-width:]
+        suit = _SUIT_SYMBOLS.get(tail) if width == 1 else None
+        suit = suit or suits.get(tail)
+        rank = _RANK_FROM_TEXT.get(head) or ranks.get(head)
         if rank is not None and suit is not None:
             return _CARDS[(rank, suit)]
-    raise CardParseError(token)
+    return None
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
+def _schemes(language: str | None) -> tuple[str, ...]:
+    """The ways of writing suits read now: English, and the language's own when it has some."""
+    from rummykit.language import resolve
+
+    spoken = resolve(language)
+    return ("en", spoken) if spoken in LOCAL_SUIT_LETTERS else ("en",)
+
+
+def _read_line(tokens: Sequence[str], text: str, language: str | None) -> tuple[Card, ...]:
+    """Cards read from tokens written one way: every way of writing suits in use reads the
+    whole line; one that reads it all decides, two that read it differently are refused."""
+    schemes = _schemes(language)
+    readings = {scheme: [_read(token, scheme) for token in tokens] for scheme in schemes}
+    whole = {s: tuple(r) for s, r in readings.items() if all(c is not None for c in r)}
+    if not whole:
+        for i, token in enumerate(tokens):
+            if all(readings[s][i] is None for s in schemes):
+                raise CardParseError(token, language=language)
+        local, english = schemes[-1], "en"  # each token reads, but no one way reads them all
+        only_local = next(t for i, t in enumerate(tokens) if readings[english][i] is None)
+        only_english = next(t for i, t in enumerate(tokens) if readings[local][i] is None)
+        raise CardLettersMixed(text, only_local, only_english, language)
+    found = list(dict.fromkeys(whole.values()))
+    if len(found) > 1:
+        raise CardLettersAmbiguous(text, whole[schemes[-1]], whole["en"], language)  # type: ignore[arg-type]
+    return found[0]  # type: ignore[return-value]
+
+
+def local_letters_in(text: str, language: str | None = None) -> bool:
+    """Whether cards were typed with the language's own letters — a rank V, D or R (or a
+    Finnish 1, 11, 12, 13), or suit letters only the language reads — so that what is said
+    back can write them the same way.
+
+    >>> local_letters_in("Rh Dh Ah", "fi"), local_letters_in("Q♥ K♥ A♥", "fi")
+    (True, False)
+    >>> local_letters_in("7o 8o 9o", "pt"), local_letters_in("7h 8h 9h", "pt")
+    (True, False)
+    """
+    from rummykit.language import resolve
+
+    spoken = resolve(language)
+    tokens = [t for t in _SPLIT.split(text.strip()) if t]
+    try:
+        if any(_read(token, "en") is None for token in tokens):
+            return spoken in LOCAL_SUIT_LETTERS and bool(tokens)  # read the language's way
+    except KeyError:  # pragma: no cover - every scheme is known
+        return False
+    local_ranks = {"V", "D", "R"}
+    for token in tokens:
+        upper = token.strip().translate(_VARIATION_SELECTORS).upper()
+        if upper not in _JOKER_TEXTS and upper[:-1] in local_ranks:
+            return True
+    return False
+
+
+def parse_cards(text: str, language: str | None = None) -> tuple[Card, ...]:
     """Read cards separated by spaces or commas.
 
     >>> parse_cards("K♠ A♠ 2♠")
     (Card('K♠'), Card('A♠'), Card('2♠'))
     >>> parse_cards("Ks, As, 2s") == parse_cards("K♠ A♠ 2♠")
     True
+
+    The line is read one way: with the English suit letters (s h d c), or with the spoken
+    language's (Portuguese e c o p, Finnish p h r ri). A line that reads both ways with
+    different cards is refused with both readings, never silently taken:
+
+    >>> parse_cards("Vo Do Ro", "pt")
+    (Card('J♦'), Card('Q♦'), Card('K♦'))
+    >>> parse_cards("Vc Dc Rc", "pt")
+    Traceback (most recent call last):
+    ...
+    rummykit.cards.CardLettersAmbiguous: 'Vc Dc Rc' reads two ways: J♥ Q♥ K♥ with the language's suit letters, J♣ Q♣ K♣ with the English ones — write the suits as ♠ ♥ ♦ ♣ to say which
     """
-    return Cards(parse_card(token) for token in _SPLIT.split(text.strip()) if token)
+    tokens = [token for token in _SPLIT.split(text.strip()) if token]
+    known = [_BY_TEXT.get(token) for token in tokens]
+    if all(card is not None for card in known):  # as the cards print themselves
+        return Cards(known)  # type: ignore[arg-type]
+    return Cards(_read_line(tokens, text.strip(), language))
 
 
 def as_cards(cards: CardsLike) -> tuple[Card, ...]:
@@ -415,5 +538,7 @@ def _build(rank: int, suit: str) -> Card:
 _CARDS: dict[tuple[int, str], Card] = {(r, s): _build(r, s) for s in SUITS for r in RANKS}
 _JOKER = _build(0, "")
 JOKER: Card = _JOKER
+_BY_TEXT: dict[str, Card] = {str(c): c for c in (*_CARDS.values(), _JOKER)}
 
 read_ranks_with(_rank_of_text)
+write_ranks_with(lambda rank: Rank(rank).text())

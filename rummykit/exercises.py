@@ -58,6 +58,7 @@ from rummykit.melds import (
     check_meld,
     check_opening,
     make_meld,
+    meld_readings,
     variant_words,
 )
 from rummykit.messages import TEMPLATES, join, render
@@ -507,13 +508,27 @@ class MeldKind(Exercise):
     def _kind_word(kind: str | None) -> str:
         return render(f"exercise_kind_{kind or 'none'}")
 
+    @cached_property
+    def kinds(self) -> tuple[str, ...]:
+        """Every kind of meld these cards make (a run, a set, or both when jokers let them be
+        either: ``6♥ 🃏 🃏`` with two jokers a meld); none when they make no meld."""
+        if not self.verdict.ok:
+            return ()
+        found = {"run" if m.is_run else "set" for m in meld_readings(self.cards, self.variant)}
+        return tuple(k for k in ("run", "set") if k in found) or (self.verdict.kind or "run",)
+
+    def _kinds_word(self) -> str:
+        if not self.kinds:
+            return self._kind_word(None)
+        return join([self._kind_word(k) for k in self.kinds], "or")
+
     @property
     def answer(self) -> str:
-        return self._kind_word(self.verdict.kind)
+        return self._kinds_word()
 
     @property
     def solution(self) -> str:
-        return self.verdict.kind or "no meld"
+        return " or ".join(self.kinds) or "no meld"
 
     @property
     def explanation(self) -> tuple[str, ...]:
@@ -542,10 +557,10 @@ class MeldKind(Exercise):
     def _judge(self, answer: object) -> Feedback:
         given = self._read(answer)
         verdict = self.verdict
-        actual = self._kind_word(verdict.kind)
+        actual = self._kinds_word()
         said = self._kind_word(given)
         return _feedback(
-            given == verdict.kind,
+            given in self.kinds if given else not self.kinds,
             said,
             actual,
             render("exercise_kind_right", cards=self.cards, kind=actual),

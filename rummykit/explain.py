@@ -480,6 +480,13 @@ CATALOGUE: dict[str, Code] = {
     "opening_short": rule_code(
         "opening", "an opening falls short", only="H", total=36, threshold=51, missing=15
     ),
+    "opening_blocked": rule_code(
+        "opening",
+        "an opening with enough points that can't go down as it is",
+        only="H",
+        total=54,
+        threshold=51,
+    ),
     "opening_total_readings": rule_code(
         "opening",
         "an opening's total in each reading of its jokers",

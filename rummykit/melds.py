@@ -711,10 +711,32 @@ def _set_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
 
 
 def _describe_missing(positions: Sequence[int], suit: str) -> str:
+    """The cards a run skips: each one (``the 6♥ and the 8♥``), or, from four on, the stretches
+    they make (``6 cards, the 4♥ to the 6♥ and the 8♥ to the 10♥``) — a stretch never runs
+    over a card of the meld.
+
+    >>> _describe_missing([4, 5, 6, 8, 9, 10], "♥")
+    '6 cards, the 4♥ to the 6♥ and the 8♥ to the 10♥'
+    """
     cards = [_position_card(p, suit) for p in positions]
-    if len(cards) > 3:
+    if len(cards) <= 3:
+        return _the(cards)
+    stretches: list[list[int]] = []
+    for p in positions:
+        if stretches and p == stretches[-1][-1] + 1:
+            stretches[-1].append(p)
+        else:
+            stretches.append([p])
+    if len(stretches) == 1:
         return render("missing_range", count=len(cards), first=cards[0], last=cards[-1])
-    return _the(cards)
+    parts: list[str] = []
+    for stretch in stretches:
+        ends = [_position_card(p, suit) for p in stretch]
+        if len(ends) >= 3:
+            parts.append(render("missing_span", first=ends[0], last=ends[-1]))
+        else:
+            parts += [render("the_card", card=c) for c in ends]
+    return render("missing_ranges", count=len(cards), ranges=join(parts, "and"))
 
 
 def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
@@ -792,7 +814,6 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
                 variant,
                 "run_too_long",
                 part,
-                house=_PLACES,
                 cards=part,
                 count=n,
                 limit=13,
@@ -827,11 +848,10 @@ def _run_failures(cards: tuple[Card, ...], variant: Variant) -> list[Reason]:
                 part,
                 params,
                 template="run_wraps_joker" if joker_ace else None,
-                house=_PLACES,
             )
         )
         return out
-    out.append(_gap_reason(part, ranks, jokers, suit, variant))
+    out.extend(_gap_reasons(part, ranks, jokers, suit, variant))
     return out
 
 
@@ -887,28 +907,51 @@ def _wrap_window(ranks: list[int], jokers: int) -> tuple[int, ...] | None:
     return None
 
 
-def _gap_reason(
+def _gap_reasons(
     cards: tuple[Card, ...], ranks: list[int], jokers: int, suit: str, variant: Variant
-) -> Reason:
-    placements = [tuple(ranks)]
+) -> list[Reason]:
+    """Why a run with a gap fails: the gap, named where the variant lets the ace stand — and,
+    when the closest reading puts the ace where the variant forbids it, that first.
+
+    >>> from rummykit.variants import ROMMI
+    >>> [r.code for r in _gap_reasons(as_cards("A♥ 3♥ 4♥"), [1, 3, 4], 0, "♥", ROMMI)]
+    ['ace_low_not_allowed', 'run_gap']
+    """
+    placements: list[tuple[tuple[int, ...], str | None]] = [(tuple(ranks), None)]
     if ACE in ranks:
         others = [r for r in ranks if r != ACE]
-        placements = [(ACE, *others), (*others, HIGH_ACE)]
-    best: list[int] | None = None
-    for placed in placements:
-        missing = [p for p in range(min(placed), max(placed) + 1) if p not in placed]
-        if best is None or len(missing) < len(best):
-            best = missing
-    missing_cards = best or []
-    params: dict[str, object] = {"cards": cards, "missing": _describe_missing(missing_cards, suit)}
+        placements = [((ACE, *others), "low"), ((*others, HIGH_ACE), "high")]
+    allowed = {None: True, "low": variant.ace_low, "high": variant.ace_above_king}
+
+    def missing(placed: tuple[int, ...]) -> list[int]:
+        return [p for p in range(min(placed), max(placed) + 1) if p not in placed]
+
+    # the closest reading (an allowed one on a tie), and the closest the variant allows
+    closest = min(placements, key=lambda p: (len(missing(p[0])), not allowed[p[1]]))
+    permitted = [p for p in placements if allowed[p[1]]]
+    out: list[Reason] = []
+    if not allowed[closest[1]]:
+        low = closest[1] == "low"
+        code = "ace_low_not_allowed" if low else "ace_high_not_allowed"
+        other = variant.ace_above_king if low else variant.ace_low
+        template = code if other else code.replace("not_allowed", "nowhere")
+        aces = tuple(c for c in cards if c.rank == ACE)
+        params: dict[str, object] = {"cards": cards, "variant": variant_words(variant, _PLACES)}
+        out.append(_reason(variant, code, aces, params, template=template, house=_PLACES))
+    if not permitted:
+        return out
+    gap = missing(min(permitted, key=lambda p: len(missing(p[0])))[0])
+    params = {"cards": cards, "missing": _describe_missing(gap, suit)}
     if jokers:
         params["jokers_phrase"] = (
             render("jokers_one")
             if jokers == 1
             else render("jokers_many", count_word=number_word(jokers))
         )
-        params["gaps_word"] = number_word(len(missing_cards))
-    return _reason(variant, "run_gap", cards, params, template="run_gap_joker" if jokers else None)
+        params["gaps_word"] = number_word(len(gap))
+    template = "run_gap_joker" if jokers else None
+    out.append(_reason(variant, "run_gap", cards, params, template=template))
+    return out
 
 
 def check_meld(cards: CardsLike, variant: Variant | str = HUNGARIAN) -> Verdict:
@@ -1497,6 +1540,10 @@ def _opening_total(
     if not open_melds:
         if best >= threshold and not failed:
             return _info(variant, "opening_total_ok", house=house, total=best, threshold=threshold)
+        if best >= threshold:  # enough points, but something above keeps it from going down
+            return _reason(
+                variant, "opening_blocked", (), house=house, total=best, threshold=threshold
+            )
         missing = max(0, threshold - best)
         return _reason(
             variant,
@@ -1514,6 +1561,16 @@ def _opening_total(
         choices = render("total_range", low=worst, high=best)
     if worst >= threshold and not failed:
         template, code = "opening_total_ok_readings", "opening_total_ok"
+    elif failed and best >= threshold:
+        return _reason(
+            variant,
+            "opening_blocked",
+            (),
+            template="opening_blocked_readings",
+            house=house,
+            choices=choices,
+            threshold=threshold,
+        )
     elif best < threshold or failed:
         return _reason(
             variant,

@@ -47,6 +47,7 @@ __all__ = [
     "read_ranks_with",
     "render",
     "set_language",
+    "write_ranks_with",
 ]
 
 TEMPLATES: dict[str, str] = {
@@ -59,6 +60,15 @@ TEMPLATES: dict[str, str] = {
     "unknown_option": "'{name}' is not an option of {variant}: options are {choices}",
     "bad_option_value": "option '{name}' of {variant} takes {expected}, not {value!r}",
     "bad_option_text": "'{text}' is not an option setting: write KEY=VALUE, e.g. ace_high=true",
+    "card_letters_ambiguous": (
+        "'{text}' reads two ways: {local} with the language's suit letters, {english} with the "
+        "English ones — write the suits as ♠ ♥ ♦ ♣ to say which"
+    ),
+    "card_letters_mixed": (
+        "'{text}' mixes two ways of writing suits: {local} with the language's letters, "
+        "{english} with the English ones — write every card one way"
+    ),
+    "list_one": "{item}",
     "label_valid": "✔ valid",
     "label_invalid": "✘ not valid",
     # --- the command line ----------------------------------------------------------------
@@ -169,7 +179,8 @@ TEMPLATES: dict[str, str] = {
     "run_duplicate_rank": "{cards} appears {times}: each rank stands once in a run.",
     "run_duplicate_rank_many": "{cards} each appear {times}: each rank stands once in a run.",
     "run_duplicate_ace": (
-        "{cards} appears {times}: the ace is low (A-2-3) or high (Q-K-A) in a run, never both."
+        "{cards} appears {times}: the ace is low ({ranks_a23}) or high ({ranks_qka}) in a run, "
+        "never both."
     ),
     "run_too_long": (
         "{cards} needs {count} cards in a row, but a run holds at most {limit}: {span}."
@@ -181,11 +192,12 @@ TEMPLATES: dict[str, str] = {
         "{cards}: the joker would have to be the {stands_for}, and {shape} wraps around the ace."
     ),
     "ace_low_not_allowed": (
-        "{cards} puts the ace below the 2; in {variant} the ace only follows the king (Q-K-A)."
+        "{cards} puts the ace below the 2; in {variant} the ace only follows the king "
+        "({ranks_qka})."
     ),
     "ace_low_not_allowed_joker": (
         "{cards}: the joker would have to be the {stands_for}, below the 2; in {variant} the "
-        "ace only follows the king (Q-K-A)."
+        "ace only follows the king ({ranks_qka})."
     ),
     "ace_low_nowhere": "{cards} puts the ace below the 2; in {variant} no run holds an ace.",
     "ace_low_nowhere_joker": (
@@ -193,11 +205,12 @@ TEMPLATES: dict[str, str] = {
         "run holds an ace."
     ),
     "ace_high_not_allowed": (
-        "{cards} puts the ace above the king; in {variant} the ace only comes before the 2 (A-2-3)."
+        "{cards} puts the ace above the king; in {variant} the ace only comes before the 2 "
+        "({ranks_a23})."
     ),
     "ace_high_not_allowed_joker": (
         "{cards}: the joker would have to be the {stands_for}, above the king; in {variant} "
-        "the ace only comes before the 2 (A-2-3)."
+        "the ace only comes before the 2 ({ranks_a23})."
     ),
     "ace_high_nowhere": "{cards} puts the ace above the king; in {variant} no run holds an ace.",
     "ace_high_nowhere_joker": (
@@ -230,13 +243,15 @@ TEMPLATES: dict[str, str] = {
     "times_twice": "twice",
     "times_many": "{count_word} times",
     "missing_range": "{count:cards}, the {first} to the {last}",
+    "missing_ranges": "{count:cards}, {ranges}",
+    "missing_span": "the {first} to the {last}",
     "jokers_one": "one joker",
     "jokers_many": "{count_word} jokers",
-    "span_ace_low": "from A to K",
-    "span_ace_high": "from 2 to A",
-    "span_no_ace": "from 2 to K",
-    "ace_place_low": "below the 2 (A-2-3)",
-    "ace_place_high": "above the king (Q-K-A)",
+    "span_ace_low": "from {rank_a} to {rank_k}",
+    "span_ace_high": "from 2 to {rank_a}",
+    "span_no_ace": "from 2 to {rank_k}",
+    "ace_place_low": "below the 2 ({ranks_a23})",
+    "ace_place_high": "above the king ({ranks_qka})",
     "ace_place_none": "nowhere in a run",
     "between_them": "them",
     "between_king_and_two": "the king and the 2",
@@ -338,6 +353,14 @@ TEMPLATES: dict[str, str] = {
     "opening_total_readings": (
         "Your melds total {choices}; opening needs {threshold} — say which when you lay it down."
     ),
+    "opening_blocked": (
+        "Your valid melds total {total} (an opening needs {threshold}), but this opening can't "
+        "go down as it is."
+    ),
+    "opening_blocked_readings": (
+        "Your valid melds total {choices} (an opening needs {threshold}), but this opening "
+        "can't go down as it is."
+    ),
     "opening_none": "An opening needs at least one meld.",
     "no_melds": "Choose at least one meld to lay down.",
     "opening_not_required": "{variant} has no opening threshold: any valid meld may go down.",
@@ -373,6 +396,20 @@ TEMPLATES: dict[str, str] = {
     "command_undo": "undo",
     "command_return_cut": "return cut",
     "command_discard": "discard {card}",
+    # other ways to type each move, besides the one above, separated by |; words in [brackets]
+    # may be left out. parse_action reads them in the language spoken (and English always)
+    "command_also_cut": "cut the deck at {height} | cut at {height}",
+    "command_also_draw_stock": "d | draw [from] [the] stock | draw s",
+    "command_also_draw_discard": "take the discard | draw [the] discard | take [the] pile | t d",
+    "command_also_draw_cut_card": "take the cut card | take cut card | draw [the] cut",
+    "command_also_meld": "lay down {cards}",
+    "command_also_meld_as": "lay down {cards} with the joker as {jokers}",
+    "command_also_layoff": "lay off {cards} on {meld} | lay off {cards} onto meld {meld}",
+    "command_also_layoff_as": "lay off {cards} onto meld {meld} with the joker as {jokers}",
+    "command_also_exchange": "exchange {card} in {meld} | exchange {card} from meld {meld}",
+    "command_also_undo": "take back",
+    "command_also_return_cut": "give back [the] cut [card] | return the cut card",
+    "command_also_discard": "throw {card} | throw away {card}",
     "bad_action_text": (
         "'{text}' is not a move: try draw, take discard, take cut, meld 5h 6h 7h, "
         "lay off 7h onto 2, exchange 6h from 1, discard 9s, undo, return cut"
@@ -408,7 +445,7 @@ TEMPLATES: dict[str, str] = {
         "You already tried the cut card this turn — one attempt per turn. Draw from the stock "
         "or the discard pile."
     ),
-    "cut_card_gone": "The cut card has already been taken.",
+    "cut_card_gone": "There is no cut card beside the stock to take.",
     "cut_not_taken": "You don't hold the cut card, so there is nothing to give back.",
     "card_not_in_hand": "You don't hold {cards}.",
     "first_turn_no_opening": (
@@ -437,6 +474,10 @@ TEMPLATES: dict[str, str] = {
     "joker_wrong_card": (
         "The joker in {meld} stands for the {stands_for}, not the {card}: hand in the "
         "{stands_for} to take it."
+    ),
+    "jokers_wrong_card": (
+        "The jokers in {meld} stand for {stands_for}, not the {card}: hand in one of those to "
+        "take its joker."
     ),
     "nothing_to_undo": "There is nothing to undo this turn.",
     "turn_opening_short": (
@@ -691,7 +732,7 @@ TEMPLATES: dict[str, str] = {
     "exercise_reason_run_gap": "The run skips a card that no joker fills.",
     "exercise_reason_run_duplicate_rank": "One rank appears twice in the run.",
     "exercise_reason_run_too_long": "The run would need more than 13 cards.",
-    "exercise_reason_run_wraps": "The run turns the corner at the ace (K-A-2).",
+    "exercise_reason_run_wraps": "The run turns the corner at the ace ({ranks_ka2}).",
     "exercise_reason_ace_low_not_allowed": "The ace stands below the 2, where this variant doesn't allow it.",
     "exercise_reason_ace_high_not_allowed": "The ace stands above the king, where this variant doesn't allow it.",
     "exercise_reason_too_many_jokers": "It holds more jokers than a meld may.",
@@ -708,7 +749,7 @@ TEMPLATES: dict[str, str] = {
         "stands for, here the {card}, worth {value} ({rule})"
     ),
     "exercise_mistake_faces": (
-        "you counted J, Q and K as 11, 12 and 13: each is worth {value} ({rule})"
+        "you counted {rank_j}, {rank_q} and {rank_k} as 11, 12 and 13: each is worth {value} ({rule})"
     ),
     "exercise_mistake_left_out": "you left out {meld}, worth {points}",
     "exercise_score_out": "Seat {seat} goes out by discarding {card}.",
@@ -1155,7 +1196,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "rule_H4": (
         "A set is 3 or 4 cards of one rank in different suits; a run is 3 or more cards in "
-        "order in one suit, the ace at either end but never in the middle (K-A-2)."
+        "order in one suit, the ace at either end but never in the middle ({ranks_ka2})."
     ),
     "rule_H5": (
         "A joker stands for one card, at most one joker per meld, and counts as the card it "
@@ -1167,7 +1208,7 @@ TEMPLATES: dict[str, str] = {
         "the table by the end of that turn."
     ),
     "rule_H8": (
-        "To open, lay down new melds worth at least 51 in one turn (J, Q, K and the ace 10); "
+        "To open, lay down new melds worth at least 51 in one turn ({rank_j}, {rank_q}, {rank_k} and the ace 10); "
         "lay-offs and joker exchanges come after."
     ),
     "rule_H9": "Nobody may open on their very first turn of a round.",
@@ -1199,7 +1240,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "rule_R3": (
         "A group is 3 or 4 cards of one rank in different suits; a run is 3 or more cards in "
-        "order in one suit, the ace high only (Q-K-A)."
+        "order in one suit, the ace high only ({ranks_qka})."
     ),
     "rule_R4": (
         "A turn: draw from the stock or the discard pile, meld and lay off as you like, then "
@@ -1212,8 +1253,8 @@ TEMPLATES: dict[str, str] = {
         "discard_to_win, only by a discard)."
     ),
     "rule_R8": (
-        "The round's winner scores what the others hold: the ace 1 (11 with ace_high), J, Q "
-        "and K 10, the others their value."
+        "The round's winner scores what the others hold: the ace 1 (11 with ace_high), {rank_j}, "
+        "{rank_q} and {rank_k} 10, the others their value."
     ),
     "rule_R9": "Rounds go on until a score reaches the target (100); the highest score wins.",
     "rule_R10": "Asking to draw from an empty stock ends the deal: the lowest hand wins the round.",
@@ -2393,7 +2434,9 @@ def join(items: Sequence[object], word: str = "or") -> str:
     'a, b and c'
     """
     if len(items) <= 1:
-        return items[0] if items and isinstance(items[0], str) else "".join(map(str, items))
+        if items and not isinstance(items[0], str):  # a card: written as the sentence writes it
+            return render("list_one", item=items[0])
+        return items[0] if items and isinstance(items[0], str) else ""
     return render(f"{word}_join", head=Series(items[:-1]), last=items[-1])
 
 
@@ -2529,6 +2572,56 @@ def _rank_of_text(text: str) -> str:
     return _RANK_READERS[0](text) if _RANK_READERS else ""
 
 
+_RANK_WRITERS: list[Callable[[int], str]] = []
+
+
+def write_ranks_with(writer: Callable[[int], str]) -> None:
+    """How a rank is written in a sentence (``Q``, or ``D`` with Finnish letters on), so that
+    the rank letters of a template's own text follow the cards' letters: :mod:`rummykit.cards`
+    gives it."""
+    _RANK_WRITERS[:] = [writer]
+
+
+_RANK_PATTERNS: dict[str, tuple[int, ...]] = {
+    "ranks_qka": (12, 13, 1),
+    "ranks_a23": (1, 2, 3),
+    "ranks_ka2": (13, 1, 2),
+    "rank_a": (1,),
+    "rank_j": (11,),
+    "rank_q": (12,),
+    "rank_k": (13,),
+}
+"""The rank letters a template writes in its own text (``the ace only follows the king
+({ranks_qka})``): filled in by :func:`render` with the letters the cards are written with."""
+
+
+class _Ranks:
+    """Ranks joined by dashes (``Q-K-A``), each written as the sentence writes its cards."""
+
+    __slots__ = ("ranks",)
+
+    def __init__(self, ranks: tuple[int, ...]) -> None:
+        self.ranks = ranks
+
+    def __format__(self, spec: str) -> str:
+        if not _RANK_WRITERS:  # pragma: no cover - rummykit.cards is always imported
+            return "-".join(map(str, self.ranks))
+        return "-".join(_RANK_WRITERS[0](r) for r in self.ranks)
+
+    def __str__(self) -> str:
+        return self.__format__("")
+
+
+_RANK_VALUES = {name: _Ranks(ranks) for name, ranks in _RANK_PATTERNS.items()}
+
+
+def _with_ranks(template: str, values: Mapping[str, object]) -> Mapping[str, object]:
+    """``values`` with the rank patterns the template writes (``{ranks_qka}``) added."""
+    if "{rank" not in template:
+        return values
+    return {**_RANK_VALUES, **values}
+
+
 class _Phrase:
     """A :class:`Text` parameter in a template of ``language``: ``{x}`` writes it in that
     language, ``{x:gen}`` in its form ``gen`` (when the translation has one)."""
@@ -2624,9 +2717,12 @@ def _render(code: str, params: Mapping[str, object], language: str, form: str = 
     """The sentence, in ``language``: called inside :func:`render`, which makes ``language``
     the current one while it runs (objects that write themselves speak it too)."""
     if language == "en" and not form and code in TEMPLATES:
-        return TEMPLATES[code].format_map({k: _value_en(v) for k, v in params.items()})
+        english = TEMPLATES[code]
+        return english.format_map(
+            _with_ranks(english, {k: _value_en(v) for k, v in params.items()})
+        )
     template = _template(code, language, form)
-    values = {k: _value(v, language) for k, v in params.items()}
+    values = _with_ranks(template, {k: _value(v, language) for k, v in params.items()})
     try:
         return template.format_map(values)
     except (KeyError, IndexError, ValueError, AttributeError) as error:
@@ -2642,7 +2738,10 @@ def _render(code: str, params: Mapping[str, object], language: str, form: str = 
             TranslationWarning,
             stacklevel=3,
         )
-        return _template(code, "en").format_map({k: _value(v, "en") for k, v in params.items()})
+        english = _template(code, "en")
+        return english.format_map(
+            _with_ranks(english, {k: _value(v, "en") for k, v in params.items()})
+        )
 
 
 class TranslationWarning(UserWarning):

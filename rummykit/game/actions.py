@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import MISSING, dataclass, fields
+from functools import lru_cache
 from typing import Any, ClassVar
 
-from rummykit.cards import Card, CardParseError, as_cards, parse_card
+from rummykit.cards import Card, CardParseError, as_cards, parse_card, parse_cards
 from rummykit.messages import render
 
 __all__ = [
     "Action",
     "ActionParseError",
+    "Command",
     "Cut",
     "Discard",
     "Draw",
@@ -104,19 +106,48 @@ class Action:
     def __str__(self) -> str:
         return render(f"action_{self.kind}", self._params())
 
-    @property
-    def command(self) -> str:
-        """The move as a learner types it; :func:`parse_action` reads it back.
+    def spoken(self, spec: str = "") -> str:
+        """The move in a sentence of the current language (a sentence that holds a move
+        holds the move itself, so it says it again in any language)."""
+        return str(self)
 
-        >>> LayOff((Card("7♥"),), 1).command
-        'lay off 7♥ onto 2'
-        >>> parse_action(Draw("discard").command)
-        Draw(source='discard')
+    @property
+    def command(self) -> Command:
+        """The move as a learner types it, in the current language; ``command(language)``
+        gives it in another. :func:`parse_action` reads it back.
+
+        >>> move = LayOff((Card("7♥"),), 1)
+        >>> move.command, move.command("pt"), move.command("fi")
+        ('lay off 7♥ onto 2', 'acrescentar 7♥ na combinação 2', 'lisää 7♥ yhdistelmään 2')
+        >>> parse_action(move.command("pt"), "pt") == move
+        True
         """
-        return render(f"command_{self.kind}", self._params())
+        return Command(self._command(None), self)
+
+    def _command(self, language: str | None) -> str:
+        return render(f"command_{self.kind}", self._params(), language)
 
     def _params(self) -> dict[str, object]:
         return {}
+
+
+class Command(str):
+    """A move as typed, in the current language: a string; call it with a language code for
+    the same move typed in that language (``action.command("fi")``)."""
+
+    action: Action
+
+    def __new__(cls, text: str, action: Action) -> Command:
+        self = super().__new__(cls, text)
+        self.action = action
+        return self
+
+    def __call__(self, language: str | None = None) -> str:
+        """The move as typed in ``language`` (default: the current one)."""
+        return str(self.action._command(language))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (str, (str(self),))
 
 
 def _field_value(kind: str, name: str, value: object) -> object:
@@ -170,9 +201,8 @@ class Draw(Action):
     def __str__(self) -> str:
         return render(f"action_draw_{self.source}")
 
-    @property
-    def command(self) -> str:
-        return render(f"command_draw_{self.source}")
+    def _command(self, language: str | None) -> str:
+        return render(f"command_draw_{self.source}", None, language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +223,9 @@ class PlayMeld(Action):
     def __str__(self) -> str:
         return render("action_meld", cards=self.cards) + _joker_text(self.joker_as)
 
-    @property
-    def command(self) -> str:
+    def _command(self, language: str | None) -> str:
         code = "command_meld_as" if self.joker_as is not None else "command_meld"
-        return render(code, cards=self.cards, jokers=self.joker_as)
+        return render(code, {"cards": self.cards, "jokers": self.joker_as}, language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,10 +248,10 @@ class LayOff(Action):
             self.joker_as
         )
 
-    @property
-    def command(self) -> str:
+    def _command(self, language: str | None) -> str:
         code = "command_layoff_as" if self.joker_as is not None else "command_layoff"
-        return render(code, cards=self.cards, meld=self.meld + 1, jokers=self.joker_as)
+        params = {"cards": self.cards, "meld": self.meld + 1, "jokers": self.joker_as}
+        return render(code, params, language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,9 +327,32 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?:take|draw|t)\s+(?:the\s+)?(?:cut|cut card|c)$"), "cut_card"),
 )
 
+_COMMANDS = (  # the plain forms first: a joker's meaning is read only after them
+    "draw_stock",
+    "draw_discard",
+    "draw_cut_card",
+    "undo",
+    "return_cut",
+    "cut",
+    "discard",
+    "meld",
+    "layoff",
+    "exchange",
+    "meld_as",
+    "layoff_as",
+)
+_SLOTS = {
+    "cards": r"(?P<cards>.+?)",
+    "jokers": r"(?P<jokers>.+?)",
+    "card": r"(?P<card>\S+)",
+    "meld": r"(?P<meld>\d+)",
+    "height": r"(?P<height>\d+)",
+}
 
-def parse_action(text: str) -> Action:
-    """Read an action from short text, as a learner types it in a terminal.
+
+def parse_action(text: str, language: str | None = None) -> Action:
+    """Read an action from short text, as a learner types it in a terminal — in the words
+    of ``language`` (default: the current one) or in English.
 
     Forms: ``draw``, ``take discard``, ``take cut``, ``meld 5h 6h 7h``,
     ``meld Jk 2h 3h as 4h``, ``lay off 7h onto 2``, ``exchange 6h from 1``,
@@ -313,39 +365,171 @@ def parse_action(text: str) -> Action:
     Traceback (most recent call last):
     ...
     rummykit.game.actions.ActionParseError: 'fold' is not a move: ...
+
+    In Portuguese and Finnish, the language's words and suit letters (Portuguese e c o p,
+    Finnish p h r ri):
+
+    >>> parse_action("acrescentar 7o na combinação 2", "pt")
+    LayOff(cards=(Card('7♦'),), meld=1, joker_as=None)
+
+    A card that reads one way with the language's suit letters and another with the English
+    ones (Portuguese ``c`` is copas, English ``c`` clubs) is refused, both readings named:
+
+    >>> parse_action("descartar 7c", "pt")
+    Traceback (most recent call last):
+    ...
+    rummykit.game.actions.ActionParseError: '7c' se lê de dois jeitos: 7♥ com as letras ...
+    >>> parse_action("pelaa 🃏 2h 3h jokeri 4h", "fi") == parse_action("meld Jk 2h 3h as 4h")
+    True
+    >>> parse_action("comprar", "pt"), parse_action("ota poisto", "fi")
+    (Draw(source='stock'), Draw(source='discard'))
     """
+    from rummykit.language import resolve
+
+    spoken = resolve(language)
     words = " ".join(text.strip().split())
+    problem: CardParseError | None = None
+    if spoken != "en":
+        found, problem = _parse_words(words, text, spoken)
+        if found is not None:
+            return found
+    try:
+        found = _parse_english(words, text, spoken)
+    except CardParseError as exc:
+        problem = problem or exc
+        found = None
+    if found is not None:
+        return found
+    found, english_problem = _parse_words(words, text, "en", spoken)
+    if found is not None:
+        return found
+    problem = problem or english_problem
+    if problem is not None:
+        raise ActionParseError(str(problem)) from problem
+    raise ActionParseError(render("bad_action_text", text=text))
+
+
+def _parse_english(words: str, text: str, spoken: str) -> Action | None:
+    """The English forms (a card is read with the suit letters of ``spoken`` too)."""
     low = words.lower()
     for pattern, source in _PATTERNS:
         if pattern.match(low):
             return Draw(source)
-    try:
-        if low == "undo":
-            return Undo()
-        if low in ("return cut", "return cut card", "give back cut", "give back"):
-            return ReturnCutCard()
-        head, _, rest = words.partition(" ")
-        head = head.lower()
-        if head == "cut" and rest.isdigit():
-            return Cut(int(rest))
-        if head == "discard" and rest:
-            return Discard(parse_card(rest))
-        if head == "meld" and rest:
-            cards, joker_as = _split_as(rest)
-            return PlayMeld(as_cards(cards), joker_as)
-        if head in ("lay", "layoff", "lay-off"):
-            body = re.sub(r"^off\s+", "", rest, flags=re.I)
-            m = re.match(r"^(.*?)\s+(?:onto|on|to)\s+(\d+)(?:\s+as\s+(.+))?$", body, flags=re.I)
-            if m:
-                joker = _one_meaning(as_cards(m.group(3))) if m.group(3) else None
-                return LayOff(as_cards(m.group(1)), _meld_index(m.group(2), text), joker)
-        if head == "exchange":
-            m = re.match(r"^(\S+)\s+(?:from|in|on)\s+(\d+)$", rest, flags=re.I)
-            if m:
-                return ExchangeJoker(parse_card(m.group(1)), _meld_index(m.group(2), text))
-    except CardParseError as exc:
-        raise ActionParseError(str(exc)) from exc
-    raise ActionParseError(render("bad_action_text", text=text))
+    if low == "undo":
+        return Undo()
+    if low in ("return cut", "return cut card", "give back cut", "give back"):
+        return ReturnCutCard()
+    head, _, rest = words.partition(" ")
+    head = head.lower()
+    if head == "cut" and rest.isdigit():
+        return Cut(int(rest))
+    if head == "discard" and rest:
+        return Discard(parse_card(rest, spoken))
+    if head == "meld" and rest:
+        cards, joker_as = _split_as(rest, spoken)
+        return PlayMeld(parse_cards(cards, spoken), joker_as)
+    if head in ("lay", "layoff", "lay-off"):
+        body = re.sub(r"^off\s+", "", rest, flags=re.I)
+        m = re.match(r"^(.*?)\s+(?:onto|on|to)\s+(\d+)(?:\s+as\s+(.+))?$", body, flags=re.I)
+        if m:
+            joker = _one_meaning(parse_cards(m.group(3), spoken)) if m.group(3) else None
+            return LayOff(parse_cards(m.group(1), spoken), _meld_index(m.group(2), text), joker)
+    if head == "exchange":
+        m = re.match(r"^(\S+)\s+(?:from|in|on)\s+(\d+)$", rest, flags=re.I)
+        if m:
+            return ExchangeJoker(parse_card(m.group(1), spoken), _meld_index(m.group(2), text))
+    return None
+
+
+def _parse_words(
+    words: str, text: str, language: str, cards_in: str | None = None
+) -> tuple[Action | None, CardParseError | None]:
+    """The move typed in ``language``'s words (its ``command_*`` and ``command_also_*``
+    templates), or ``None``; the first card that could not be read, if any."""
+    problem: CardParseError | None = None
+    from rummykit.language import catalogue
+
+    for kind, pattern in _word_patterns(language, catalogue(language)):
+        m = pattern.match(words)
+        if not m:
+            continue
+        try:
+            return _from_slots(kind, m.groupdict(), text, cards_in or language), None
+        except CardParseError as exc:
+            problem = problem or exc
+    return None, problem
+
+
+def _from_slots(kind: str, slots: dict[str, str], text: str, language: str) -> Action:
+    if kind.startswith("draw_"):
+        return Draw(kind[len("draw_") :])
+    if kind == "undo":
+        return Undo()
+    if kind == "return_cut":
+        return ReturnCutCard()
+    if kind == "cut":
+        return Cut(int(slots["height"]))
+    if kind == "discard":
+        return Discard(parse_card(slots["card"], language))
+    if kind == "exchange":
+        return ExchangeJoker(parse_card(slots["card"], language), _meld_index(slots["meld"], text))
+    joker = _one_meaning(parse_cards(slots["jokers"], language)) if "jokers" in slots else None
+    cards = parse_cards(slots["cards"], language)
+    if kind.startswith("meld"):
+        return PlayMeld(cards, joker)
+    return LayOff(cards, _meld_index(slots["meld"], text), joker)
+
+
+@lru_cache(maxsize=16)
+def _word_patterns(language: str, words: object) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Every way ``language`` types each move, as patterns: the printed form first (``words``
+    is the language's catalogue: a new catalogue, new patterns)."""
+    out = []
+    for kind in _COMMANDS:
+        forms = [render(f"command_{kind}", _SLOT_NAMES, language)]
+        forms += render(f"command_also_{kind}", _SLOT_NAMES, language).split("|")
+        for form in forms:
+            for variant in _expand(form.strip()):
+                if variant:
+                    out.append((kind, _compile(variant)))
+    return tuple(out)
+
+
+class _Slot(str):
+    """A placeholder left as it is when a command template is rendered into a pattern."""
+
+    def spoken(self, spec: str = "") -> str:
+        return str(self)
+
+
+_SLOT_NAMES = {name: _Slot("{" + name + "}") for name in _SLOTS}
+
+
+def _expand(form: str) -> list[str]:
+    """A form with ``[optional words]`` as every form it stands for.
+
+    >>> _expand("draw [from] [the] stock")
+    ['draw from the stock', 'draw from stock', 'draw the stock', 'draw stock']
+    """
+    m = re.search(r"\[([^\[\]]*)\]", form)
+    if not m:
+        return [" ".join(form.split())]
+    head, tail = form[: m.start()], form[m.end() :]
+    return _expand(head + m.group(1) + tail) + _expand(head + tail)
+
+
+def _compile(form: str) -> re.Pattern[str]:
+    parts = []
+    for piece in re.split(r"(\{\w+\}|\s+)", form):
+        if not piece:
+            continue
+        if piece.isspace():
+            parts.append(r"\s+")
+        elif piece.startswith("{") and piece[1:-1] in _SLOTS:
+            parts.append(_SLOTS[piece[1:-1]])
+        else:
+            parts.append(re.escape(piece))
+    return re.compile("^" + "".join(parts) + "$", re.IGNORECASE)
 
 
 def _meld_index(number: str, text: str) -> int:
@@ -360,7 +544,7 @@ def _meld_index(number: str, text: str) -> int:
     return value - 1
 
 
-def _split_as(text: str) -> tuple[str, JokerMeaning]:
+def _split_as(text: str, language: str | None = None) -> tuple[str, JokerMeaning]:
     """Split ``Jk 2h 3h as 4h`` into the cards and what the joker stands for.
 
     ``as`` is the keyword after a meld's worth of cards — written in lower case, or after
@@ -373,8 +557,8 @@ def _split_as(text: str) -> tuple[str, JokerMeaning]:
     """
     m = re.match(r"^(.*?)\s+(as)\s+(\S+(?:\s+\S+)*)$", text, flags=re.I)
     if m:
-        before = as_cards(m.group(1))
+        before = parse_cards(m.group(1), language)
         keyword = m.group(2) == "as" or any(c.is_joker for c in before)
         if len(before) >= 3 and keyword:
-            return m.group(1), _one_meaning(as_cards(m.group(3)))
+            return m.group(1), _one_meaning(parse_cards(m.group(3), language))
     return text, None

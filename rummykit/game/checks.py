@@ -215,7 +215,7 @@ def _exchange_failures(v: Variant, s: State, action: actions.ExchangeJoker) -> l
     if any(rep == action.card for _, rep in jokers):
         return []
     if all(rep is None for _, rep in jokers):
-        missing = [str(c) for c in meld.missing_suits()]
+        missing = list(meld.missing_suits())
         return [
             rule_reason(
                 v,
@@ -226,7 +226,22 @@ def _exchange_failures(v: Variant, s: State, action: actions.ExchangeJoker) -> l
                 choices=join(missing),
             )
         ]
-    stands = next(rep for _, rep in jokers if rep is not None)
+    stands = sorted({rep for _, rep in jokers if rep is not None}, key=Card.sort_key)
+    if len(stands) > 1:  # each joker stands for its own card: name them all
+        return [
+            Reason(
+                "joker_wrong_card",
+                v.rule("joker_exchange"),
+                (action.card,),
+                {
+                    "meld": meld.cards,
+                    "stands_for": join([render("the_card", card=c) for c in stands], "and"),
+                    "card": action.card,
+                },
+                True,
+                "jokers_wrong_card",
+            )
+        ]
     return [
         rule_reason(
             v,
@@ -234,7 +249,7 @@ def _exchange_failures(v: Variant, s: State, action: actions.ExchangeJoker) -> l
             "joker_exchange",
             (action.card,),
             meld=meld.cards,
-            stands_for=stands,
+            stands_for=stands[0],
             card=action.card,
         )
     ]

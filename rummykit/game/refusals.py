@@ -49,7 +49,7 @@ def help_reason(
 
 def refusal(v: Variant, action: Action, failures: list[Reason]) -> Verdict:
     """The verdict refusing ``action``: a head line, then every reason, each card shown once."""
-    head = Reason("action_refused", None, (), {"action": str(action)}, failing=False)
+    head = Reason("action_refused", None, (), {"action": action}, failing=False)
     shown: Counter[Card] = Counter()
     for r in failures:  # each card once, as many times as one reason names it
         shown |= Counter(r.cards)
@@ -59,4 +59,4 @@ def refusal(v: Variant, action: Action, failures: list[Reason]) -> Verdict:
 
 def ok_reason(action: Action) -> Reason:
     """The reason of a verdict that allows ``action``."""
-    return Reason("action_ok", None, (), {"action": str(action)}, failing=False)
+    return Reason("action_ok", None, (), {"action": action}, failing=False)
