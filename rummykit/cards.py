@@ -396,7 +396,7 @@ def parse_cards(text: str, language: str | None = None) -> tuple[Card, ...]:
     >>> parse_cards("Vc Dc Rc", "pt")
     Traceback (most recent call last):
     ...
-    rummykit.cards.CardLettersAmbiguous: 'Vc Dc Rc' reads two ways: J♥ Q♥ K♥ with the language's suit letters, J♣ Q♣ K♣ with the English ones — write the suits as ♠ ♥ ♦ ♣ to say which
+    rummykit.cards.CardLettersAmbiguous: 'Vc Dc Rc' se lê de dois jeitos: J♥ Q♥ K♥ com as letras portuguesas dos naipes (c = copas), J♣ Q♣ K♣ com as inglesas (c = clubs, paus) — ...
     """
     tokens = [token for token in _SPLIT.split(text.strip()) if token]
     known = [_BY_TEXT.get(token) for token in tokens]

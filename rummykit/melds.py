@@ -949,8 +949,8 @@ def _gap_reasons(
             else render("jokers_many", count_word=number_word(jokers))
         )
         params["gaps_word"] = number_word(len(gap))
-    template = "run_gap_joker" if jokers else None
-    out.append(_reason(variant, "run_gap", cards, params, template=template))
+    gap_template = "run_gap_joker" if jokers else None
+    out.append(_reason(variant, "run_gap", cards, params, template=gap_template))
     return out
 
 

@@ -34,6 +34,7 @@ from rummykit.language import (
 __all__ = [
     "LANGUAGES",
     "NOTES",
+    "RANK_PATTERNS",
     "TEMPLATES",
     "Series",
     "Text",
@@ -43,6 +44,7 @@ __all__ = [
     "get_language",
     "in_language",
     "join",
+    "number_choice",
     "number_word",
     "read_ranks_with",
     "render",
@@ -2119,6 +2121,12 @@ TEMPLATES: dict[str, str] = {
     "play_save_failed": "Could not save to {path} ({error}); the game goes on unsaved.",
     "cli_save_help": "save each round to this file as it is played (round 2 on to NAME-2.json …), for rummykit review",
     "play_try_help": "Type help for the moves.",
+    # what a player types besides moves, separated by | (English is always read too)
+    "play_words_quit": "quit | exit | q",
+    "play_words_help": "help | ? | h",
+    "play_words_hint": "hint",
+    "play_words_hint_why": "hint why | why",
+    "play_words_show": "show | look | table | hand",
     "play_round": "— Round {number} (dealer: seat {dealer}) —",
     "play_prompt": "your move> ",
     "play_next_round_prompt": "Press Enter for the next round (or type quit): ",
@@ -2536,14 +2544,34 @@ class _Decimal(float):
 
 class _Word(str):
     """A plain parameter: a format spec it doesn't know (a form) leaves it as it is; a
-    gender choice (``m=o|f=a``) reads the string as a card (events keep cards as text)."""
+    gender choice (``m=o|f=a``) reads the string as a card (events keep cards as text); a
+    number choice (``one=kortti|many=kortit``) counts the cards it holds."""
 
     language = "en"
 
     def __format__(self, spec: str) -> str:
         if "=" in spec:
+            if _is_number_choice(spec):
+                return number_choice(spec, str(self))
             return gender_word(spec, _rank_of_text(str(self)), self.language)
         return str(self)
+
+
+def _is_number_choice(spec: str) -> bool:
+    return spec.startswith("one=") or "|one=" in spec
+
+
+def number_choice(spec: str, cards: str) -> str:
+    """The word of a number choice ``one=korttia|many=kortteja`` for the cards written in
+    ``cards``: ``one`` for a single card, ``many`` for more.
+
+    >>> number_choice("one=the card|many=the cards", "7♥ 8♥"), number_choice("one=it|many=them", "K♠")
+    ('the cards', 'it')
+    """
+    choices = dict(part.partition("=")[::2] for part in spec.split("|"))
+    marks = sum(cards.count(mark) for mark in "♠♥♦♣🃏")
+    count = marks or len(cards.split())
+    return choices.get("one" if count == 1 else "many", next(iter(choices.values())))
 
 
 def gender_word(spec: str, rank: str, language: str | None = None) -> str:
@@ -2582,7 +2610,7 @@ def write_ranks_with(writer: Callable[[int], str]) -> None:
     _RANK_WRITERS[:] = [writer]
 
 
-_RANK_PATTERNS: dict[str, tuple[int, ...]] = {
+RANK_PATTERNS: dict[str, tuple[int, ...]] = {
     "ranks_qka": (12, 13, 1),
     "ranks_a23": (1, 2, 3),
     "ranks_ka2": (13, 1, 2),
@@ -2612,7 +2640,7 @@ class _Ranks:
         return self.__format__("")
 
 
-_RANK_VALUES = {name: _Ranks(ranks) for name, ranks in _RANK_PATTERNS.items()}
+_RANK_VALUES = {name: _Ranks(ranks) for name, ranks in RANK_PATTERNS.items()}
 
 
 def _with_ranks(template: str, values: Mapping[str, object]) -> Mapping[str, object]:
@@ -2634,6 +2662,8 @@ class _Phrase:
     def __format__(self, spec: str) -> str:
         if not spec and self.text.language == self.language:
             return str(self.text)
+        if _is_number_choice(spec):
+            return number_choice(spec, _render(self.text.code, self.text.params, self.language))
         return _render(self.text.code, self.text.params, self.language, spec)
 
     def __str__(self) -> str:

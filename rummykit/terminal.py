@@ -29,7 +29,23 @@ from rummykit.voice import event_text, in_second_person, status_text
 __all__ = ["QUIT_WORDS", "TerminalGame"]
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
-"""What a player types to stop."""
+"""What a player types to stop (in English; the language's own words too, ``play_words_quit``)."""
+
+
+def says(word: str, what: str) -> bool:
+    """Whether a typed ``word`` asks for ``what`` (``quit``, ``help``, ``hint``, ``hint_why``,
+    ``show``): in English, or in the words of the language spoken (``play_words_*``).
+
+    >>> from rummykit.language import speaking
+    >>> says("quit", "quit"), says("sair", "quit")
+    (True, False)
+    >>> with speaking("pt"):
+    ...     says("sair", "quit"), says("dica por quê", "hint_why"), says("quit", "quit")
+    (True, True, True)
+    """
+    word = " ".join(word.lower().split())
+    forms = render(f"play_words_{what}", language="en") + "|" + render(f"play_words_{what}")
+    return word in {form.strip().lower() for form in forms.split("|")}
 
 
 class TerminalGame:
@@ -121,7 +137,7 @@ class TerminalGame:
                     self.say(f"  {standing}")
                 return 0
             answer = self.ask(render("play_next_round_prompt"))
-            if answer is None or answer.lower() in QUIT_WORDS:
+            if answer is None or says(answer, "quit"):
                 self.say(render("play_bye"))
                 return 0
 
@@ -150,13 +166,13 @@ class TerminalGame:
             word = line.lower()
             if not word:
                 continue
-            if word in QUIT_WORDS:
+            if says(word, "quit"):
                 return False
-            if word in ("help", "?", "h"):
+            if says(word, "help"):
                 self.say(render("play_help"))
-            elif word in ("hint", "hint why", "why"):
-                self.hint(game, why=word != "hint")
-            elif word in ("show", "look", "table", "hand"):
+            elif says(word, "hint") or says(word, "hint_why"):
+                self.hint(game, why=says(word, "hint_why"))
+            elif says(word, "show"):
                 self.show(game)
             elif self.human_move(game, line):
                 self.saved(game)
@@ -171,7 +187,7 @@ class TerminalGame:
         most = max(h.height for h in game.legal_actions() if isinstance(h, Cut))
         while True:
             line = self.ask(render("play_cut_prompt", most=most, default=default))
-            if line is None or line.lower() in QUIT_WORDS:
+            if line is None or says(line, "quit"):
                 return False
             if not line.isdigit() and line:
                 self.say(render("play_cut_not_a_number", text=line, most=most))
