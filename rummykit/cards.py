@@ -125,9 +125,14 @@ class CardLettersAmbiguous(CardParseError):
         english: tuple[Card, ...],
         language: str | None = None,
     ) -> None:
+        from rummykit.language import speaking
+
         self.readings = (local, english)
         words = {"text": text, "local": Cards(local), "english": Cards(english)}
-        super().__init__(text, render("card_letters_ambiguous", words, language))
+        # the readings written with the rank letters the input used (Vc: V♥ and V♣)
+        with speaking(None, local_letters=True if local_letters_in(text, language) else None):
+            message = render("card_letters_ambiguous", words, language)
+        super().__init__(text, message)
 
 
 class CardLettersMixed(CardParseError):
@@ -396,7 +401,7 @@ def parse_cards(text: str, language: str | None = None) -> tuple[Card, ...]:
     >>> parse_cards("Vc Dc Rc", "pt")
     Traceback (most recent call last):
     ...
-    rummykit.cards.CardLettersAmbiguous: 'Vc Dc Rc' se lê de dois jeitos: J♥ Q♥ K♥ com as letras portuguesas dos naipes (c = copas), J♣ Q♣ K♣ com as inglesas (c = clubs, paus) — ...
+    rummykit.cards.CardLettersAmbiguous: 'Vc Dc Rc' se lê de dois jeitos: V♥ D♥ R♥ com as letras portuguesas dos naipes (c = copas), V♣ D♣ R♣ com as inglesas (c = clubs, paus) — ...
     """
     tokens = [token for token in _SPLIT.split(text.strip()) if token]
     known = [_BY_TEXT.get(token) for token in tokens]

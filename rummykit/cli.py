@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from rummykit import __version__
+from rummykit.cards import local_letters_in
 from rummykit.cli_help import ArgumentParser, HelpFormatter
 from rummykit.explain import Verdict
 from rummykit.language import UnknownLanguage, available, speaking
@@ -202,7 +203,9 @@ def run_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(verdict_json(verdict, rules), ensure_ascii=False))
     else:
-        print("\n".join(explain_lines(verdict)))
+        # cards typed with the language's letters (Rh Dh Ah in Finnish) are said back with them
+        with speaking(None, local_letters=True if local_letters_in(text) else None):
+            print("\n".join(explain_lines(verdict)))
     return 0 if verdict.ok else 1
 
 

@@ -39,6 +39,7 @@ from rummykit.game import (
     from_position,
     parse_action,
 )
+from rummykit.language import speaking
 from rummykit.melds import meld_readings
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
@@ -468,7 +469,14 @@ def test_same_seed_same_game(variant: str, players: int, seed: int, moves: int) 
 @settings(suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, steps=st.integers(0, 12))
 def test_every_legal_move_can_be_typed_back_from_its_command(seed: int, steps: int) -> None:
-    # hints and the terminal show a move's command; the learner types it back (issue 12)
+    # hints and the terminal show a move's command; the learner types it back (issue 12), in
+    # every language, with the language's letters on and off (issue 28)
     game = advanced(random.Random(seed), steps)
     for action in game.legal_actions():
         assert parse_action(action.command) == action, action.command
+        for lang in ("en", "pt", "fi"):
+            for local in (False, True):
+                with speaking(lang, local_letters=local):
+                    typed = action.command(lang)
+                    assert parse_action(typed, lang) == action, (lang, local, typed)
+                    assert parse_action(str(action.command), lang) == action, (lang, typed)

@@ -444,7 +444,7 @@ def read_answer(data: dict[str, Any], ident: int) -> tuple[Action, dict[str, Any
         if "action" in data:
             action = Action.from_dict(data["action"])
         elif isinstance(data.get("text"), str):
-            action = parse_action(data["text"])
+            action = parse_action(data["text"], "en")  # programs type English
         else:
             raise ProtocolError(render("protocol_no_action"))
     except (ActionParseError, CardParseError) as exc:

@@ -406,7 +406,7 @@ def parse_action(text: str, language: str | None = None) -> Action:
     problem = problem or english_problem
     if problem is not None:
         raise ActionParseError(str(problem)) from problem
-    raise ActionParseError(render("bad_action_text", text=text))
+    raise ActionParseError(render("bad_action_text", text=text, language=spoken))
 
 
 def _parse_english(words: str, text: str, spoken: str) -> Action | None:
@@ -433,11 +433,13 @@ def _parse_english(words: str, text: str, spoken: str) -> Action | None:
         m = re.match(r"^(.*?)\s+(?:onto|on|to)\s+(\d+)(?:\s+as\s+(.+))?$", body, flags=re.I)
         if m:
             joker = _one_meaning(parse_cards(m.group(3), spoken)) if m.group(3) else None
-            return LayOff(parse_cards(m.group(1), spoken), _meld_index(m.group(2), text), joker)
+            meld = _meld_index(m.group(2), text, spoken)
+            return LayOff(parse_cards(m.group(1), spoken), meld, joker)
     if head == "exchange":
         m = re.match(r"^(\S+)\s+(?:from|in|on)\s+(\d+)$", rest, flags=re.I)
         if m:
-            return ExchangeJoker(parse_card(m.group(1), spoken), _meld_index(m.group(2), text))
+            meld = _meld_index(m.group(2), text, spoken)
+            return ExchangeJoker(parse_card(m.group(1), spoken), meld)
     return None
 
 
@@ -472,12 +474,13 @@ def _from_slots(kind: str, slots: dict[str, str], text: str, language: str) -> A
     if kind == "discard":
         return Discard(parse_card(slots["card"], language))
     if kind == "exchange":
-        return ExchangeJoker(parse_card(slots["card"], language), _meld_index(slots["meld"], text))
+        meld = _meld_index(slots["meld"], text, language)
+        return ExchangeJoker(parse_card(slots["card"], language), meld)
     joker = _one_meaning(parse_cards(slots["jokers"], language)) if "jokers" in slots else None
     cards = parse_cards(slots["cards"], language)
     if kind.startswith("meld"):
         return PlayMeld(cards, joker)
-    return LayOff(cards, _meld_index(slots["meld"], text), joker)
+    return LayOff(cards, _meld_index(slots["meld"], text, language), joker)
 
 
 @lru_cache(maxsize=16)
@@ -532,7 +535,7 @@ def _compile(form: str) -> re.Pattern[str]:
     return re.compile("^" + "".join(parts) + "$", re.IGNORECASE)
 
 
-def _meld_index(number: str, text: str) -> int:
+def _meld_index(number: str, text: str, language: str | None = None) -> int:
     """The index of the meld a person numbered (from 1): ``"2"`` is index 1.
 
     >>> _meld_index("2", "lay off 7h onto 2")
@@ -540,7 +543,9 @@ def _meld_index(number: str, text: str) -> int:
     """
     value = int(number)
     if value < 1:
-        raise ActionParseError(render("bad_meld_number", text=text, number=number))
+        raise ActionParseError(
+            render("bad_meld_number", text=text, number=number, language=language)
+        )
     return value - 1
 
 
