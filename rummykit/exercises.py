@@ -2364,7 +2364,8 @@ class FreeJoker(_HandAndTable):
         if isinstance(answer, tuple) and len(answer) == 2:
             text = f"{answer[0]} from {answer[1]}"
         elif isinstance(answer, str):
-            text = re.sub(r"^exchange\s+", "", _clean(answer), flags=re.I)
+            verb = render("command_exchange", card="", meld="").split()[0]  # trocar, vaihda
+            text = re.sub(rf"^(exchange|{re.escape(verb)})\s+", "", _clean(answer), flags=re.I)
         else:
             raise _bad(answer, self.accepts)
         m = re.fullmatch(r"(\S+)\s+[^\d]*?([0-9]{1,3})", text)

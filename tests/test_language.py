@@ -211,6 +211,8 @@ def test_a_text_keeps_its_code_and_data() -> None:
 
 
 def test_nested_phrases_are_rendered_in_the_outer_language() -> None:
+    from rummykit.messages import _Phrase
+
     """A phrase built in English (the card, the joker's card) is said again in Finnish when
     the sentence holding it is."""
     set_language("en")
@@ -221,7 +223,9 @@ def test_nested_phrases_are_rendered_in_the_outer_language() -> None:
         said = pofiles.placeholders(TEMPLATES[reason.template or reason.code])
         for name, value in reason.params.items():
             if isinstance(value, Text) and name in said:
-                assert value.render("fi") in finnish
+                # said in Finnish, in the form the sentence asks (a variant in its case)
+                forms = {format(_Phrase(value, "fi"), f) for f in ("", "iness", "gen", "par")}
+                assert any(form in finnish for form in forms), (forms, finnish)
                 nested += 1
     assert nested
 

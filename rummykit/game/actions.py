@@ -29,7 +29,6 @@ from rummykit.messages import render
 __all__ = [
     "Action",
     "ActionParseError",
-    "Command",
     "Cut",
     "Discard",
     "Draw",
@@ -122,9 +121,9 @@ class Action:
         >>> parse_action(move.command("pt"), "pt") == move
         True
         """
-        return Command(self._command(None), self)
+        return Command(self.typed(), self)
 
-    def _command(self, language: str | None) -> str:
+    def typed(self, language: str | None = None) -> str:
         return render(f"command_{self.kind}", self._params(), language)
 
     def _params(self) -> dict[str, object]:
@@ -144,7 +143,7 @@ class Command(str):
 
     def __call__(self, language: str | None = None) -> str:
         """The move as typed in ``language`` (default: the current one)."""
-        return str(self.action._command(language))
+        return str(self.action.typed(language))
 
     def __reduce__(self) -> tuple[object, ...]:
         return (str, (str(self),))
@@ -201,7 +200,7 @@ class Draw(Action):
     def __str__(self) -> str:
         return render(f"action_draw_{self.source}")
 
-    def _command(self, language: str | None) -> str:
+    def typed(self, language: str | None = None) -> str:
         return render(f"command_draw_{self.source}", None, language)
 
 
@@ -223,7 +222,7 @@ class PlayMeld(Action):
     def __str__(self) -> str:
         return render("action_meld", cards=self.cards) + _joker_text(self.joker_as)
 
-    def _command(self, language: str | None) -> str:
+    def typed(self, language: str | None = None) -> str:
         code = "command_meld_as" if self.joker_as is not None else "command_meld"
         return render(code, {"cards": self.cards, "jokers": self.joker_as}, language)
 
@@ -248,7 +247,7 @@ class LayOff(Action):
             self.joker_as
         )
 
-    def _command(self, language: str | None) -> str:
+    def typed(self, language: str | None = None) -> str:
         code = "command_layoff_as" if self.joker_as is not None else "command_layoff"
         params = {"cards": self.cards, "meld": self.meld + 1, "jokers": self.joker_as}
         return render(code, params, language)
