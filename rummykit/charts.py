@@ -72,7 +72,8 @@ def _number(value: float) -> str:
 
 
 def _ci_text(ci: tuple[float, float] | None) -> str:
-    return "—" if ci is None else f"[{_number(ci[0])}, {_number(ci[1])}]"
+    """An interval in a sentence, its numbers with the language's decimal mark."""
+    return "—" if ci is None else render("interval", low=_number(ci[0]), high=_number(ci[1]))
 
 
 def _ticks(low: float, high: float, count: int = 5) -> list[float]:

@@ -2515,7 +2515,10 @@ class PredictMove(Exercise):
             hand=obs.hand,
             phase=render(f"exercise_predict_phase_{obs.phase}"),
         )
-        return " ".join([position, *seen, render("exercise_predict_question", level=self.level)])
+        from rummykit.ai.trace import agent_name
+
+        level = agent_name(self.level)  # the level in the learner's language
+        return " ".join([position, *seen, render("exercise_predict_question", level=level)])
 
     @property
     def accepts(self) -> str:
@@ -2547,8 +2550,10 @@ class PredictMove(Exercise):
             if self.observation.phase != "play" or not isinstance(answer, str):
                 raise
             move = Discard(parse_card(_clean(answer)))  # a card alone: the card discarded
+        from rummykit.ai.trace import agent_name
+
         best = self.best
-        level = self.level
+        level = agent_name(self.level)
         legal = any(_same_move(move, a) for a in self.observation.legal_actions)
         right = any(_same_move(move, a) for a in best)
         chosen = best[0]

@@ -71,6 +71,7 @@ TEMPLATES: dict[str, str] = {
         "{english} with the English ones — write every card one way"
     ),
     "list_one": "{item}",
+    "interval": "[{low}, {high}]",
     "label_valid": "✔ valid",
     "label_invalid": "✘ not valid",
     # --- the command line ----------------------------------------------------------------

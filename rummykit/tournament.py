@@ -606,7 +606,7 @@ class TournamentResult(Ranked):
                         first=c.first,
                         second=c.second,
                         difference=f"{c.difference:+.2f}",
-                        ci=_ci_text(c.ci, "{:+.2f}"),
+                        ci=_ci_sentence(c.ci),
                         verdict=c.verdict,
                     )
                 )
@@ -668,6 +668,13 @@ def forfeit_lines(record: GameRecord) -> str:
     )
     said = record.forfeit.stderr.strip().splitlines()[-3:]
     return "\n".join([line, *(render("forfeit_stderr", line=text) for text in said)])
+
+
+def _ci_sentence(ci: tuple[float, float] | None) -> str:
+    """An interval in a sentence, its numbers with the language's decimal mark."""
+    if ci is None:
+        return "—"
+    return render("interval", low=f"{ci[0]:+.2f}", high=f"{ci[1]:+.2f}")
 
 
 def _ci_text(ci: tuple[float, float] | None, fmt: str, scale: float = 1.0) -> str:
