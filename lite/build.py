@@ -293,9 +293,26 @@ def student_notebook(source: Path) -> str:
     return json.dumps(student_edition(lesson), ensure_ascii=False, indent=1) + "\n"
 
 
+def handouts() -> dict[Path, str]:
+    """Each variant's rules on one page to print, beside each language's lessons
+    (``notebooks/handout-rommi.html``, ``notebooks/fi/handout-rommi.html``), made by
+    rummykit's own code from the source tree."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from rummykit.handouts import handout
+    finally:
+        sys.path.remove(str(ROOT))
+    out = {}
+    for language, folder in (("en", "notebooks"), ("pt", "notebooks/pt"), ("fi", "notebooks/fi")):
+        for name in ("hungarian", "rommi"):
+            out[Path(folder) / f"handout-{name}.html"] = handout(name, language).html()
+    return out
+
+
 def stage_files(into: Path) -> list[Path]:
-    """The notebooks (subfolders too: translations), as their student edition, and the pages
-    of docs/ they refer to, laid out as in the repository so that their relative links work."""
+    """The notebooks (subfolders too: translations), as their student edition, the pages of
+    docs/ they refer to, laid out as in the repository so that their relative links work, and
+    the rules on one page to print beside each language's lessons."""
     notebooks = [
         path
         for path in sorted((ROOT / "notebooks").rglob("*"))
@@ -310,6 +327,9 @@ def stage_files(into: Path) -> list[Path]:
             target.write_text(student_notebook(source), encoding="utf-8")
         else:
             shutil.copyfile(source, target)
+        copied.append(relative)
+    for relative, page in handouts().items():
+        (into / relative).write_text(page, encoding="utf-8")
         copied.append(relative)
     return copied
 

@@ -3168,9 +3168,11 @@ class Worksheet:
 
     def html(self) -> str:
         """The worksheet as a whole HTML page, ready to print from the browser."""
+        from rummykit.language import get_language
+
         title = escape(self.title or render("exercise_worksheet_title"))
         return (
-            '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+            f'<!DOCTYPE html><html lang="{get_language()}"><head><meta charset="utf-8">'
             f"<title>{title}</title></head><body>{self._repr_html_()}</body></html>"
         )
 

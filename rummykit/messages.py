@@ -1268,6 +1268,28 @@ TEMPLATES: dict[str, str] = {
         "Computer players see only their own hand and what is public, and choose among the "
         "legal moves."
     ),
+    # --- the one-page rules (rummykit.handouts) --------------------------------------------
+    "handout_title": "{variant} on one page",
+    "handout_section_game": "The game",
+    "handout_section_deal": "The deal",
+    "handout_section_melds": "Melds",
+    "handout_section_turn": "A turn",
+    "handout_section_opening": "The opening",
+    "handout_section_cut_card": "The cut card",
+    "handout_section_jokers": "Jokers",
+    "handout_section_scoring": "Going out and scoring",
+    "handout_section_typing": "Typing cards and moves in rummykit",
+    "handout_cards": (
+        "Cards: the rank, then the suit — K♠, 10♥ — or with letters: Ks, Th (s spades, "
+        "h hearts, d diamonds, c clubs). A joker: 🃏 or Jk."
+    ),
+    "handout_move_draw": "draw from the stock",
+    "handout_move_take": "take the top of the discard pile",
+    "handout_move_cut": "take the cut card (only to go out this turn)",
+    "handout_move_meld": "lay down a meld",
+    "handout_move_layoff": "add cards to meld 2 on the table",
+    "handout_move_discard": "discard a card, ending your turn",
+    "handout_move_undo": "take back your last move this turn",
     # --- charts ---------------------------------------------------------------------------
     "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
     "chart_bad_steps": "a chart needs at least one step, not {steps}",

@@ -10,9 +10,18 @@ is asked for (:mod:`rummykit.grading.editions`).
 >>> "01_melds.ipynb" in names and "README.md" in names
 True
 >>> with tempfile.TemporaryDirectory() as folder:
-...     written = copy_notebooks(folder)
-...     sorted(path.relative_to(folder).as_posix() for path in written) == sorted(names)
+...     written = copy_notebooks(folder, language="en")
+...     copied = sorted(path.relative_to(folder).as_posix() for path in written)
+>>> copied == sorted([*names, "handout-hungarian.html", "handout-rommi.html"])
 True
+
+With another language, that language's lessons (at the top of the folder) and its handouts:
+
+>>> with tempfile.TemporaryDirectory() as folder:
+...     written = copy_notebooks(folder, language="pt", edition="teacher")
+...     copied = sorted(path.relative_to(folder).as_posix() for path in written)
+>>> copied[:2], copied[-3:]
+(['01_combinacoes.ipynb', '02_rodada_hungara.ipynb'], ['handout-hungarian.html', 'handout-rommi.html', 'teaching.md'])
 
 ``rummykit notebooks DIR`` and ``rummykit lab [DIR]`` are :func:`notebooks_command` and
 :func:`lab_command`.
@@ -40,11 +49,14 @@ __all__ = [
     "DEFAULT_FOLDER",
     "TutorialsError",
     "copy_notebooks",
+    "guide",
     "lab_arguments",
     "lab_command",
+    "lesson_files",
     "notebook_bytes",
     "notebooks_command",
     "notebooks_source",
+    "printables",
     "tutorial_files",
 ]
 
@@ -100,15 +112,66 @@ def _is_tutorial(item: Traversable) -> bool:
     return item.is_file() and (item.name.endswith(".ipynb") or item.name == "README.md")
 
 
+def lesson_files(language: str = "en") -> list[tuple[str, Traversable]]:
+    """The lessons a class in ``language`` gets, with the name each is copied to: every lesson
+    for English (each translation in its folder, as :func:`tutorial_files`), or the language's
+    own lessons — ``pt/…`` or ``fi/…`` — at the top of the folder.
+
+    >>> [name for name, _ in lesson_files("pt")][:2]
+    ['01_combinacoes.ipynb', '02_rodada_hungara.ipynb']
+    """
+    files = tutorial_files()
+    if language == "en":
+        return files
+    prefix = f"{language}/"
+    own = [(name[len(prefix) :], item) for name, item in files if name.startswith(prefix)]
+    return own or files
+
+
+def guide(language: str = "en") -> Traversable | None:
+    """The teacher's guide (``docs/teaching.md``, or the language's ``docs/pt/teaching.md``):
+    in the installed package's ``rummykit/guides``, or in a source checkout's ``docs/``."""
+    relative = "teaching.md" if language == "en" else f"{language}/teaching.md"
+    packaged = resources.files("rummykit") / "guides"
+    if packaged.is_dir():
+        found = packaged.joinpath(*relative.split("/"))
+        return found if found.is_file() else None
+    checkout = _CHECKOUT.parent / "docs" / relative
+    return checkout if checkout.is_file() else None
+
+
+def printables(language: str = "en", edition: str = "student") -> list[tuple[str, bytes]]:
+    """What a class prints, made in ``language``: each variant's rules on one page
+    (``handout-hungarian.html``, ``handout-rommi.html``), and for the teacher edition the
+    teacher's guide (``teaching.md``).
+
+    >>> [name for name, _ in printables("fi", "teacher")]
+    ['handout-hungarian.html', 'handout-rommi.html', 'teaching.md']
+    """
+    from rummykit.handouts import handout
+
+    out = [
+        (f"handout-{name}.html", handout(name, language).html().encode("utf-8"))
+        for name in ("hungarian", "rommi")
+    ]
+    page = guide(language) if edition == "teacher" else None
+    if page is not None:
+        out.append(("teaching.md", page.read_bytes()))
+    return out
+
+
 def copy_notebooks(
     folder: str | os.PathLike[str],
     *,
     force: bool = False,
     keep: bool = False,
     edition: str = "student",
+    language: str | None = None,
 ) -> list[Path]:
     """Copy the tutorial notebooks into ``folder`` (created if needed), as the ``student``
-    or ``teacher`` edition; return what was written.
+    or ``teacher`` edition, with the rules on one page to print (:func:`printables`); return
+    what was written. The lessons are those of ``language`` (default: the language spoken):
+    Portuguese or Finnish lessons at the top of the folder, or every lesson for English.
 
     A file already in the folder stops the copy before anything is written, unless ``force``
     (overwrite it) or ``keep`` (leave it and copy the others).
@@ -130,11 +193,17 @@ def copy_notebooks(
         raise TutorialsError(
             render("edition_unknown", edition=edition, choices=", ".join(EDITIONS))
         )
+    from rummykit.language import resolve
+
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise TutorialsError(render("tutorials_not_a_folder", folder=str(target)))
-    files = tutorial_files()
-    present = [name for name, _ in files if (target / name).exists()]
+    spoken = resolve(language)
+    files = lesson_files(spoken)
+    made = printables(spoken, edition)
+    present = [
+        name for name in [*(n for n, _ in files), *(n for n, _ in made)] if (target / name).exists()
+    ]
     if present and not (force or keep):
         raise TutorialsError(
             render(
@@ -155,6 +224,12 @@ def copy_notebooks(
             path.write_bytes(
                 notebook_bytes(item, edition) if name.endswith(".ipynb") else item.read_bytes()
             )
+            written.append(path)
+        for name, data in made:
+            if keep and not force and name in present:
+                continue
+            path = target / name
+            path.write_bytes(data)
             written.append(path)
     except OSError as error:
         raise TutorialsError(
@@ -197,7 +272,7 @@ def notebooks_command(folder: str, force: bool, edition: str = "student") -> int
     except TutorialsError as error:
         return _fail("notebooks", error)
     _report(written, Path(folder))
-    # the first English lesson (the files come English first, then each language's folder)
+    # the first lesson (English first, then each language's folder; or the language's own)
     first = next(path.relative_to(folder).as_posix() for path in written if path.suffix == ".ipynb")
     print(render(f"tutorials_edition_{edition}"))
     print(render("tutorials_next", folder=folder, first=first))

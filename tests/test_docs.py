@@ -6,6 +6,7 @@ import doctest
 import importlib.util
 import re
 import shlex
+import textwrap
 from pathlib import Path
 from types import ModuleType
 
@@ -70,12 +71,13 @@ PAGES = [
     DOCS / "notebooks.md",
     DOCS / "languages.md",
 ]
-_FENCE = re.compile(r"^```(\w+)\n(.*?)^```", flags=re.MULTILINE | re.DOTALL)
+# a fence at the start of a line, or indented under a list item (its body indented the same)
+_FENCE = re.compile(r"^( *)```(\w+)\n(.*?)^\1```", flags=re.MULTILINE | re.DOTALL)
 
 
 def _blocks(page: Path, language: str) -> list[str]:
     text = page.read_text(encoding="utf-8")
-    return [body for lang, body in _FENCE.findall(text) if lang == language]
+    return [textwrap.dedent(body) for _, lang, body in _FENCE.findall(text) if lang == language]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

@@ -132,6 +132,10 @@ def test_the_jupyterlite_site_stages_the_student_edition(tmp_path: Path) -> None
     before = list(sys.path)
     staged = build.stage_files(tmp_path)
     assert Path("docs/rules.md") in staged
+    assert Path("docs/pt/teaching.md") in staged and Path("docs/fi/teaching.md") in staged
+    for folder, language in (("notebooks", "en"), ("notebooks/pt", "pt"), ("notebooks/fi", "fi")):
+        page = (tmp_path / folder / "handout-rommi.html").read_text(encoding="utf-8")
+        assert f'lang="{language}"' in page and "R3" in page
     for name in LESSONS:
         copied = json.loads((tmp_path / "notebooks" / name).read_text(encoding="utf-8"))
         assert copied == student_edition(load(name)), name

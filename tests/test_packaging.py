@@ -35,6 +35,7 @@ NOTEBOOKS = sorted(
     if ".ipynb_checkpoints" not in path.parts
 )
 MELD = "K♠ A♠ 2♠"
+HANDOUTS = ["handout-hungarian.html", "handout-rommi.html"]
 
 
 def files_in(folder: Path) -> list[str]:
@@ -127,6 +128,12 @@ def test_the_wheel_carries_every_notebook_as_it_is_in_the_repository(
             )
 
 
+def test_the_wheel_carries_the_teachers_guides(dists: dict[str, Path]) -> None:
+    with zipfile.ZipFile(dists["wheel"]) as archive:
+        for name in ("teaching.md", "pt/teaching.md", "fi/teaching.md"):
+            assert archive.read(f"rummykit/guides/{name}") == (ROOT / "docs" / name).read_bytes()
+
+
 def test_the_wheel_holds_every_file_of_the_package_and_its_license(dists: dict[str, Path]) -> None:
     tracked = subprocess.run(
         ["git", "ls-files", "rummykit"], cwd=ROOT, capture_output=True, text=True, check=True
@@ -161,7 +168,7 @@ def test_the_sdist_holds_what_a_build_needs(dists: dict[str, Path]) -> None:
     needed |= {f"notebooks/{name}" for name in NOTEBOOKS}
     # the wheel was built from this sdist: every file in it comes from one in the sdist
     needed |= {
-        name.replace("rummykit/notebooks/", "notebooks/", 1)
+        name.replace("rummykit/notebooks/", "notebooks/", 1).replace("rummykit/guides/", "docs/", 1)
         for name in wheel_names(dists["wheel"])
         if not name.startswith("rummykit-")
     }
@@ -191,7 +198,9 @@ def test_the_installed_command_copies_every_notebook(venv: Path, tmp_path: Path)
     copied_files = sorted(
         p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()
     )
-    assert copied_files == NOTEBOOKS
+    assert copied_files == sorted([*NOTEBOOKS, *HANDOUTS])
+    for name in HANDOUTS:  # the rules on one page, made in the language spoken (English here)
+        assert 'lang="en"' in (folder / name).read_text(encoding="utf-8")
     for name in NOTEBOOKS:
         assert render("tutorials_written_file", name=name) in copied.stdout.splitlines()
         if name.endswith(".ipynb"):  # the student edition of each lesson
@@ -201,13 +210,35 @@ def test_the_installed_command_copies_every_notebook(venv: Path, tmp_path: Path)
             assert notebook == student_edition(lesson), name
         else:
             assert (folder / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
-    assert render("tutorials_written", count=len(NOTEBOOKS), folder=str(folder)) in copied.stdout
+    assert (
+        render("tutorials_written", count=len(NOTEBOOKS) + 2, folder=str(folder)) in copied.stdout
+    )
     assert render("tutorials_edition_student") in copied.stdout
     teacher = tmp_path / "teacher"
     mine = run(venv / "rummykit", "notebooks", "--edition", "teacher", teacher, cwd=tmp_path)
     assert mine.returncode == 0, mine.stderr
     for name in NOTEBOOKS:  # the teacher edition: the lessons as the repository keeps them
         assert (teacher / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
+    # and the teacher's guide, from the wheel
+    assert (teacher / "teaching.md").read_bytes() == (ROOT / "docs" / "teaching.md").read_bytes()
+    portuguese = tmp_path / "licoes"
+    pt = run(
+        venv / "rummykit",
+        "notebooks",
+        "--lang",
+        "pt",
+        "--edition",
+        "teacher",
+        portuguese,
+        cwd=tmp_path,
+    )
+    assert pt.returncode == 0, pt.stderr
+    assert (portuguese / "01_combinacoes.ipynb").is_file() and not (
+        portuguese / "01_melds.ipynb"
+    ).exists()
+    guide = (ROOT / "docs" / "pt" / "teaching.md").read_bytes()
+    assert (portuguese / "teaching.md").read_bytes() == guide
+    assert 'lang="pt"' in (portuguese / "handout-hungarian.html").read_text(encoding="utf-8")
 
     # a learner's edits survive a second run, which copies nothing and says why
     first = folder / NOTEBOOKS[0]
@@ -264,7 +295,7 @@ def test_a_source_checkout_copies_the_repository_notebooks(
 ) -> None:
     assert Path(str(tutorials.notebooks_source())) == ROOT / "notebooks"
     assert main(["notebooks", str(tmp_path / "new")]) == 0
-    assert files_in(tmp_path / "new") == NOTEBOOKS
+    assert files_in(tmp_path / "new") == sorted([*NOTEBOOKS, *HANDOUTS])
     out = capsys.readouterr().out
     first = min(name for name in NOTEBOOKS if name.endswith(".ipynb"))
     assert render("tutorials_next", folder=str(tmp_path / "new"), first=first) in out
@@ -331,9 +362,9 @@ def test_lab_copies_only_what_is_missing_and_opens_the_folder(
     copied_files = sorted(
         p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()
     )
-    assert copied_files == NOTEBOOKS
+    assert copied_files == sorted([*NOTEBOOKS, *HANDOUTS])
     out = capsys.readouterr().out
-    assert render("tutorials_written", count=len(NOTEBOOKS) - 1, folder=str(folder)) in out
+    assert render("tutorials_written", count=len(NOTEBOOKS) + 1, folder=str(folder)) in out
     assert render("tutorials_written_file", name=NOTEBOOKS[0]) not in out.splitlines()
     (command,) = started
     assert command[:3] == [sys.executable, "-m", "jupyterlab"]
@@ -356,7 +387,7 @@ def test_lab_defaults_to_a_folder_in_the_current_one(
     monkeypatch.chdir(tmp_path)
     assert main(["lab"]) == 0
     assert started[0][-1] == tutorials.DEFAULT_FOLDER
-    assert files_in(tmp_path / tutorials.DEFAULT_FOLDER) == NOTEBOOKS
+    assert files_in(tmp_path / tutorials.DEFAULT_FOLDER) == sorted([*NOTEBOOKS, *HANDOUTS])
 
 
 def free_port() -> int:
