@@ -431,7 +431,7 @@ def test_rummykit_lab_starts_jupyterlab_on_the_folder(tmp_path: Path) -> None:
             log = server.communicate(timeout=20)[0].decode(errors="replace")
             pytest.fail(f"rummykit lab did not answer on 127.0.0.1:{port}:\n{log[-3000:]}")
         # the server's root is the folder, and the notebooks are in it
-        assert sorted(listing) == sorted({name.split("/")[0] for name in NOTEBOOKS})
+        assert sorted(listing) == sorted({*(name.split("/")[0] for name in NOTEBOOKS), *HANDOUTS})
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
