@@ -345,37 +345,23 @@ class Arranger:
             for j in range(jokers + 1):
                 if 3 <= len(chosen) + j <= 4:
                     out.add(tuple(sorted(chosen + [JOKER_ID] * j)))
-        # runs in c0's suit through c0's position
+        # runs in c0's suit through c0's position; each other place a card of the hand or a
+        # joker (a joker may stand for a card the hand holds, to free that card, H5)
         suit = _suit(c0)
         for p0 in r.positions(c0):
-            left: list[tuple[int, list[int], int]] = [(p0, [], 0)]  # (first, cards, jokers)
-            cards: list[int] = []
-            need = 0
-            for p in range(p0 - 1, r.lowest - 1, -1):
-                c = _card_at(suit, p)
-                if have[c] and c != c0:
-                    cards = [*cards, c]
-                else:
-                    need += 1
-                    if need > jokers:
-                        break
-                left.append((p, cards, need))
-            for first, lcards, lneed in left:
-                cards = list(lcards)
-                need = lneed
-                for last in range(p0, r.highest + 1):
-                    if last > p0:
-                        c = _card_at(suit, last)
-                        if have[c] and c != c0:
-                            cards = [*cards, c]
-                        else:
-                            need += 1
-                            if need > jokers:
-                                break
-                    if last - first + 1 > 13:
-                        break
-                    if last - first + 1 >= 3:
-                        out.add(tuple(sorted([c0, *cards] + [JOKER_ID] * need)))
+            below = _extend(
+                [_card_at(suit, p) for p in range(p0 - 1, r.lowest - 1, -1)], have, jokers, c0
+            )
+            above = _extend(
+                [_card_at(suit, p) for p in range(p0 + 1, r.highest + 1)], have, jokers, c0
+            )
+            for low, lcards, lneed in below:
+                for high, hcards, hneed in above:
+                    size = 1 + low + high
+                    if lneed + hneed <= jokers and 3 <= size <= 13:
+                        out.add(
+                            tuple(sorted([c0, *lcards, *hcards] + [JOKER_ID] * (lneed + hneed)))
+                        )
         found = sorted(out)
         self._melds[key] = found
         return found
@@ -448,30 +434,21 @@ class Arranger:
         if c0 != JOKER_ID and _suit(c0) != meld.suit:
             return []
 
-        # extend below to ``first`` and above to ``last``: each new position a natural card
-        # of the hand or a joker
-        def ends(step: int) -> list[tuple[list[int], int]]:
-            options: list[tuple[list[int], int]] = [([], 0)]
-            cards: list[int] = []
-            need = 0
-            p = meld.first - 1 if step < 0 else meld.last + 1
-            while r.lowest <= p <= r.highest:
-                c = _card_at(meld.suit, p)
-                if have[c]:
-                    cards = [*cards, c]
-                else:
-                    need += 1
-                    if need > free_jokers:
-                        break
-                options.append((cards, need))
-                p += step
-            return options
-
+        # extend below and above: each new place a card of the hand or a joker
+        below = _extend(
+            [_card_at(meld.suit, p) for p in range(meld.first - 1, r.lowest - 1, -1)],
+            have,
+            free_jokers,
+        )
+        above = _extend(
+            [_card_at(meld.suit, p) for p in range(meld.last + 1, r.highest + 1)],
+            have,
+            free_jokers,
+        )
         length = meld.last - meld.first + 1
-        for lcards, lneed in ends(-1):
-            for hcards, hneed in ends(+1):
-                added = len(lcards) + lneed + len(hcards) + hneed
-                if not added or lneed + hneed > free_jokers or length + added > 13:
+        for low, lcards, lneed in below:
+            for high, hcards, hneed in above:
+                if not low + high or lneed + hneed > free_jokers or length + low + high > 13:
                     continue
                 group = tuple(sorted(lcards + hcards + [JOKER_ID] * (lneed + hneed)))
                 if c0 in group and _remove(hand, group) is not None:
@@ -571,6 +548,27 @@ class Arranger:
         if any(self._search(_drop(h, c), 0, n, True) == 0 for c in set(h)):
             return True
         return not self.rules.discard_to_win and self._search(h, 0, n, True) == 0
+
+
+def _extend(
+    places: Sequence[int], have: Counter[int], jokers: int, exclude: int = -1
+) -> list[tuple[int, list[int], int]]:
+    """Every way to fill the first n of ``places`` (n = 0, 1, …), each place by that card
+    from the hand or by a joker, at most ``jokers`` of them: (n, cards, jokers used)."""
+    out: list[tuple[int, list[int], int]] = [(0, [], 0)]
+    states: list[tuple[list[int], int]] = [([], 0)]
+    for n, card in enumerate(places, 1):
+        grown: list[tuple[list[int], int]] = []
+        for cards, need in states:
+            if have[card] and card != exclude:
+                grown.append(([*cards, card], need))
+            if need < jokers:
+                grown.append((cards, need + 1))
+        if not grown:
+            break
+        states = grown
+        out += [(n, cards, need) for cards, need in states]
+    return out
 
 
 def _drop(hand: tuple[int, ...], card: int) -> tuple[int, ...]:

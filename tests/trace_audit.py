@@ -2037,6 +2037,92 @@ def _plain(a: Audit, note: Note, at: At) -> None:
             a.fail("rule_fact", note, at, f"{text([top])} completes a meld")
 
 
+# older sentences of the notes' form (an option scored by notes, not terms)
+
+
+@claim("ai_note_value", "ai_note_deadwood_after")
+def _note_value(a: Audit, note: Note, at: At) -> None:
+    hand = _after(a, at)
+    if hand is None:
+        return
+    a.deadwood(
+        note,
+        at,
+        note.params["value"],
+        lambda arr: a.ld(hand, arr),
+        "the least deadwood after it is {true}",
+    )
+
+
+@claim("ai_note_expected")
+def _note_expected(a: Audit, note: Note, at: At) -> None:
+    hand = _after(a, at)
+    if hand is None:
+        return
+    expected = a.base(hand).expected
+    if not _shows(note.params["value"], expected):
+        a.fail(
+            "expected_deadwood",
+            note,
+            at,
+            f"the expectation over the {a.n_unseen} unseen cards is {expected:.2f}",
+        )
+
+
+@claim("ai_note_single")
+def _note_single(a: Audit, note: Note, at: At) -> None:
+    card = _cards(note.params["card"])[0]
+    if not _shows(note.params["value"], a.rules.value(card)):
+        a.fail("card_value", note, at, f"{text([card])} is worth {a.rules.value(card)}")
+    if card in a.hand and a.ld(a.hand) != a.rules.value(card) + a.ld(a.without(card)):
+        a.fail("rule_fact", note, at, f"{text([card])} is in a meld of every best arrangement")
+
+
+@claim("ai_note_partners")
+def _note_partners(a: Audit, note: Note, at: At) -> None:
+    d = _discarded(at)
+    if d is None:
+        return
+    rest = a.without(d)
+    true = sum(1 for c in rest if _partial(a, d, c))
+    if int(note.params["count"]) != true:
+        a.fail("count", note, at, f"{true} cards of the hand make a meld with it and one more card")
+
+
+@claim("ai_note_safe")
+def _note_safe(a: Audit, note: Note, at: At) -> None:
+    d = _discarded(at)
+    seat = int(note.params["seat"])
+    if d is None:
+        return
+    took = [c for c in a.mem.known.get(seat, Counter()) if _partial(a, d, c)]
+    if took:
+        a.fail("memory", note, at, f"seat {seat} took {text(took)}, which goes with it")
+    if a.obs.opened[seat] and any(Arranger(a.rules, (t,)).layoffs_with((d,), 0) for t in a.table):
+        a.fail("rule_fact", note, at, f"seat {seat} has opened and can lay it off")
+
+
+@claim("ai_note_threat_opening")
+def _note_threat_opening(a: Audit, note: Note, at: At) -> None:
+    seat = int(note.params["seat"])
+    if not a.rules.threshold or a.obs.opened[seat] or seat == a.seat:
+        a.fail("rule_fact", note, at, f"seat {seat} can't open: it has opened, or it is this seat")
+    if not 0 <= _number(note.params["chance"]) <= 100:
+        a.fail("model_bounds", note, at, f"a chance of {note.params['chance']}%")
+
+
+@claim("ai_fallback")
+def _fallback(a: Audit, note: Note, at: At) -> None:
+    if a.obs.legal_actions and a.trace.chosen != a.obs.legal_actions[0]:
+        a.fail("rule_fact", note, at, f"the first legal move is {a.obs.legal_actions[0]}")
+
+
+@claim("ai_say")
+def _say(a: Audit, note: Note, at: At) -> None:
+    """Free text: nothing to re-derive, and nothing a translator can translate."""
+    a.fail("free_text", note, at, "a sentence of free text: no template to check or translate")
+
+
 CHECKED = frozenset(CHECKS)
 """Every note code this audit can check."""
 
@@ -2145,9 +2231,12 @@ def _check_text(a: Audit) -> None:
 # --- the hint a learner would be given (the hard agent's trace, second person) ----------------
 
 
-def audit_hint(obs: Observation, decision: Decision) -> list[Finding]:
+def audit_hint(
+    obs: Observation, decision: Decision, findings: Sequence[Finding] | None = None
+) -> list[Finding]:
     """The hint sentence for this decision (a hard decision on a learner's turn): no lead
-    for a tie, no empty list."""
+    for a tie, no empty list, and the plan it repeats as true as in the trace (``findings``:
+    the trace's own, if already audited)."""
     from rummykit.ai.hint import Hint
 
     out: list[Finding] = []
@@ -2164,6 +2253,11 @@ def audit_hint(obs: Observation, decision: Decision) -> list[Finding]:
         )
     if "()" in summary:
         out.append(Finding("empty_list", "hint", summary, "an empty list “()”"))
+    chosen = next((c for c in decision.trace.candidates if c.action == decision.action), None)
+    if chosen is not None and chosen.plan is not None and str(chosen.plan) in summary:
+        findings = audit(obs, decision) if findings is None else findings
+        plan = str(At("plan", 0, chosen))
+        out += [Finding(f.code, "hint", summary, f.truth) for f in findings if f.where == plan]
     return out
 
 
@@ -2179,13 +2273,14 @@ def _numbers(line: str, comma: bool) -> Counter[str]:
     return Counter(n.replace(".", ",") for n in found)
 
 
-_ENGLISH_ONLY: dict[str, frozenset[str]] = {}
+_ENGLISH_ONLY: dict[tuple[str, int], frozenset[str]] = {}
 
 
 def english_only(language: str) -> frozenset[str]:
     """Words of the English sentences that no sentence of ``language`` uses (lower case,
     four letters or more): one of them in a translated trace is English left over."""
-    if language not in _ENGLISH_ONLY:
+    key = (language, id(catalogue(language)))
+    if key not in _ENGLISH_ONLY:
         word = re.compile(r"[^\W\d_]{4,}")
         english = {
             w.lower()
@@ -2198,8 +2293,8 @@ def english_only(language: str) -> frozenset[str]:
             for msg in getattr(found, "_catalog", {}).values():
                 if isinstance(msg, str):
                     theirs |= {w.lower() for w in word.findall(re.sub(r"\{[^}]*\}", " ", msg))}
-        _ENGLISH_ONLY[language] = frozenset(english - theirs)
-    return _ENGLISH_ONLY[language]
+        _ENGLISH_ONLY[key] = frozenset(english - theirs)
+    return _ENGLISH_ONLY[key]
 
 
 def audit_languages(
@@ -2269,8 +2364,37 @@ class Audited:
     findings: list[Finding]
 
 
+def _shown_in(where: str, languages: Sequence[str]) -> dict[str, Any]:
+    if where in languages:
+        return {"language": where}
+    if where == "hint":
+        return {"hint": True}
+    return {}
+
+
 def reproducer_code(rep: dict[str, Any]) -> str:
-    """A Python snippet that replays a game to the decision and prints its trace."""
+    """A Python snippet that replays a game to the decision and prints its trace (in the
+    language, or the hint, that a finding is about)."""
+    if rep.get("language") or rep.get("hint"):
+        shown = "Hint(decision).summary" if rep.get("hint") else "decision.trace"
+        imports = "from rummykit.ai.hint import Hint\n" if rep.get("hint") else ""
+        speak = (
+            f"from rummykit.language import speaking\nwith speaking({rep['language']!r}):\n    "
+            if rep.get("language")
+            else ""
+        )
+        return (
+            "from rummykit.game import Game\n"
+            "from rummykit.ai import make_agent\n"
+            + imports
+            + f"game = Game.new({rep['variant']!r}, players={rep['players']}, seed={rep['seed']})\n"
+            f"agents = [make_agent(level) for level in {list(rep['levels'])!r}]\n"
+            f"for _ in range({rep['move']}):\n"
+            "    game.play(agents[game.current].decide(game.observation(game.current)).action)\n"
+            "decision = agents[game.current].decide(game.observation(game.current))\n"
+            + speak
+            + f"print({shown})"
+        )
     return (
         "from rummykit.game import Game\n"
         "from rummykit.ai import make_agent\n"
@@ -2312,12 +2436,107 @@ def play(
         }
         findings = audit(obs, decision)
         if hints and agents[seat].name == "hard" and obs.legal_actions:
-            findings += audit_hint(obs, decision)
+            findings += audit_hint(obs, decision, findings)
         if languages:
             findings += audit_languages(
                 decision, hint=agents[seat].name == "hard", languages=languages
             )
-        findings = [Finding(f.code, f.where, f.claim, f.truth, rep) for f in findings]
+        findings = [
+            Finding(f.code, f.where, f.claim, f.truth, {**rep, **_shown_in(f.where, languages)})
+            for f in findings
+        ]
         yield Audited(rep, agents[seat].name, findings)
         game.play(decision.action)
         move += 1
+
+
+TABLES = tuple((v, n) for v in ("rommi", "hungarian") for n in (2, 3, 4))
+
+
+def schedule(seed: int) -> Iterator[tuple[str, int, int, list[str]]]:
+    """Games to audit, forever: both variants, 2, 3 and 4 players in turn, every level at
+    every table (the levels rotate over the seats, mixed), each game with a fresh seed."""
+    import random
+
+    rng = random.Random(seed)
+    k = 0
+    while True:
+        for variant, players in TABLES:
+            start = k % len(LEVELS)
+            levels = [LEVELS[(start + i) % len(LEVELS)] for i in range(players)]
+            if players == 2:  # two seats: the pairs of levels in turn
+                levels = [LEVELS[start], LEVELS[(start + 1 + k // len(LEVELS)) % len(LEVELS)]]
+            rng.shuffle(levels)
+            yield variant, players, rng.randrange(10**6), levels
+        k += 1
+
+
+@dataclass
+class Report:
+    """What an audit of many decisions found: decisions and decisions with a false claim
+    per level and per variant, and per class of finding the decisions it was found in, by
+    level, with the first reproducer."""
+
+    decisions: Counter[str] = field(default_factory=Counter)
+    false: Counter[str] = field(default_factory=Counter)
+    classes: dict[str, Counter[str]] = field(default_factory=dict)
+    examples: dict[str, Finding] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, audited: Audited) -> None:
+        variant = audited.reproducer["variant"]
+        players = audited.reproducer["players"]
+        for key in (audited.level, f"variant:{variant}", f"players:{players}", "all"):
+            self.decisions[key] += 1
+            if audited.findings:
+                self.false[key] += 1
+        for code in sorted({f.code for f in audited.findings}):
+            self.classes.setdefault(code, Counter())[audited.level] += 1
+            self.classes[code]["all"] += 1
+            if code not in self.examples:
+                self.examples[code] = next(f for f in audited.findings if f.code == code)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "decisions": dict(self.decisions),
+            "with_false_claim": dict(self.false),
+            "seconds": round(self.seconds, 1),
+            "classes": {
+                code: {
+                    "decisions": dict(counts),
+                    "example": {
+                        "where": self.examples[code].where,
+                        "claim": self.examples[code].claim,
+                        "truth": self.examples[code].truth,
+                        "reproducer": self.examples[code].reproducer,
+                        "code": reproducer_code(self.examples[code].reproducer),
+                    },
+                }
+                for code, counts in sorted(self.classes.items(), key=lambda kv: -kv[1]["all"])
+            },
+        }
+
+
+def run(
+    decisions: int,
+    seed: int,
+    *,
+    languages: Sequence[str] = ("pt", "fi"),
+    hints: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> Report:
+    """Audit at least ``decisions`` decisions of the games of :func:`schedule` (whole
+    games: the last one is played to its end)."""
+    import time
+
+    report = Report()
+    start = time.perf_counter()
+    for variant, players, game_seed, levels in schedule(seed):
+        if report.decisions["all"] >= decisions:
+            break
+        for audited in play(variant, players, game_seed, levels, languages=languages, hints=hints):
+            report.add(audited)
+        if progress is not None:
+            progress(report.decisions["all"])
+    report.seconds = time.perf_counter() - start
+    return report
