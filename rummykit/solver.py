@@ -61,6 +61,7 @@ __all__ = [
     "card_bit",
     "deadwood_counter",
     "hand_mask",
+    "layoff_cards",
     "layoff_options",
     "min_deadwood",
     "min_deadwood_many",
@@ -1105,7 +1106,11 @@ def card_bit(card: Card | str) -> int:
 
 
 def min_deadwood(
-    hand: CardsLike | int, variant: Variant = HUNGARIAN, *, discard: bool = False
+    hand: CardsLike | int,
+    variant: Variant = HUNGARIAN,
+    *,
+    discard: bool = False,
+    table: Iterable[Meld | CardsLike] = (),
 ) -> int:
     """The least deadwood value this hand can be left with (a number only: the fast path).
 
@@ -1119,9 +1124,14 @@ def min_deadwood(
     >>> min_deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣", gin, discard=True)
     9
 
+    With ``table``, cards may also be laid off onto the melds on the table (see
+    :func:`deadwood_counter`).
+
     Asking thousands of times for one variant? :func:`deadwood_counter` binds it once.
     """
     global _last_variant, _last_counters
+    if table:
+        return deadwood_counter(variant, discard=discard, table=table)(hand)
     if variant is not _last_variant:
         _last_counters = _rules(variant).counters()
         _last_variant = variant
@@ -1143,7 +1153,10 @@ def min_deadwood_many(
 
 
 def deadwood_counter(
-    variant: Variant = HUNGARIAN, *, discard: bool = False
+    variant: Variant = HUNGARIAN,
+    *,
+    discard: bool = False,
+    table: Iterable[Meld | CardsLike] = (),
 ) -> Callable[[CardsLike | int], int]:
     """:func:`min_deadwood` for one variant, as a function of the hand alone.
 
@@ -1154,8 +1167,21 @@ def deadwood_counter(
     >>> deadwood = deadwood_counter(variant("rommi", ace_low=True, ace_above_king=False))
     >>> deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣"), deadwood(hand_mask("4♥ 4♦ 4♣ 9♣"))
     (19, 9)
+
+    With ``table``, the melds on the table, cards may also be laid off onto them (any of
+    them, or none: whichever leaves least), as a player who may lay off can (H8, R6):
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> table = [make_meld("2♠ 3♠ 4♠", ROMMI), make_meld("3♥ 3♦ 3♣", ROMMI)]
+    >>> deadwood = deadwood_counter(ROMMI, discard=True, table=table)
+    >>> deadwood("5♠ 6♠ 7♠ 10♠ 5♥ 7♥ 10♦ Q♦ 2♣ 10♣ 7♣")  # 5♠ 6♠ laid off, 7♠ 7♥ 7♣ melded
+    7
     """
-    return _rules(variant).counters()[discard]
+    counter = _rules(variant).counters()[discard]
+    melds = _table_melds(table, variant)
+    if not melds:
+        return counter
+    return _TableDeadwood(melds, variant, counter, discard)
 
 
 def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
@@ -1206,6 +1232,155 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
         return _deadwood_with_sets(a, b, c, d, sets, rules, discard)
 
     return deadwood
+
+
+def layoff_cards(table: Iterable[Meld | CardsLike], variant: Variant = HUNGARIAN) -> set[Card]:
+    """Every card that some lay-off onto these melds could hold, whatever else the hand
+    holds: the cards that may matter for lay-offs (a run's cards beyond its ends, the
+    missing suits of a set, the joker where a meld may take one).
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> sorted(map(str, layoff_cards([make_meld("J♠ Q♠ K♠", ROMMI)], ROMMI)))[:3]
+    ['10♠', '2♠', '3♠']
+    >>> sorted(map(str, layoff_cards([make_meld("9♠ 9♥ 9♦", ROMMI)], ROMMI)))
+    ['9♣']
+    """
+    rules = _rules(variant)
+    out: set[Card] = set()
+    for meld in _table_melds(table, variant):
+        out |= _meld_fits(meld, rules)
+    return out
+
+
+def _meld_fits(meld: Meld, rules: _Rules) -> frozenset[Card]:
+    """The cards some lay-off onto ``meld`` could hold (cached per meld and rules)."""
+    key = (meld, rules.variant)
+    found = _FITS.get(key)
+    if found is None:
+        if len(_FITS) > _CACHE_LIMIT:
+            _FITS.clear()
+        deck = Counter(dict.fromkeys(_FIELD_CARD.values(), 1))
+        deck[JOKER] = rules.jpm
+        found = _FITS[key] = frozenset(c for g in _layoff_groups(meld, deck, rules) for c in g)
+    return found
+
+
+_FITS: dict[tuple[Meld, Variant], frozenset[Card]] = {}
+
+
+class _TableDeadwood:
+    """The least deadwood of a hand that may also lay cards off onto the table's melds:
+    every set of the hand's cards that can go onto them together (one group per meld,
+    grown at either end of a run or by the missing suits of a set) is tried, and the rest
+    of the hand melds as :func:`min_deadwood` finds. Exact: a lay-off only takes cards out
+    of the hand, and the cards left meld on their own."""
+
+    def __init__(
+        self,
+        melds: list[Meld],
+        variant: Variant,
+        counter: Callable[[CardsLike | int], int],
+        discard: bool,
+    ) -> None:
+        self.melds = melds
+        self.variant = variant
+        self.rules = _rules(variant)
+        self.counter = counter
+        self.discard = discard
+        self.fits = layoff_cards(melds, variant)
+        # shared by every counter for the same table (an agent makes several a decision)
+        table = (tuple(melds), variant)
+        laid = _LAID.get(table)
+        if laid is None:
+            if len(_LAID) > 64:
+                _LAID.clear()
+            laid = _LAID[table] = {}
+        self.laid = laid
+
+    def __call__(self, hand: CardsLike | int) -> int:
+        cards = _mask_cards(hand) if isinstance(hand, int) else list(as_cards(hand))
+        fits = self.fits
+        near = [c for c in cards if c in fits]
+        if not near:
+            return self.counter(cards)
+        best = _BIG
+        for laid in self._laid(near):
+            rest = list(cards)
+            for card in laid:
+                rest.remove(card)
+            if not rest:
+                if not self.discard:
+                    return 0
+                continue  # a card must stay to be the discard
+            value = self.counter(rest)
+            if value < best:
+                best = value
+                if not best:
+                    break
+        return best
+
+    def _laid(self, near: list[Card]) -> list[tuple[Card, ...]]:
+        """Every set of these cards that can be laid off together (the empty one first)."""
+        key = tuple(sorted(near, key=Card.sort_key))
+        found = self.laid.get(key)
+        if found is not None:
+            return found
+        if len(self.laid) > _CACHE_LIMIT:
+            self.laid.clear()
+        avail = Counter(key)
+        options = [g for g in (_meld_groups(m, key, self.rules) for m in self.melds) if g]
+        seen: set[tuple[Card, ...]] = set()
+
+        def place(index: int, avail: Counter[Card], laid: tuple[Card, ...]) -> None:
+            if index == len(options):
+                seen.add(_sorted(laid))
+                return
+            place(index + 1, avail, laid)
+            for group in options[index]:
+                need = Counter(group)
+                if all(avail[c] >= n for c, n in need.items()):
+                    place(index + 1, avail - need, laid + group)
+
+        place(0, avail, ())
+        found = sorted(seen, key=len)
+        self.laid[key] = found
+        return found
+
+
+def _meld_groups(
+    meld: Meld, cards: tuple[Card, ...], rules: _Rules
+) -> tuple[tuple[Card, ...], ...]:
+    """The groups of ``cards`` that may go onto ``meld`` (cached by the cards that could).
+
+    A group of natural cards onto a meld without a joker is legal as built (a run grown
+    card by card within the places the variant gives the ace, at most 13 cards; a set by
+    its missing suits, at most four); one with a joker anywhere is read as the referee
+    reads it (:func:`rummykit.melds.layoff_readings`)."""
+    fits = _meld_fits(meld, rules)
+    mine = tuple(c for c in cards if c in fits)
+    if not mine:
+        return ()
+    key = (meld, rules.variant, mine)
+    found = _GROUPS.get(key)
+    if found is None:
+        if len(_GROUPS) > _CACHE_LIMIT:
+            _GROUPS.clear()
+        plain = not any(c.is_joker for c in meld.cards)
+        found = _GROUPS[key] = tuple(
+            group
+            for group in dict.fromkeys(_layoff_groups(meld, Counter(mine), rules))
+            if (plain and JOKER not in group) or layoff_readings(meld, group, rules.variant)
+        )
+    return found
+
+
+_GROUPS: dict[tuple[Meld, Variant, tuple[Card, ...]], tuple[tuple[Card, ...], ...]] = {}
+_LAID: dict[tuple[tuple[Meld, ...], Variant], dict[tuple[Card, ...], list[tuple[Card, ...]]]] = {}
+
+
+def _mask_cards(mask: int) -> list[Card]:
+    """The cards of a :func:`hand_mask`."""
+    return [card for card, bit in _CARD_BITS.items() if mask & bit]
 
 
 def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -> int:

@@ -77,6 +77,7 @@ class BaseAgent(ABC):
             raise ValueError("no legal actions: it is not this seat's turn")
         self._steps: list[Note] = []
         self._candidates: list[Candidate] = []
+        self.prepare(obs)
         if obs.phase == "cut":
             action, why = self._cut(obs)
         elif obs.phase == "draw":
@@ -87,6 +88,37 @@ class BaseAgent(ABC):
             action, why = obs.legal_actions[0], Note("ai_fallback")
         trace = Trace(self.name, obs.seat, tuple(self._steps), tuple(self._candidates), action, why)
         return Decision(action, trace)
+
+    def prepare(self, obs: Observation) -> None:  # noqa: B027 (a hook: most levels need nothing)
+        """Work out, once per decision, what every option's score needs (nothing here)."""
+
+    def weigh_discards(self, obs: Observation) -> Decision | None:
+        """The discard this level would choose in ``obs``, every legal discard scored as
+        it scores them at its discard (the card just taken ruled out), whether or not it
+        would discard now — how the mistake review weighs a learner's discard. ``None``
+        when no discard is legal."""
+        discards = [a for a in obs.legal_actions if isinstance(a, Discard)]
+        if not discards:
+            return None
+        self._steps = []
+        self._candidates = []
+        self.prepare(obs)
+        action, why = self._choose_discard(obs, discards)
+        trace = Trace(self.name, obs.seat, tuple(self._steps), tuple(self._candidates), action, why)
+        return Decision(action, trace)
+
+    def out_value(self, obs: Observation) -> float:
+        """What going out now is worth in this level's score: no deadwood left (0)."""
+        return 0.0
+
+    def opened_value(self, obs: Observation) -> float | None:
+        """An opened hand in the units of this level's scores before the opening, when those
+        differ from its scores after it (``None``: they don't)."""
+        return None
+
+    def round_end_chance(self, obs: Observation) -> float:
+        """How likely this level thinks the round ends before this seat's next turn."""
+        return 0.0
 
     def step(self, code: str, shown: Sequence[Card] = (), /, **params: object) -> None:
         """Record one line of reasoning (``shown``: the cards to draw beside it)."""
@@ -384,13 +416,15 @@ class BaseAgent(ABC):
         best = ranked[0]
         card = best.action.card if isinstance(best.action, Discard) else None
         if len(ranked) > 1:
+            diff = f"{best.score - ranked[1].score:.1f}"
             params = {
                 "card": card,
                 "score": signed(best.score),
-                "diff": f"{best.score - ranked[1].score:.1f}",
+                "diff": diff,
                 "other": str(ranked[1].action),
             }
-            return best.action, Note("ai_why_discard_ahead", params)
+            code = "ai_why_discard_tie" if diff == "0.0" else "ai_why_discard_ahead"
+            return best.action, Note(code, params)
         return best.action, Note("ai_why_discard_only", {"card": card})
 
     @abstractmethod
@@ -571,6 +605,7 @@ class HardAgent(NormalAgent):
     threat_size = 6  # ... when it holds this many cards or fewer
     hold_until = 5  # without an opening rule: melds stay in hand until someone is this close
     hold_turns = 3  # ... or the stock holds this few rounds of draws
+    hold_until_short = 3  # in a short deal: until someone is this close, or my last turn
     joker_keep = 40.0  # points a joker in hand is worth beyond its value
     feed_penalty = 2.0  # points for a card the next player has shown it wants
     opening_weight = 0.5  # points per opening point expected after the next draw
@@ -578,11 +613,27 @@ class HardAgent(NormalAgent):
     short_deal = 3  # a stock dealt with this many rounds of draws or fewer: a short deal
     chooses_the_end = True  # at the empty stock it ends the deal when its hand is likely lowest
 
-    def decide(self, obs: Observation) -> Decision:
-        """Choose a legal action for ``obs.seat`` and explain it."""
+    def prepare(self, obs: Observation) -> None:
+        """What going out is worth at this table, and the outlook of this seat."""
         self.out_bonus = self._out_value(obs)
         self.look = plan.Outlook(obs)
-        return super().decide(obs)
+
+    def out_value(self, obs: Observation) -> float:
+        """What going out now is worth: what the others would be left paying (the
+        ``going out`` term's worth)."""
+        return self._out_value(obs)
+
+    def round_end_chance(self, obs: Observation) -> float:
+        """The chance :meth:`_end_chance` gives (the ``round ends`` term's)."""
+        return self._end_chance(obs)[0]
+
+    def opened_value(self, obs: Observation) -> float | None:
+        """Before its opening hard scores a discard by the chance to open next turn (escaping
+        the flat penalty) and the opening points expected: an opened hand is both for sure."""
+        v = obs.variant
+        if not v.opening_threshold:
+            return None
+        return float(v.unopened_penalty) + self.opening_weight * v.opening_threshold
 
     def _out_value(self, obs: Observation) -> float:
         """What going out is worth, in points: what the others would be left paying (a
@@ -673,25 +724,30 @@ class HardAgent(NormalAgent):
             "chance": f"{100 * chance:.1f}",
             "pot": f"{self.out_bonus:.0f}",
         }
-        return Term(
-            "lowest_hand", chance * self.out_bonus, Note("ai_term_not_searched_lowest", params)
-        )
+        code = "ai_term_not_searched_lowest" + ("" if now > limit else "_equal")
+        return Term("lowest_hand", chance * self.out_bonus, Note(code, params))
 
     def holds_melds(self, obs: Observation) -> bool:
         """Without an opening rule, whether to keep melds in hand: while every other player
         holds more than ``hold_until`` cards and the stock has more than ``hold_turns``
         rounds of draws left. On the table melds give the others places to lay off (R6);
-        in hand they count against me if the deal ends (R8, R10)."""
+        in hand they count against me if the deal ends (R8, R10). In a short deal
+        (:meth:`plays_for_lowest`), where laying off is how the others lower their hands,
+        until my last turn before the stock can run out: while every other player holds
+        more than ``hold_until_short`` cards and the stock has a card for each player."""
         if obs.variant.opening_threshold:
             return False
         closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
+        if self.plays_for_lowest(obs):
+            return closest > self.hold_until_short and obs.stock_size >= obs.players
         return closest > self.hold_until and obs.stock_size > self.hold_turns * obs.players
 
     def lays_melds(self, obs: Observation) -> bool:
         """Lay melds down unless :meth:`holds_melds` says to keep them (the trace says why)."""
         if self.holds_melds(obs):
             closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
-            self.step("ai_hold_melds_stock", count=closest, stock=obs.stock_size)
+            code = "ai_hold_melds_short" if self.plays_for_lowest(obs) else "ai_hold_melds_stock"
+            self.step(code, count=closest, stock=obs.stock_size)
             return False
         return True
 
@@ -777,7 +833,7 @@ class HardAgent(NormalAgent):
                 "next_draw",
                 -weight * forecast.deadwood,
                 Note(
-                    "ai_term_next_draw",
+                    "ai_term_next_draw" if end else "ai_term_next_draw_sure",
                     {
                         "value": f"{forecast.deadwood:.1f}",
                         "total": forecast.total,
@@ -947,9 +1003,8 @@ class HardAgent(NormalAgent):
                 terms = [self._lowest_now_term(obs, now, short[-1][2])]
             else:
                 worst = short[-1][2]
-                note = Note(
-                    "ai_term_not_searched", {"value": now, "limit": worst, "count": self.shortlist}
-                )
+                code = "ai_term_not_searched" if now > worst else "ai_term_not_searched_equal"
+                note = Note(code, {"value": now, "limit": worst, "count": self.shortlist})
                 terms = [Term("deadwood_now", -float(now), note)]
             if d.card.is_joker:
                 terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_hard")))
@@ -978,13 +1033,13 @@ class HardAgent(NormalAgent):
 
     def _plan(self, obs: Observation, rest: list[Card]) -> Note:
         """What a hand keeps and waits for."""
-        improvers = self.look.improvers(rest)
-        names = sorted(set(improvers), key=Card.sort_key)
+        melders = self.look.melders(rest)
+        names = sorted(set(melders), key=Card.sort_key)
         melds = best_arrangement(rest, obs.variant).melds
         kept = join([str(m) for m in melds], "and") if melds else render("ai_plan_no_melds")
-        if not improvers:
+        if not melders:
             return Note("ai_plan_nothing", {"melds": kept})
-        params = {"melds": kept, "cards": names, "count": len(improvers)}
+        params = {"melds": kept, "cards": names, "count": len(melders)}
         return Note("ai_plan_waits", params, tuple(names))
 
     def _before_opening(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
@@ -1006,18 +1061,24 @@ class HardAgent(NormalAgent):
             searched = i < self.opening_shortlist
             if searched:
                 chance, expected, openers = look.opening_forecast(rest)
-                names = sorted(set(openers), key=Card.sort_key)
+                every = bool(openers) and len(openers) == look.total
+                names = [] if every else sorted(set(openers), key=Card.sort_key)
                 terms = [
                     Term(
                         "open_chance",
                         chance * penalty,
                         Note(
-                            "ai_term_open_chance",
+                            "ai_term_open_chance_all"
+                            if every
+                            else "ai_term_open_chance"
+                            if openers
+                            else "ai_term_open_chance_none",
                             {
                                 "count": len(openers),
                                 "total": look.total,
                                 "cards": names,
                                 "penalty": v.unopened_penalty,
+                                "threshold": threshold,
                             },
                             tuple(names),
                         ),
@@ -1032,9 +1093,15 @@ class HardAgent(NormalAgent):
                     ),
                 ]
             else:
+                limit = short[-1][2]
                 note = Note(
-                    "ai_term_opening_not_searched",
-                    {"points": points, "threshold": threshold, "count": self.opening_shortlist},
+                    "ai_term_opening_not_searched" + ("" if points < limit else "_equal"),
+                    {
+                        "points": points,
+                        "threshold": threshold,
+                        "count": self.opening_shortlist,
+                        "limit": limit,
+                    },
                 )
                 terms = [Term("opening_points", self.opening_weight * min(points, threshold), note)]
             if d.card.is_joker:
