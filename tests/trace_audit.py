@@ -408,23 +408,30 @@ class Base:
         self.ld = arr.least(hand)
         self.value: dict[int, int] = {}
         self.forced: dict[int, int] = {}
+        self.melded: dict[int, int] = {}  # u in a meld or laid off, the best discard (INF: can't)
+        self.swapped: dict[int, int] = {}  # u kept loose or thrown back
         self.out: dict[int, bool] = {}
         ld_minus = {d: arr.least(_drop(hand, d)) for d in set(hand)}
         zero = arr._search(hand, 0, self.need, True) == 0 if self.may_go_out else False
         for u in audit.unseen:
             plus = tuple(sorted((*hand, u)))
             useful = bool(arr.melds_holding(plus, u)) or bool(arr.layoffs_holding(plus, u))
+            swapped = min([self.ld] + [ld_minus[d] + audit.rules.value(u) for d in ld_minus])
             if not useful:  # u is deadwood in every arrangement: thrown, or kept for a higher card
                 out = zero
-                value = min([self.ld] + [ld_minus[d] + audit.rules.value(u) for d in ld_minus])
-                forced = self.ld
+                value = swapped
+                melded = INF
             else:
                 out = self.may_go_out and arr.goes_out(plus, need=self.need)
                 value = arr.least(plus, discard=True)
-                forced = min([self.ld] + [arr.least_holding(_drop(plus, d), u) for d in set(hand)])
+                melded = min(arr.least_holding(_drop(plus, d), u) for d in set(hand))
             self.out[u] = out
             self.value[u] = 0 if out else value
-            self.forced[u] = 0 if out else forced
+            self.melded[u] = 0 if out and useful else melded
+            self.swapped[u] = swapped
+            # only a card that would go into a meld or onto the table, better than any swap
+            # (the plan's own words), counts; any other leaves the hand as it is
+            self.forced[u] = 0 if out else (melded if melded < swapped else self.ld)
 
     @cached_property
     def expected(self) -> float:
@@ -441,6 +448,12 @@ class Base:
     @cached_property
     def outs(self) -> Counter[int]:
         return Counter({u: k for u, k in self.a.unseen.items() if self.out[u]})
+
+    @cached_property
+    def meld_better(self) -> Counter[int]:
+        """The unseen cards that would go into a meld or onto the table, leaving less than
+        any swap (the card kept loose or thrown back) would, with copies."""
+        return Counter({u: k for u, k in self.a.unseen.items() if self.melded[u] < self.swapped[u]})
 
     @cached_property
     def lowering(self) -> Counter[int]:
@@ -743,9 +756,9 @@ def _round_ends(a: Audit, note: Note, at: At) -> None:
         )
 
 
-@claim("ai_term_next_draw")
+@claim("ai_term_next_draw", "ai_term_next_draw_sure")
 def _next_draw(a: Audit, note: Note, at: At) -> None:
-    p = note.params
+    p = {"weight": "100", **note.params}
     c = at.candidate
     this_turn = c is not None and isinstance(c.action, Draw)
     hand = a.hand if this_turn else _after(a, at)
@@ -768,9 +781,15 @@ def _next_draw(a: Audit, note: Note, at: At) -> None:
             f"the expectation over the {a.n_unseen} unseen cards is {base.expected:.2f}",
         )
     ends = _round_end_term(c)
-    if ends is None:
+    if note.code == "ai_term_next_draw_sure" and ends is not None:
+        a.fail("otherwise_weight", note, at, "a chance that the round ends first is counted too")
+        ends = None
+    otherwise = TEMPLATES[note.code].startswith("otherwise")
+    if ends is None and otherwise:
         a.fail("otherwise_without_if", note, at, "no “if the round ends …” before this “otherwise”")
-    elif not _within(
+    elif ends is None and not _shows(p["weight"], 100):
+        a.fail("otherwise_weight", note, at, "no chance of the round ending is counted: 100%")
+    elif ends is not None and not _within(
         _number(p["weight"]), lambda x: 100 - x, ends.note.params["chance"], slack=1.0
     ):
         a.fail(
@@ -924,26 +943,22 @@ def _plan(a: Audit, note: Note, at: At) -> None:
     if hand is None:
         return
     base = a.base(hand)
-    true = base.lowering
+    if "lower its deadwood" in TEMPLATES[note.code]:  # what the sentence says it counts
+        true, what = base.lowering, "lower its deadwood"
+    else:
+        true, what = (
+            base.meld_better,
+            "would go into a meld or onto the table, better than any swap",
+        )
     count = sum(true.values())
     p = note.params
     if note.code == "ai_plan_nothing":
         if count:
-            a.fail(
-                "plan_count",
-                note,
-                at,
-                f"{count} unseen cards lower its deadwood: {text(sorted(true))}",
-            )
+            a.fail("plan_count", note, at, f"{count} unseen cards {what}: {text(sorted(true))}")
     else:
         named = _cards(p["cards"])
         if int(p["count"]) != count:
-            a.fail(
-                "plan_count",
-                note,
-                at,
-                f"{count} unseen cards lower its deadwood ({text(sorted(true))})",
-            )
+            a.fail("plan_count", note, at, f"{count} unseen cards {what} ({text(sorted(true))})")
         wrong = [c for c in named if c not in true]
         if wrong:
             code = (
@@ -951,7 +966,7 @@ def _plan(a: Audit, note: Note, at: At) -> None:
                 if _outs_code(a, wrong, Counter()) == "outs_known_held"
                 else "plan_cards"
             )
-            a.fail(code, note, at, f"{text(wrong)} would not lower its deadwood or is not unseen")
+            a.fail(code, note, at, f"{text(wrong)}: not unseen, or not a card that {what}")
         if not named:
             a.fail("empty_list", note, at, "waits for no card")
     _check_melds_kept(a, note, at, hand)
@@ -992,53 +1007,130 @@ def _minus_ok(hand: Sequence[int], cards: Iterable[int]) -> tuple[int, ...] | No
     return tuple(rest)
 
 
-@claim("ai_term_not_searched")
+# options not searched: scored by a figure of their own, against the searched options'
+
+
+def _searched(a: Audit) -> list[Candidate]:
+    return [c for c in a.trace.candidates if c.searched and isinstance(c.action, Discard)]
+
+
+def _figure(a: Audit, kind: str, hand: tuple[int, ...]) -> int:
+    """What an option is scored by when not searched: its least deadwood (``deadwood``), its
+    hand as it is (``hand``), its best opening (``opening``)."""
+    if kind == "deadwood":
+        return a.ld(hand)
+    if kind == "hand":
+        return a.value(hand)
+    return a.arranger.best_opening(hand)
+
+
+_NOT_SEARCHED = {
+    "ai_term_not_searched": "deadwood",
+    "ai_term_not_searched_equal": "deadwood",
+    "ai_term_not_searched_lowest": "deadwood",  # “scored as it is, V points of deadwood”
+    "ai_term_not_searched_lowest_equal": "deadwood",
+    "ai_term_opening_not_searched": "opening",
+    "ai_term_opening_not_searched_equal": "opening",
+}
+
+
+@claim(*_NOT_SEARCHED)
 def _not_searched(a: Audit, note: Note, at: At) -> None:
+    """“more than the N searched options leave (at most L)” (strict), “no less than …”
+    (``_equal``), and for openings “fewer than / no more than … keep (at least L)”."""
     p = note.params
     hand = _after(a, at)
     if hand is None:
         return
-    true = a.ld(hand)
-    a.deadwood(
-        note, at, p["value"], lambda arr: a.ld(hand, arr), "the least deadwood after it is {true}"
-    )
-    searched = [c for c in a.trace.candidates if c.searched and isinstance(c.action, Discard)]
+    kind = _NOT_SEARCHED[note.code]
+    true = _figure(a, kind, hand)
+    said = p["points"] if kind == "opening" else p["value"]
+    if kind == "deadwood":
+        a.deadwood(
+            note, at, said, lambda arr: a.ld(hand, arr), "the least deadwood after it is {true}"
+        )
+    elif not _shows(said, true):
+        code = "caught_with" if kind == "hand" else "opening_points"
+        a.fail(code, note, at, f"it is {true}")
+    _against_searched(a, note, at, kind, [true], p)
+    if note.code.startswith("ai_term_not_searched_lowest"):
+        _model_chance(a, note, at, p["chance"], p["pot"])
+    elif kind == "deadwood":
+        _value_is(a, note, at, -float(said))
+    elif kind == "opening":
+        _value_is(a, note, at, min(float(said), a.rules.threshold) / 2)
+    else:
+        _model_chance(a, note, at, p["chance"], p["pot"])
+
+
+def _against_searched(a: Audit, note: Note, at: At, kind: str, figures: list[int], p: Any) -> None:
+    """The searched options' count and limit as stated, and every figure beyond the limit
+    (strictly for “more than” / “fewer than”)."""
+    searched = _searched(a)
     if int(p["count"]) != len(searched):
         a.fail("count", note, at, f"{len(searched)} options were searched")
-    left = [
-        a.ld(a.without(card_id(c.action.card))) for c in searched if isinstance(c.action, Discard)
-    ]
-    most = max(left, default=0)
-    if left and int(p["limit"]) != most:
-        a.fail("not_searched_limit", note, at, f"the searched options leave at most {most}")
-    if left and not true > most:
-        a.fail("more_than_equal", note, at, f"{true} is not more than {most}")
-    _value_is(a, note, at, -float(p["value"]))
-
-
-@claim("ai_term_not_searched_lowest")
-def _not_searched_lowest(a: Audit, note: Note, at: At) -> None:
-    p = note.params
-    hand = _after(a, at)
-    if hand is None:
+    theirs = [_figure(a, kind, a.without(card_id(c.action.card))) for c in searched]  # type: ignore[attr-defined]
+    if not theirs:
         return
-    true = a.value(hand)
-    if not _shows(p["value"], true):
-        a.fail("caught_with", note, at, f"the hand as it is is worth {true}")
-    searched = [c for c in a.trace.candidates if c.searched and isinstance(c.action, Discard)]
-    if int(p["count"]) != len(searched):
-        a.fail("count", note, at, f"{len(searched)} options were searched")
-    left = [
-        a.value(a.without(card_id(c.action.card)))
-        for c in searched
+    strict = not note.code.endswith(("_equal", "_group"))
+    if kind == "opening":
+        limit = min(theirs)
+        capped = min(min(x, a.rules.threshold) for x in theirs)
+        if "limit" in p and int(p["limit"]) not in (limit, capped):
+            a.fail("not_searched_limit", note, at, f"the searched options keep at least {limit}")
+        bad = [f for f in figures if (f >= limit if strict else f > limit)]
+        word = "fewer than" if strict else "no more than"
+    else:
+        limit = max(theirs)
+        if int(p["limit"]) != limit:
+            a.fail("not_searched_limit", note, at, f"the searched options leave at most {limit}")
+        bad = [f for f in figures if (f <= limit if strict else f < limit)]
+        word = "more than" if strict else "no less than"
+    if bad:
+        a.fail(
+            "more_than_equal",
+            note,
+            at,
+            f"{bad[0]} is not {word} the {limit} of the searched options",
+        )
+
+
+@claim(
+    "ai_term_not_searched_group",
+    "ai_term_not_searched_lowest_group",
+    "ai_term_opening_not_searched_group",
+)
+def _not_searched_group(a: Audit, note: Note, at: At) -> None:
+    """A group sentence given as a note: true of every option not searched."""
+    kind = _NOT_SEARCHED[note.code.removesuffix("_group")]
+    rough = [c for c in a.trace.candidates if not c.searched]
+    figures = [
+        _figure(a, kind, a.without(card_id(c.action.card)))
+        for c in rough
         if isinstance(c.action, Discard)
     ]
-    most = max(left, default=0)
-    if left and int(p["limit"]) != most:
-        a.fail("not_searched_limit", note, at, f"the searched options leave at most {most}")
-    if left and not true > most:
-        a.fail("more_than_equal", note, at, f"{true} is not more than {most}")
-    _model_chance(a, note, at, p["chance"], p["pot"])
+    _against_searched(a, note, at, kind, figures, note.params)
+
+
+def _check_rough_group(a: Audit) -> None:
+    """The one sentence said of all the options not searched when their own sentences
+    differ: its ``_group`` form, true of every one of them (rummykit.ai.trace's text)."""
+    rough = [c for c in a.trace.candidates if not c.searched and c.terms]
+    notes = [c.terms[0].note for c in rough]
+    if len({str(n) for n in notes}) < 2:
+        return
+    group = notes[0].code.removesuffix("_equal") + "_group"
+    if group not in TEMPLATES:
+        return
+    kind = _NOT_SEARCHED.get(notes[0].code)
+    if kind is None:
+        return
+    figures = [
+        _figure(a, kind, a.without(card_id(c.action.card)))
+        for c in rough
+        if isinstance(c.action, Discard)
+    ]
+    _against_searched(a, Note(group, notes[0].params), At("text"), kind, figures, notes[0].params)
 
 
 def _model_chance(a: Audit, note: Note, at: At, chance: Any, pot: Any) -> None:
@@ -1187,34 +1279,6 @@ def _opening_points(a: Audit, note: Note, at: At) -> None:
         )
 
 
-@claim("ai_term_opening_not_searched")
-def _opening_not_searched(a: Audit, note: Note, at: At) -> None:
-    p = note.params
-    hand = _after(a, at)
-    if hand is None:
-        return
-    t = a.rules.threshold
-    now = a.arranger.best_opening(hand)
-    if not _shows(p["points"], now):
-        a.fail("opening_points", note, at, f"the best opening now is {now}")
-    searched = [c for c in a.trace.candidates if c.searched and isinstance(c.action, Discard)]
-    if int(p["count"]) != len(searched):
-        a.fail("count", note, at, f"{len(searched)} options were searched")
-    kept = [
-        a.arranger.best_opening(a.without(card_id(c.action.card)))
-        for c in searched
-        if isinstance(c.action, Discard)
-    ]
-    if kept and not now < min(kept):
-        a.fail(
-            "more_than_equal",
-            note,
-            at,
-            f"{now} is not fewer than the {min(kept)} a searched option keeps",
-        )
-    _value_is(a, note, at, min(float(p["points"]), t) / 2)
-
-
 @claim("ai_term_open_chance")
 def _open_chance(a: Audit, note: Note, at: At) -> None:
     p = note.params
@@ -1256,6 +1320,34 @@ def _open_chance(a: Audit, note: Note, at: At) -> None:
             at,
             f"its value {signed(at.term.value)} is not {p['count']}/{p['total']} × {p['penalty']}",
         )
+
+
+@claim("ai_term_open_chance_none", "ai_term_open_chance_all")
+def _open_chance_extremes(a: Audit, note: Note, at: At) -> None:
+    p = note.params
+    hand = _after(a, at)
+    if hand is None:
+        return
+    t = a.rules.threshold
+    if int(p["penalty"]) != a.obs.variant.unopened_penalty:
+        a.fail("rule_fact", note, at, f"the flat penalty is {a.obs.variant.unopened_penalty}")
+    if note.code == "ai_term_open_chance_none":
+        if int(p["total"]) != a.n_unseen:
+            a.fail("unseen_count", note, at, f"{a.n_unseen} cards are unseen")
+        opening = [
+            u
+            for u in a.unseen
+            if max(a.arranger.best_opening(_drop((*hand, u), d)) for d in set((*hand, u))) >= t
+        ]
+        if opening:
+            a.fail("open_cards", note, at, f"{text(sorted(opening))} let it open")
+        _value_is(a, note, at, 0.0)
+    else:
+        if int(p["threshold"]) != t or a.arranger.best_opening(hand) < t:
+            a.fail(
+                "opening_points", note, at, f"its best opening is {a.arranger.best_opening(hand)}"
+            )
+        _value_is(a, note, at, float(p["penalty"]))
 
 
 @claim("ai_term_stock_no_sure_gain")
@@ -1340,8 +1432,16 @@ def _no_partner(a: Audit, note: Note, at: At) -> None:
     if d is None:
         return
     rest = a.without(d)
-    ld = a.ld(rest)
-    loose = [c for c in set(rest) if a.rules.value(c) + a.ld(_drop(rest, c)) == ld]
+    named = [
+        t.note
+        for t in (at.candidate.terms if at.candidate else ())
+        if t.note.code == "ai_term_deadwood_left"
+    ]
+    if named:  # "my loose cards": the deadwood the same option names
+        loose = list(_cards(named[0].params["cards"]))
+    else:  # else every card loose in some best arrangement
+        ld = a.ld(rest)
+        loose = [c for c in set(rest) if a.rules.value(c) + a.ld(_drop(rest, c)) == ld]
     partners = [c for c in loose if _partial(a, d, c)]
     if partners:
         a.fail("rule_fact", note, at, f"{text(sorted(partners))} could make a meld with it")
@@ -1559,7 +1659,12 @@ def _off_plan_opening(a: Audit, note: Note, at: At) -> None:
     if with_it + a.provisional < a.rules.threshold:
         a.fail("opening_points", note, at, f"no opening holds {text([card])} (at most {with_it})")
     elif with_it >= best:
-        a.fail("opening_points", note, at, f"a best opening ({best}) holds {text([card])}")
+        a.fail(
+            "off_plan_tie",
+            note,
+            at,
+            f"an opening as good as the best ({best}) holds {text([card])}",
+        )
 
 
 @claim(
@@ -1741,7 +1846,10 @@ def _why_go_out(a: Audit, note: Note, at: At) -> None:
     if not hand:
         return
     arr = Arranger(a.rules, table, need=a.need)
-    if a.first_turn or not arr.goes_out(hand, need=max(0, a.need - _meld_gain(a, a.trace.chosen))):
+    if a.first_turn or not (
+        a.goes_out_now(a.hand)
+        and arr.goes_out(hand, need=max(0, a.need - _meld_gain(a, a.trace.chosen)))
+    ):
         a.fail("rule_fact", note, at, f"after {a.trace.chosen} the hand can't go out this turn")
 
 
@@ -1776,11 +1884,36 @@ def _play(a: Audit, action: Any) -> tuple[tuple[int, ...] | None, tuple[Any, ...
         return rest, tuple(table) + tuple(info)
     if isinstance(action, LayOff):
         rest = _minus_ok(a.hand, ids(action.cards))
-        if rest is None:
+        if rest is None or not 0 <= action.meld < len(table):
             return None, ()
-        # the meld grows; what it may take next follows from the live table next decision
+        table[action.meld] = _grown(a, table[action.meld], action)
         return rest, tuple(table)
     return None, ()
+
+
+def _grown(a: Audit, meld: TableSet | TableRun, action: LayOff) -> TableSet | TableRun:
+    """A table meld after a lay-off: a set with more suits, a run longer at its ends (a
+    joker where the action says it stands, H5)."""
+    cards = ids(action.cards)
+    jokers = cards.count(JOKER_ID)
+    naturals = [x for x in cards if x != JOKER_ID]
+    if isinstance(meld, TableSet):
+        return TableSet(
+            meld.rank,
+            meld.suits | {x // 16 for x in naturals},
+            meld.size + len(cards),
+            meld.jokers + jokers,
+        )
+    named = action.joker_as
+    named_cards = [named] if isinstance(named, Card) else list(named or ())
+    places = [meld.first, meld.last]
+    for x in [*naturals, *(card_id(c) for c in named_cards)]:
+        rank = x % 16
+        places.append(14 if rank == 1 and meld.last >= 13 else rank)
+    first, last = min(places), max(places)
+    spare = len(cards) - (last - first + 1 - (meld.last - meld.first + 1))
+    last = min(a.rules.highest, last + max(0, spare))
+    return TableRun(meld.suit, first, last, meld.jokers + jokers)
 
 
 @claim("ai_why_meld", "ai_why_open")
@@ -1823,6 +1956,13 @@ def _stuck(a: Audit, note: Note, at: At) -> None:
 def _why_return_cut(a: Audit, note: Note, at: At) -> None:
     if a.obs.turn.cut_taken is None:
         a.fail("rule_fact", note, at, "no cut card was taken")
+
+
+@claim("ai_hold_melds_short")
+def _hold_short(a: Audit, note: Note, at: At) -> None:
+    _hold_melds(a, note, at)
+    if a.obs.stock_size < a.obs.players - 1:
+        a.fail("rule_fact", note, at, f"{a.obs.stock_size} cards don't let every other player draw")
 
 
 @claim("ai_hold_melds_stock", "ai_hold_melds")
@@ -1943,6 +2083,31 @@ def _check_lead(a: Audit, note: Note, at: At, p: Any) -> None:
         for c in ranked[1:]
     ):
         a.fail("lead", note, at, f"the runner-up is {second.action}")
+    if "score" in p and p["score"] != signed(best.score):
+        a.fail("lead", note, at, f"the best scores {signed(best.score)}")
+
+
+@claim("ai_why_discard_tie")
+def _why_tie(a: Audit, note: Note, at: At) -> None:
+    _check_tie(a, note, at, note.params)
+
+
+def _check_tie(a: Audit, note: Note, at: At, p: Any) -> None:
+    ranked = a.trace.ranked()
+    if len(ranked) < 2:
+        a.fail("rule_fact", note, at, "there is no other option")
+        return
+    best = ranked[0]
+    tied = [c for c in ranked[1:] if abs(best.score - c.score) < 0.05]
+    if not tied:
+        a.fail(
+            "tie_not_tie",
+            note,
+            at,
+            f"{best.action} leads {ranked[1].action} by {best.score - ranked[1].score:.2f}",
+        )
+    elif str(p.get("other")) not in {str(c.action) for c in tied}:
+        a.fail("lead", note, at, f"as good as {tied[0].action}, not {p.get('other')}")
     if "score" in p and p["score"] != signed(best.score):
         a.fail("lead", note, at, f"the best scores {signed(best.score)}")
 
@@ -2146,6 +2311,8 @@ def claim_codes() -> set[str]:
         "ai_score_cell",
         "ai_not_searched",
         "ai_plan_no_melds",
+        "ai_as_good",
+        "ai_not_searched_plain",
     }
     return {
         c
@@ -2189,6 +2356,7 @@ def audit(obs: Observation, decision: Decision | Trace) -> list[Finding]:
         except Exception as error:  # a sentence the audit can't read is a finding too
             a.fail("unreadable", note, at, f"{type(error).__name__}: {error}")
     _check_scores(a)
+    _check_rough_group(a)
     _check_text(a)
     return a.findings
 
@@ -2240,9 +2408,14 @@ def audit_hint(
     from rummykit.ai.hint import Hint
 
     out: list[Finding] = []
-    summary = Hint(decision).summary
+    with speaking("en"):
+        summary = Hint(decision).summary
     why = decision.trace.why
-    if "diff" in why.params and _number(why.params["diff"]) <= 0:
+    if why.code == "ai_why_discard_tie":  # hint_plan_tie, hint_ai_why_discard_tie
+        a = Audit(obs, decision.trace)
+        _check_tie(a, Note("hint_generic"), At("hint"), why.params)
+        out += [Finding(f.code, "hint", summary, f.truth) for f in a.findings]
+    if "ahead of" in summary and "diff" in why.params and _number(why.params["diff"]) <= 0:
         out.append(
             Finding(
                 "tie_as_lead",
