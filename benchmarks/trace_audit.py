@@ -69,13 +69,23 @@ def main(argv: list[str] | None = None) -> int:
         f"seed {args.seed}, languages {', '.join(languages) or 'none'}"
     )
     print()
-    print("| decisions of | decisions | with a false claim |")
-    print("|---|---|---|")
-    keys = [*trace_audit.LEVELS, "variant:rommi", "variant:hungarian", "all"]
+    print("| decisions of | decisions | with a false claim | in English alone |")
+    print("|---|---|---|---|")
+    keys = [
+        *trace_audit.LEVELS,
+        "variant:rommi",
+        "variant:hungarian",
+        *(f"players:{n}" for n in (2, 3, 4)),
+        "all",
+    ]
     for key in keys:
-        n, bad = report.decisions[key], report.false[key]
+        n, bad, en = report.decisions[key], report.false[key], report.false_english[key]
         if n:
-            print(f"| {key.replace('variant:', '')} | {n} | {bad} ({100 * bad / n:.1f} %) |")
+            print(
+                f"| {key.split(':')[-1] + (' players' if key.startswith('players') else '')} "
+                f"| {n} | {bad} ({100 * bad / n:.1f} %) "
+                f"| {en} ({100 * en / n:.1f} %) |"
+            )
     print()
     print("| class | decisions | " + " | ".join(trace_audit.LEVELS) + " |")
     print("|---|---|" + "---|" * len(trace_audit.LEVELS))

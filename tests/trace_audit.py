@@ -10,68 +10,77 @@ can't slip in unchecked.
 
 What "true" means (issue 26): numbers exact to the digit shown; "unseen" is the deck less
 the seat's hand, the discard pile, the table, the cut card and the cards another seat is
-known to hold (taken in full view and not played since; a take that was undone is
-forgotten); least deadwood is the least over every arrangement into melds with any subset
-of lay-offs (a seat not opened lays off only with an opening of its own, H8); a count says
-what it counts; no empty list "()"; no "otherwise" without an "if"; no "more than" for equal
-values; no lead for a tie; the chosen option is the best-scored, and every option's score is
-the sum of its terms.
+known to hold (taken in full view — from the pile, the cut card, a joker exchanged off the
+table — and not melded, laid off or discarded since; a take that was undone is forgotten);
+least deadwood is the least over every arrangement into melds (a joker may stand for a card
+the hand holds) with any subset of lay-offs onto the table, any number of cards onto each
+meld; a seat not opened lays off only when its own melds reach the opening (H8: lay-offs
+come after the 51, in the same turn); a card taken from the discard pile that must be played
+this turn (H7) is neither the discard nor left in hand when "my worst card is thrown away";
+a count says what it counts; no empty list "()"; no "otherwise" without an "if"; no "more
+than" or "fewer than" for equal values; no lead for a tie; the chosen option is the
+best-scored, and every option's score is the sum of its terms.
 
 Checked exactly (re-derived from the observation, compared to the digit shown):
 
-- deadwood: the deadwood now, after each discard, after taking a card and throwing the
-  worst (``ai_term_deadwood_left`` with the cards named, ``ai_term_take``,
-  ``ai_term_stock_same``/``_rule``, ``ai_compare_draws``, ``ai_discard_change``,
-  ``ai_why_discard_change``, ``ai_term_not_searched`` and the limit it names, what the
-  round ending or the empty stock would catch the seat with);
-- the expected deadwood after the next draw over the unseen cards, weighted by copies, 0
-  for a card that takes the hand out (``ai_term_next_draw``, the stock in
-  ``ai_compare_draws``), and the count of unseen cards it averages over;
-- the cards that take the hand out, let it open, lower its deadwood, make a meld with a
-  discard (``ai_term_go_out``, ``ai_term_open_chance``, ``ai_plan_waits``/``_nothing``,
-  ``ai_term_outs``, ``ai_term_dead_partner``): every card named is one, every one is
-  counted (with copies), the count is the count;
-- "if only the next draw counted" of ``ai_term_later_draws`` (the average over the unseen
-  cards of the deadwood left when only cards that go into a meld or onto the table count)
-  and the chance that one of the later draws takes the hand out, from the number of draws
-  stated (draws from the stock without replacement: exact hypergeometric);
-- openings: the best opening now and with a card, the points of the melds named, the
-  expected opening points after the next draw (``ai_opening``, ``ai_cannot_open``,
-  ``ai_opening_with``, ``ai_term_opening_gain``, ``ai_term_opening_points``,
-  ``ai_term_opening_not_searched``);
+- deadwood: now, after each discard, after taking a card and throwing the worst
+  (``ai_term_deadwood_left`` and the cards it names — they must be what an arrangement
+  leaves —, ``ai_term_take``, ``ai_term_stock_same``/``_rule``, ``ai_compare_draws``,
+  ``ai_discard_change``, ``ai_why_discard_change``, ``ai_term_not_searched*`` and the limit
+  they name), what the round ending or the empty stock would catch the seat with (every
+  card left in hand counts, melds held included; an unopened Hungarian hand pays 100);
+- the expected deadwood after the next draw (``ai_term_next_draw*``, the stock in
+  ``ai_compare_draws``): the average over the unseen cards, with copies, of the least
+  deadwood after that card and the best discard, 0 for a card that takes the hand out; and
+  the number of unseen cards it averages over;
+- lists of cards and their counts, with copies — every card named is one, every one is
+  named, the count is the count: the cards that take the hand out (``ai_term_go_out``), let
+  it open (``ai_term_open_chance*``), make a meld with a discard and a partner
+  (``ai_term_outs``, ``ai_term_dead_partner``), and a plan's cards (``ai_plan_waits`` /
+  ``_nothing``: by the template's own words, either every card after which the deadwood is
+  lower, swaps included, or every card that would go into a meld or onto the table leaving
+  less than any swap would);
+- the later draws (``ai_term_later_draws``, ``ai_term_later_out``): the draws the stock
+  holds for the seat (stock ÷ players, at most the cap); "with the next draw alone" — the
+  average over the unseen cards when only a card that goes into a meld or onto the table,
+  better than any swap, counts (any other leaves the hand as it is); "the best of N draws"
+  — the exact expectation of the least of N such values drawn from the stock, i.e. without
+  replacement; and the chance that one of N draws takes the hand out (hypergeometric);
+- openings (H8): the best opening now and with a card, the points of the melds named (with
+  those laid down this turn), the expected opening points after the next draw up to the
+  threshold (``ai_opening``, ``ai_cannot_open``, ``ai_opening_with``,
+  ``ai_term_opening_gain``, ``ai_term_opening_points``, ``ai_term_opening_not_searched*``);
 - what the public history shows: takes from the discard pile and what a seat still holds
   (``ai_memory``, ``ai_known_hand_*``, ``ai_term_feed_took``), the seat's own discards
   (``ai_discard_mine``, ``ai_term_rule_mine``), lay-offs another seat could make
   (``ai_term_feed_layoff``);
-- rule facts: going out now with the cut card or the discard, melds and lay-offs named,
-  cards that can't be played this turn, the first turn (H9), hand sizes and the stock;
-- the trace's own arithmetic: each option's score is the sum of its terms, the chosen
-  option is the best-scored, the lead in "N ahead of" is the gap to the runner-up and is
-  not 0, "otherwise (W%)" follows an "if … (C%)" with W = 100 − C, every term's value is
-  what its sentence's numbers make (within the rounding shown).
+- rule facts: going out now with the cut card or the discard (H10, H12, R7), melds and
+  lay-offs named and "in my best arrangement", a card that can or can't be played this turn
+  (H7, with a card left for the discard), the first turn (H9), hand sizes and the stock;
+- the trace's own arithmetic: each option's score is the sum of its terms; the chosen
+  option is the best-scored and legal; "N ahead of X" names the runner-up and N is the gap
+  and not 0; "as good as X" is a tie; "if the round goes on (W%)" / "otherwise (W%)" follows
+  "if the round ends … (C%)" with W = 100 − C; every term's value is what its sentence's
+  numbers make, within the rounding shown.
 
 Checked for consistency only, and why:
 
-- the chance that the round ends before the seat's next turn, the "rate" and spread of
-  other hands at the empty stock, the worth of going out (``bonus``), a short deal's
-  chance of the lowest hand, and the next player's threat (``ai_term_threat*``) are
-  *models* or Monte-Carlo samples of hidden hands: the audit checks the arithmetic from the
-  stated parameters (the term's value is chance × points, within rounding), the bounds
-  (0–100 %, counts within samples, the seat named is another seat, one that has not opened
-  for an opening threat), the numbers that are facts (hand sizes, cards in others' hands,
-  the pot as cards × rate) and that the choice follows the stated rule (end the deal when
-  the chance reaches the stated share);
-- "the best of N draws is expected to leave V" (``ai_term_later_draws``) is a model (the
-  draws scored one at a time, each against the same hand): V is checked to lie between the
-  exact expectation of the best of N draws without replacement and with replacement from
-  the same per-card values, N to be the stock's draws left for the seat (stock ÷ players,
-  at most the cap), and the gain to be the difference shown;
+- the chance that the round ends before the seat's next turn, the "rate" of other hands at
+  the empty stock, the worth of going out (``bonus``), a short deal's chance of the lowest
+  hand, and the next player's threat (``ai_term_threat*``, sampled hands) are models or
+  Monte-Carlo samples of hidden hands that can't be re-derived from the observation: the
+  audit checks the arithmetic from the stated parameters (the term's value is chance ×
+  points, within rounding), the bounds (0–100 %, counts within the samples, another seat,
+  one not opened for an opening threat), the numbers that are facts (hand sizes, the cards
+  in the others' hands, the pot as cards × rate, the mean value of the unseen cards) and
+  that the choice follows the stated rule (end the deal when the chance reaches the share);
 - fixed habits of a level (normal's −4 caution, 60 and 40 points for a joker, 2.5 a live
-  out, −100 and −200 rule terms) are checked as the values their sentences state.
+  out, −100 and −200 rule terms) are checked as the values their sentences state, and the
+  cards they speak of (a joker, a card taken this turn, the agent named).
 
 Sentences in other languages: each trace and hint is rendered in Portuguese and Finnish
-and checked to show the same numbers (a decimal comma for the point), no "()", and no word
-that only English uses.
+and checked to show the same numbers as in English (a decimal comma for the point), no
+"()", and no word that only the English sentences use.
 """
 
 from __future__ import annotations
@@ -2647,43 +2656,53 @@ def schedule(seed: int) -> Iterator[tuple[str, int, int, list[str]]]:
 @dataclass
 class Report:
     """What an audit of many decisions found: decisions and decisions with a false claim
-    per level and per variant, and per class of finding the decisions it was found in, by
-    level, with the first reproducer."""
+    (in any language, and in English alone) per level, variant and table size, and per
+    class of finding the decisions it was found in, by level, with the first reproducer of
+    each level."""
 
     decisions: Counter[str] = field(default_factory=Counter)
     false: Counter[str] = field(default_factory=Counter)
+    false_english: Counter[str] = field(default_factory=Counter)
     classes: dict[str, Counter[str]] = field(default_factory=dict)
-    examples: dict[str, Finding] = field(default_factory=dict)
+    examples: dict[str, dict[str, Finding]] = field(default_factory=dict)
     seconds: float = 0.0
 
     def add(self, audited: Audited) -> None:
         variant = audited.reproducer["variant"]
         players = audited.reproducer["players"]
+        english = [f for f in audited.findings if not f.reproducer.get("language")]
         for key in (audited.level, f"variant:{variant}", f"players:{players}", "all"):
             self.decisions[key] += 1
             if audited.findings:
                 self.false[key] += 1
+            if english:
+                self.false_english[key] += 1
         for code in sorted({f.code for f in audited.findings}):
             self.classes.setdefault(code, Counter())[audited.level] += 1
             self.classes[code]["all"] += 1
-            if code not in self.examples:
-                self.examples[code] = next(f for f in audited.findings if f.code == code)
+            first = next(f for f in audited.findings if f.code == code)
+            self.examples.setdefault(code, {}).setdefault(audited.level, first)
 
     def to_dict(self) -> dict[str, Any]:
+        def example(f: Finding) -> dict[str, Any]:
+            return {
+                "where": f.where,
+                "claim": f.claim,
+                "truth": f.truth,
+                "reproducer": f.reproducer,
+                "code": reproducer_code(f.reproducer),
+            }
+
         return {
             "decisions": dict(self.decisions),
             "with_false_claim": dict(self.false),
+            "with_false_claim_in_english": dict(self.false_english),
             "seconds": round(self.seconds, 1),
             "classes": {
                 code: {
                     "decisions": dict(counts),
-                    "example": {
-                        "where": self.examples[code].where,
-                        "claim": self.examples[code].claim,
-                        "truth": self.examples[code].truth,
-                        "reproducer": self.examples[code].reproducer,
-                        "code": reproducer_code(self.examples[code].reproducer),
-                    },
+                    "example": example(next(iter(self.examples[code].values()))),
+                    "examples": {level: example(f) for level, f in self.examples[code].items()},
                 }
                 for code, counts in sorted(self.classes.items(), key=lambda kv: -kv[1]["all"])
             },
