@@ -82,9 +82,8 @@ def test_every_sentence_an_agent_may_say_has_a_checker() -> None:
 # --- one regression test per class of issue 26, on its reproducer -----------------------------
 
 
-def test_least_deadwood_counts_any_subset_of_lay_offs() -> None:
-    """Taking 7♣ leaves 7 (7♠ 7♥ 7♣, 10♠ 10♦ 10♣, 5♠ 6♠ laid off onto 2♠ 3♠ 4♠, Q♦ thrown),
-    not 18; a stock card leaves 19.56 on average, not 19.9."""
+def _issue_position() -> Observation:
+    """Issue 26's position: hard at seat 0 to draw, 7♣ on the discard pile."""
     game = from_position(
         "rommi",
         hands=["5s 6s 7s 10s 5h 7h 10d Qd 2c 10c", "4h 9h Kh Ks Kd 8c 9c"],
@@ -92,7 +91,13 @@ def test_least_deadwood_counts_any_subset_of_lay_offs() -> None:
         table=[(1, "2s 3s 4s"), (1, "3h 3d 3c")],
         phase="draw",
     )
-    obs = game.observation(0)
+    return game.observation(0)
+
+
+def test_least_deadwood_counts_any_subset_of_lay_offs() -> None:
+    """Taking 7♣ leaves 7 (7♠ 7♥ 7♣, 10♠ 10♦ 10♣, 5♠ 6♠ laid off onto 2♠ 3♠ 4♠, Q♦ thrown),
+    not 18; a stock card leaves 19.56 on average, not 19.9."""
+    obs = _issue_position()
     found = audit(obs, make_agent("hard").decide(obs))
     wrong = of(
         found,
@@ -148,14 +153,7 @@ def test_more_than_is_never_said_of_equal_values() -> None:
 
 def test_no_otherwise_without_an_if() -> None:
     """Hard's stock option at a draw said “otherwise (100%)” with no “if” before it."""
-    game = from_position(
-        "rommi",
-        hands=["5s 6s 7s 10s 5h 7h 10d Qd 2c 10c", "4h 9h Kh Ks Kd 8c 9c"],
-        discard="4d 7c",
-        table=[(1, "2s 3s 4s"), (1, "3h 3d 3c")],
-        phase="draw",
-    )
-    obs = game.observation(0)
+    obs = _issue_position()
     wrong = of(
         audit(obs, make_agent("hard").decide(obs)), "otherwise_without_if", "otherwise_weight"
     )
