@@ -958,6 +958,9 @@ TEMPLATES: dict[str, str] = {
     "solver_arrangement": "Melds {melds}; deadwood {deadwood} = {value}.",
     "solver_no_deadwood": "Melds {melds}; no deadwood.",
     "solver_no_melds": "No meld in this hand: deadwood {deadwood} = {value}.",
+    "solver_arrangement_layoff": "Melds {melds}; lay off {laid}; deadwood {deadwood} = {value}.",
+    "solver_no_deadwood_layoff": "Melds {melds}; lay off {laid}; no deadwood.",
+    "solver_no_melds_layoff": "No meld in this hand; lay off {laid}; deadwood {deadwood} = {value}.",
     "solver_then_discard": "Then discard {card}.",
     "solver_nothing_to_discard": "There is no card to discard: the hand is empty.",
     "solver_mask_cards": (
@@ -997,7 +1000,16 @@ TEMPLATES: dict[str, str] = {
     "ai_discard_mine": "I threw {card} away earlier this round; taking it back would go round in circles.",
     "ai_discard_makes_meld": "{card} on the discard pile completes a meld in my hand.",
     "ai_discard_no_meld": "{card} on the discard pile makes no meld with my hand.",
+    "ai_discard_not_best": (
+        "{card} on the discard pile would go into a meld, but not in an arrangement that "
+        "leaves the least deadwood."
+    ),
     "ai_why_discard_meld": "Taking {card}: it completes a meld.",
+    "ai_compare_draws_played": (
+        "My deadwood is {now}; with {card} from the discard pile played this turn (H7) and my "
+        "worst card thrown away it would be {take}; with a card from the stock, {stock} "
+        "expected."
+    ),
     "ai_compare_draws": (
         "My deadwood is {now}; with {card} from the discard pile and my worst card thrown "
         "away it would be {take}; with a card from the stock, {stock} expected."
@@ -1011,7 +1023,7 @@ TEMPLATES: dict[str, str] = {
     "ai_opening": "I can open: {points:points} of melds, {threshold} needed.",
     "ai_why_open": "Laying down my opening.",
     "ai_cannot_open": "My best opening is {points:points}; {threshold} are needed, so I wait.",
-    "ai_meld": "{cards} is a meld in my best arrangement.",
+    "ai_meld": "{cards} is a meld of my best arrangement, keeping a card back to discard.",
     "ai_why_meld": "Laying down a meld: fewer points left in hand.",
     "ai_layoff": "{cards} fits onto meld {meld}.",
     "ai_why_layoff": "Laying off a single card.",
@@ -1048,10 +1060,31 @@ TEMPLATES: dict[str, str] = {
     "ai_term_no_deadwood": "every card left is in a meld: no deadwood",
     "ai_term_deadwood_left": "{value:points} of deadwood left in hand: {cards}",
     "ai_term_easy_no_meld": (
-        "easy takes a card only when it goes into a meld of its best arrangement, and "
-        "{card} doesn't"
+        "easy takes a card only when it makes a meld with cards of its hand, in an "
+        "arrangement that leaves the least deadwood, and {card} doesn't"
     ),
     "ai_term_take": "with {card} taken and my worst card thrown away: {value:points} of deadwood",
+    "ai_term_take_played": (
+        "with {card} taken and played this turn (H7), and my worst card thrown away: "
+        "{value:points} of deadwood"
+    ),
+    "ai_term_take_unplayable": (
+        "{card} taken now would have to be played this turn (H7), and it can't be: counted "
+        "as no change, {value:points} of deadwood"
+    ),
+    "ai_term_take_first_turn": (
+        "{card} taken now would have to go into my opening this turn (H7), and nobody may "
+        "open on their first turn (H9): counted as no change, {value:points} of deadwood"
+    ),
+    "ai_term_take_opening": (
+        "{card} taken now would have to go into my opening this turn (H7); the best opening "
+        "holding it is {points} ({threshold} needed): counted as no change, {value:points} "
+        "of deadwood"
+    ),
+    "ai_term_take_no_opening": (
+        "{card} taken now would have to go into my opening this turn (H7), and no opening "
+        "holding it reaches {threshold}: counted as no change, {value:points} of deadwood"
+    ),
     "ai_term_stock_same": (
         "a stock card, counted as no change (this level doesn't estimate the stock): "
         "{value:points} of deadwood"
@@ -1065,6 +1098,10 @@ TEMPLATES: dict[str, str] = {
     "ai_term_joker_take": "a joker fits almost any meld later: hard counts 40 points for it",
     "ai_term_outs": (
         "throwing it gives up {count:unseen_cards} that would make a meld with it and "
+        "{partners}: {cards} (normal counts {weight} points each)"
+    ),
+    "ai_term_outs_many": (
+        "throwing it gives up {count:unseen_cards} that would make a meld with it and one of "
         "{partners}: {cards} (normal counts {weight} points each)"
     ),
     "ai_term_dead_partner": (
@@ -1218,11 +1255,11 @@ TEMPLATES: dict[str, str] = {
     ),
     "ai_term_end_deal_R": (
         "asking the empty stock for a card ends the deal (R10) with my hand as it is: "
-        "{value:points} of deadwood"
+        "{value:points} in hand"
     ),
     "ai_term_end_deal_H": (
-        "asking the empty stock for a card ends the round (H15) with my hand as it is: "
-        "{value:points} of deadwood"
+        "asking the empty stock for a card ends the round (H15) with my hand as it is: I pay "
+        "{value:points} (H13)"
     ),
     "ai_term_rule_end_deal": (
         "taking {card} would play on, and I end the deal now instead (the step above says "
@@ -1239,14 +1276,6 @@ TEMPLATES: dict[str, str] = {
     "ai_discard_unusable_opening": (
         "No opening of {threshold} or more would hold {card}, and a card taken now must be "
         "used in the opening this turn (H7, H8)."
-    ),
-    "ai_discard_off_plan": (
-        "{card} on the discard pile makes a meld only by breaking up my best arrangement, "
-        "and a card taken now must be played this turn (H7), so I leave it."
-    ),
-    "ai_discard_off_plan_opening": (
-        "{card} on the discard pile fits an opening, but not my best one, and a card taken "
-        "now must be used in the opening this turn (H7, H8), so I leave it."
     ),
     "ai_hold_melds_stock": (
         "I keep my melds in hand for now: every other player holds {count} or more cards and "
@@ -1849,6 +1878,7 @@ TEMPLATES: dict[str, str] = {
     "ai_level_easy": "easy",
     "ai_level_normal": "normal",
     "ai_level_hard": "hard",
+    "ai_level_greedy": "greedy",
     "variant_title_hungarian": "Hungarian Rummy",
     "variant_title_rommi": "Rommi",
     "rank_gender": "A= 2= 3= 4= 5= 6= 7= 8= 9= 10= J= Q= K= joker=",

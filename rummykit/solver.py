@@ -63,6 +63,7 @@ __all__ = [
     "hand_mask",
     "layoff_cards",
     "layoff_options",
+    "layoff_sets",
     "min_deadwood",
     "min_deadwood_many",
     "opening_points",
@@ -1046,6 +1047,7 @@ class Arrangement:
     deadwood_value: int
     discard: Card | None = None
     variant: str = ""
+    laid_off: tuple[Card, ...] = ()  # cards laid off onto the table (``table=``)
 
     @property
     def message(self) -> str:
@@ -1054,13 +1056,15 @@ class Arrangement:
             "melds": _melds_text(self.melds),
             "deadwood": self.deadwood,
             "value": self.deadwood_value,
+            "laid": self.laid_off,
         }
+        lay = "_layoff" if self.laid_off else ""
         if not self.melds:
-            text = render("solver_no_melds", params)
+            text = render(f"solver_no_melds{lay}", params)
         elif not self.deadwood:
-            text = render("solver_no_deadwood", params)
+            text = render(f"solver_no_deadwood{lay}", params)
         else:
-            text = render("solver_arrangement", params)
+            text = render(f"solver_arrangement{lay}", params)
         if self.discard is not None:
             text += " " + render("solver_then_discard", card=self.discard)
         return text
@@ -1074,6 +1078,8 @@ class Arrangement:
         from rummykit.drawing import cards_html
 
         parts = [cards_html(m.cards) for m in self.melds]
+        if self.laid_off:
+            parts.append(cards_html(self.laid_off))
         if self.deadwood:
             parts.append(cards_html(self.deadwood))
         return f"<div>{' '.join(parts)}<p>{escape(self.message)}</p></div>"
@@ -1378,6 +1384,48 @@ _GROUPS: dict[tuple[Meld, Variant, tuple[Card, ...]], tuple[tuple[Card, ...], ..
 _LAID: dict[tuple[tuple[Meld, ...], Variant], dict[tuple[Card, ...], list[tuple[Card, ...]]]] = {}
 
 
+def layoff_sets(
+    hand: CardsLike, table: Iterable[Meld | CardsLike], variant: Variant = HUNGARIAN
+) -> list[tuple[Card, ...]]:
+    """Every set of the hand's cards that can be laid off onto the table's melds together
+    (one group a meld), the empty set first, then by size.
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> from rummykit.cards import format_cards
+    >>> [format_cards(s) for s in layoff_sets("5♠ 6♠ 9♣", [make_meld("2♠ 3♠ 4♠", ROMMI)], ROMMI)]
+    ['', '5♠', '5♠ 6♠']
+    """
+    melds = _table_melds(table, variant)
+    counter = _TableDeadwood(melds, variant, _rules(variant).counters()[False], False)
+    near = [c for c in as_cards(hand) if c in counter.fits]
+    return counter._laid(near) if near else [()]
+
+
+def _best_with_table(
+    cards: list[Card], variant: Variant, discard: bool, melds: list[Meld]
+) -> Arrangement:
+    """:func:`best_arrangement` of a hand that may lay cards off onto ``melds``."""
+    best: tuple[int, int, Arrangement] | None = None
+    for laid in layoff_sets(cards, melds, variant):
+        rest = list(cards)
+        for card in laid:
+            rest.remove(card)
+        if not rest:
+            if discard:
+                continue
+            found = Arrangement((), (), 0, None, variant.name, laid)
+        else:
+            plain = best_arrangement(rest, variant, discard=discard)
+            found = Arrangement(
+                plain.melds, plain.deadwood, plain.deadwood_value, plain.discard, variant.name, laid
+            )
+        key = (found.deadwood_value, len(laid))
+        if best is None or key < best[:2]:
+            best = (*key, found)
+    assert best is not None  # the empty lay-off always leaves a card to discard
+    return best[2]
+
+
 def _mask_cards(mask: int) -> list[Card]:
     """The cards of a :func:`hand_mask`."""
     return [card for card, bit in _CARD_BITS.items() if mask & bit]
@@ -1432,7 +1480,11 @@ _last_counters: tuple[Callable[[CardsLike | int], int], ...] = ()
 
 
 def best_arrangement(
-    hand: CardsLike, variant: Variant = HUNGARIAN, *, discard: bool = False
+    hand: CardsLike,
+    variant: Variant = HUNGARIAN,
+    *,
+    discard: bool = False,
+    table: Iterable[Meld | CardsLike] = (),
 ) -> Arrangement:
     """The melds that leave the least deadwood (by ``variant.card_value``), and that deadwood.
 
@@ -1444,7 +1496,18 @@ def best_arrangement(
     Melds A♠ 2♠ 3♠ 🃏 + Q♥ K♥ A♥; deadwood 7♦ = 7.
     >>> print(best_arrangement("A♠ 2♠ 3♠ Q♥ K♥ A♥ 🃏 7♦", discard=True))
     Melds A♠ 2♠ 3♠ 🃏 + Q♥ K♥ A♥; no deadwood. Then discard 7♦.
+
+    With ``table``, cards may also be laid off onto its melds (``laid_off``: whichever leave
+    least, the fewest among equals), as :func:`deadwood_counter` counts:
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> print(best_arrangement("5♠ 6♠ 9♥ 9♦ 9♣ K♦", ROMMI, table=[make_meld("2♠ 3♠ 4♠", ROMMI)]))
+    Melds 9♥ 9♦ 9♣; lay off 5♠ 6♠; deadwood K♦ = 10.
     """
+    if table:
+        melds = _table_melds(table, variant)
+        if melds:
+            return _best_with_table(list(as_cards(hand)), variant, discard, melds)
     cards = as_cards(hand)
     rules = _rules(variant)
     state, jokers = _encode(cards)

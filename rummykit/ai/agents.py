@@ -47,7 +47,7 @@ from rummykit.game.actions import (
 from rummykit.game.observation import Observation
 from rummykit.melds import layoff_readings
 from rummykit.messages import TEMPLATES, join, render
-from rummykit.solver import best_arrangement, best_opening, min_deadwood
+from rummykit.solver import best_arrangement, best_opening
 from rummykit.variants import Variant
 
 __all__ = ["LEVELS", "Agent", "BaseAgent", "EasyAgent", "HardAgent", "NormalAgent"]
@@ -147,23 +147,8 @@ class BaseAgent(ABC):
 
     def _said_as_the_end(self, obs: Observation, action: Action, why: Note) -> Note:
         """At the empty stock (R10, H15) the stock option is the end of the deal with the
-        hand as it is: its deadwood term and the reason for the choice say so."""
+        hand as it is (:func:`stock_term` scores it so): the reason for the choice says so."""
         book = obs.variant.rulebook
-        ends = {"ai_term_stock_same", "ai_term_stock_rule"}
-        self._candidates = [
-            Candidate.of(
-                c.action,
-                [
-                    Term(t.name, t.value, Note(f"ai_term_end_deal_{book}", t.note.params))
-                    if t.note.code in ends
-                    else t
-                    for t in c.terms
-                ],
-                plan=c.plan,
-                searched=c.searched,
-            )
-            for c in self._candidates
-        ]
         if action != Draw("stock") or why.code.startswith("ai_why_end_deal"):
             return why
         top = obs.discard_top
@@ -227,7 +212,6 @@ class BaseAgent(ABC):
         scored = {c.action for c in self._candidates}
         weighed = bool(scored)  # the level weighed the draws itself (any left are ruled out)
         hand = list(obs.hand)
-        v = obs.variant
         for draw in draws:
             if draw in scored:
                 continue
@@ -236,9 +220,9 @@ class BaseAgent(ABC):
                 note = Note("ai_term_draw_out", {"card": self._goes_out}, (self._goes_out,))
                 terms = [Term("deadwood_after", 0.0, note)]
             elif card is None:
-                terms = [stock_term(hand, v, "ai_term_stock_rule")]
+                terms = [stock_term(obs, hand, "ai_term_stock_rule")]
             else:
-                terms = [take_term(hand, card, v)]
+                terms = [take_term(obs, hand, card)]
             rule = self._rules.get(draw.source)
             if rule is None and not weighed:
                 rule = Note("ai_term_rule_agent", {"agent": self.name})
@@ -248,33 +232,16 @@ class BaseAgent(ABC):
 
     def _unusable_code(self, obs: Observation) -> str:
         """Why the top discard can't be taken: H7 wants it played this turn, and ..."""
-        v = obs.variant
-        top = obs.discard_top
-        assert top is not None
         if obs.opened[obs.seat]:
-            if plan.melds_with(top, obs.hand, v):
-                return "ai_discard_off_plan"
             return "ai_discard_unusable_opened"
         if not plan.may_open_this_turn(obs):
             return "ai_discard_unusable_first_turn"
-        if plan.opening_holding([*obs.hand, top], top, v) >= v.opening_threshold:
-            return "ai_discard_off_plan_opening"
         return "ai_discard_unusable_opening"
 
     def _discard_usable(self, obs: Observation, top: Card) -> bool:
-        """Can the top discard be taken without breaking H7's obligation?"""
-        v = obs.variant
-        if not v.discard_take_must_play or (v.first_draw_keeps_discard and plan.first_draw(obs)):
-            return True
-        hand = [*obs.hand, top]
-        if obs.opened[obs.seat]:
-            if top in {c for m in plan.arrangement_melds(obs, hand) for c in m.cards}:
-                return True
-            return plan.fits_table(obs, top)
-        if not plan.may_open_this_turn(obs):
-            return False
-        opening = best_opening(hand, v)
-        return opening.ok and top in {c for m in opening.melds for c in m.cards}
+        """Can the top discard be taken without breaking H7's obligation: played this turn
+        (in a new meld or laid off), before the opening in an opening of its own?"""
+        return plan.take_playable(obs, list(obs.hand), top)
 
     @abstractmethod
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
@@ -343,16 +310,17 @@ class BaseAgent(ABC):
                 self.step("ai_cannot_open", points=opening.points, threshold=v.opening_threshold)
             if not self._opened_now(obs):
                 return None
-        # 3. opened: melds of the best arrangement, then lay-offs, then joker exchanges
-        melds = plan.arrangement_melds(obs, hand)
-        if melds and self.lays_melds(obs):
-            for meld in melds:
+        # 3. opened: melds of the best arrangement (lay-offs counted), then lay-offs, then
+        # joker exchanges
+        best = plan.arrangement(obs, hand, discard=True)
+        if best.melds and self.lays_melds(obs):
+            for meld in best.melds:
                 legal = plan.find_legal(obs, plan.meld_action(meld))
                 if legal is not None:
                     self.step("ai_meld", meld.cards, cards=meld.cards)
                     return legal, Note("ai_why_meld")
-        deadwood = best_arrangement(hand, v).deadwood  # every card outside a meld
-        for lay in plan.layoff_moves(obs, deadwood):
+        loose = best_arrangement(hand, v).deadwood  # every card outside a meld
+        for lay in plan.layoff_moves(obs, [*best.laid_off, *loose]):
             if isinstance(lay, LayOff) and self.lays_off_onto(obs, lay.meld):
                 self.step("ai_layoff", lay.cards, cards=lay.cards, meld=lay.meld + 1)  # from 1
                 return lay, Note("ai_why_layoff")
@@ -435,12 +403,14 @@ class BaseAgent(ABC):
 # --- the three levels ----------------------------------------------------------------------
 
 
-def deadwood_term(hand: Sequence[Card], variant: Variant) -> Term:
-    """The deadwood a hand is left with once its melds are made, as a (negative) term."""
-    left = best_arrangement(list(hand), variant).deadwood
-    value = sum(variant.card_value(c) for c in left)
+def deadwood_term(obs: Observation, hand: Sequence[Card]) -> Term:
+    """The deadwood a hand is left with once its melds are made and cards laid off where
+    this seat may (the least there is), as a (negative) term."""
+    arrangement = plan.arrangement(obs, hand)
+    left = arrangement.deadwood
     if not left:
         return Term("deadwood_after", 0.0, Note("ai_term_no_deadwood"))
+    value = arrangement.deadwood_value
     note = Note("ai_term_deadwood_left", {"value": value, "cards": left}, left)
     return Term("deadwood_after", -float(value), note)
 
@@ -461,22 +431,24 @@ class EasyAgent(BaseAgent):
     name = "easy"
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
-        v = obs.variant
         hand = list(obs.hand)
-        melds = plan.arrangement_melds(obs, [*hand, top])
-        makes = any(top in m.cards for m in melds)
-        take = [take_term(hand, top, v)]
+        played = plan.played_deadwood(obs, hand, top, layoff=False)  # into a meld of mine
+        makes = played is not None and played == plan.least_deadwood(obs, [*hand, top], True)
+        take = [take_term(obs, hand, top)]
         if not makes:
             take.append(Term("habit", -EASY_HABIT, Note("ai_term_easy_no_meld", {"card": top})))
         self._candidates = [
             Candidate.of(Draw("discard"), take),
-            Candidate.of(Draw("stock"), [stock_term(hand, v)]),
+            Candidate.of(Draw("stock"), [stock_term(obs, hand)]),
         ]
         best = max(self._candidates, key=lambda c: c.score)
         if best.action == Draw("discard"):
             self.step("ai_discard_makes_meld", (top,), card=top)
             return True, Note("ai_why_discard_meld", {"card": top})
-        self.step("ai_discard_no_meld" if not makes else "ai_discard_no_gain", (top,), card=top)
+        code = "ai_discard_no_gain" if makes else "ai_discard_not_best"
+        if played is None:
+            code = "ai_discard_no_meld"
+        self.step(code, (top,), card=top)
         return False, Note("ai_why_stock_easy")
 
     def lays_off_onto(self, obs: Observation, meld: int) -> bool:
@@ -490,22 +462,27 @@ class EasyAgent(BaseAgent):
 
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         hand = list(obs.hand)
-        return [
-            Candidate.of(d, [deadwood_term(discard_rest(hand, d.card), obs.variant)])
-            for d in discards
-        ]
+        return [Candidate.of(d, [deadwood_term(obs, discard_rest(hand, d.card))]) for d in discards]
 
 
-def take_term(hand: Sequence[Card], top: Card, variant: Variant) -> Term:
-    """The deadwood after taking ``top`` and throwing the worst card away."""
-    after = min_deadwood([*hand, top], variant, discard=True)
-    note = Note("ai_term_take", {"card": top, "value": after}, (top,))
-    return Term("deadwood_after", -float(after), note)
+def take_term(obs: Observation, hand: Sequence[Card], top: Card) -> Term:
+    """The deadwood after taking ``top`` and throwing the worst card away — ``top`` played
+    this turn when H7 says it must be (:func:`~rummykit.ai.planning.take_value`)."""
+    value, note = plan.take_value(obs, hand, top)
+    return Term("deadwood_after", -float(value), note)
 
 
-def stock_term(hand: Sequence[Card], variant: Variant, code: str = "ai_term_stock_same") -> Term:
-    """A stock card counted as no change: the deadwood the hand has now."""
-    now = min_deadwood(list(hand), variant)
+def stock_term(obs: Observation, hand: Sequence[Card], code: str = "ai_term_stock_same") -> Term:
+    """A stock card counted as no change: the deadwood the hand has now. At the empty stock,
+    where asking it for a card ends the deal (R10, H15), what the hand as it is pays then:
+    its cards' values, or the flat penalty of a seat not opened (H13)."""
+    if plan.last_draw(obs):
+        v = obs.variant
+        unopened = v.unopened_penalty and v.opening_threshold and not obs.opened[obs.seat]
+        paid = v.unopened_penalty if unopened else sum(v.card_value(c) for c in hand)
+        note = Note(f"ai_term_end_deal_{v.rulebook}", {"value": paid})
+        return Term("deadwood_now", -float(paid), note)
+    now = plan.least_deadwood(obs, hand)
     return Term("deadwood_now", -float(now), Note(code, {"value": now}))
 
 
@@ -522,7 +499,7 @@ class NormalAgent(BaseAgent):
         v = obs.variant
         hand = list(obs.hand)
         found = [p for p, _ in plan.partners_of(top, hand, Counter(), v).partners]
-        take = [take_term(hand, top, v)]
+        take = [take_term(obs, hand, top)]
         if len(found) >= 2:
             note = Note("ai_term_no_caution", {"card": top, "cards": found[:2]}, tuple(found[:2]))
             take.append(Term("caution", 0.0, note))
@@ -530,10 +507,10 @@ class NormalAgent(BaseAgent):
             take.append(Term("caution", -self.caution, Note("ai_term_caution", {"card": top})))
         self._candidates = [
             Candidate.of(Draw("discard"), take),
-            Candidate.of(Draw("stock"), [stock_term(hand, v)]),
+            Candidate.of(Draw("stock"), [stock_term(obs, hand)]),
         ]
-        now = min_deadwood(hand, v)
-        after = min_deadwood([*hand, top], v, discard=True)
+        now = plan.least_deadwood(obs, hand)
+        after = -int(take[0].value)
         self.step("ai_discard_change", (top,), card=top, before=now, after=after)
         if self._candidates[0].score > self._candidates[1].score:
             return True, Note("ai_why_discard_change", {"card": top, "before": now, "after": after})
@@ -547,7 +524,7 @@ class NormalAgent(BaseAgent):
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         v = obs.variant
         hand = list(obs.hand)
-        loose = best_arrangement(hand, v).deadwood
+        loose = plan.arrangement(obs, hand).deadwood
         single = Counter(loose)
         unseen = plan.unseen_counts(obs)
         nxt = plan.next_seat(obs)
@@ -555,7 +532,7 @@ class NormalAgent(BaseAgent):
         out = []
         for d in discards:
             c = d.card
-            terms = [deadwood_term(discard_rest(hand, c), v)]
+            terms = [deadwood_term(obs, discard_rest(hand, c))]
             if c.is_joker:
                 terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_normal")))
             elif single[c]:
@@ -572,12 +549,13 @@ class NormalAgent(BaseAgent):
         """What a loose card's partners and live outs are worth keeping it for."""
         found = plan.partners_of(card, loose, unseen, v)
         if found.outs:
+            partners = [p for p, _ in found.partners]
             note = Note(
-                "ai_term_outs",
+                "ai_term_outs" if len(partners) == 1 else "ai_term_outs_many",
                 {
                     "count": len(found.outs),
                     "cards": found.outs,
-                    "partners": [p for p, _ in found.partners],
+                    "partners": join([str(p) for p in partners], "or"),
                     "weight": self.out_weight,
                 },
                 found.outs,
@@ -585,9 +563,10 @@ class NormalAgent(BaseAgent):
             return Term("outs", -self.out_weight * len(found.outs), note)
         if found.partners:
             partner, need = found.partners[0]
+            needs = [*need, JOKER] if v.jokers else list(need)  # a joker would do as well
             note = Note(
                 "ai_term_dead_partner",
-                {"partner": partner, "needs": join([str(c) for c in need]), "cards": need},
+                {"partner": partner, "needs": join([str(c) for c in needs]), "cards": needs},
                 (partner,),
             )
             return Term("outs", 0.0, note)
@@ -780,7 +759,10 @@ class HardAgent(NormalAgent):
         v = obs.variant
         if v.opening_threshold and not obs.opened[obs.seat]:
             before = look.opening(hand)
-            after = look.opening([*hand, top])
+            if plan.must_play_take(obs):  # H7: it goes into the opening, or it isn't taken
+                after = plan.opening_holding([*hand, top], top, v)
+            else:
+                after = look.opening([*hand, top])
             self.step(
                 "ai_opening_with", (top,), card=top, before=before, after=after,
                 threshold=v.opening_threshold,
@@ -802,14 +784,14 @@ class HardAgent(NormalAgent):
             if self._candidates[0].score > 0:
                 return True, Note("ai_why_discard_opening", {"card": top})
             return False, Note("ai_why_stock_opening", {"card": top})
-        take = look.deadwood([*hand, top], discard=True)
+        take, take_note = plan.take_value(obs, hand, top)
         now = look.deadwood(hand)
         stock = look.forecast(hand)
+        played = take_note.code == "ai_term_take_played"
         self.step(
-            "ai_compare_draws", (top,), card=top, now=now, take=take,
-            stock=f"{stock.deadwood:.1f}",
+            "ai_compare_draws_played" if played else "ai_compare_draws", (top,), card=top,
+            now=now, take=take, stock=f"{stock.deadwood:.1f}",
         )  # fmt: skip
-        take_note = Note("ai_term_take", {"card": top, "value": take}, (top,))
         self._candidates = [
             Candidate.of(Draw("discard"), [Term("deadwood_after", -float(take), take_note)]),
             Candidate.of(Draw("stock"), self._forecast_terms(stock, 0.0)),

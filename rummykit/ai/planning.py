@@ -14,18 +14,21 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from rummykit.ai.trace import Note
 from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game.actions import Action, Discard, ExchangeJoker, LayOff, PlayMeld
 from rummykit.game.facts import Event
 from rummykit.game.observation import Observation
 from rummykit.melds import Meld, layoff_readings
 from rummykit.solver import (
+    Arrangement,
     Opening,
     best_arrangement,
     best_opening,
     can_go_out,
     deadwood_counter,
     layoff_cards,
+    layoff_sets,
     opening_points,
 )
 from rummykit.variants import Variant
@@ -326,6 +329,145 @@ def layoff_joker(meld: Meld, result: Meld) -> Card | None:
     after = Counter(rep for c, rep in zip(result.cards, result.represents) if c.is_joker)
     new = [rep for rep in (after - before).elements() if rep is not None]
     return new[0] if len(new) == 1 else None
+
+
+def layoff_table(obs: Observation, seat: int | None = None) -> list[Meld]:
+    """The melds ``seat`` (by default this one) may lay cards off onto: all of the table's
+    once it has opened, or in a variant without an opening (H8, R5, R6); none before."""
+    v = obs.variant
+    opened = obs.opened[obs.seat if seat is None else seat] or not v.opening_threshold
+    return table_melds(obs) if opened else []
+
+
+def least_deadwood(obs: Observation, hand: Sequence[Card], discard: bool = False) -> int:
+    """The least deadwood of ``hand`` for this seat: its melds laid down and any of its
+    cards laid off onto the table where it may (:func:`layoff_table`), or after an opening of
+    its own this turn (:func:`arrangement`)."""
+    if not hand:
+        return 0
+    if _opens_to_lay_off(obs, hand):
+        return arrangement(obs, hand, discard).deadwood_value
+    return deadwood_counter(obs.variant, discard=discard, table=layoff_table(obs))(tuple(hand))
+
+
+def _opens_to_lay_off(obs: Observation, hand: Sequence[Card]) -> bool:
+    """Whether this seat, not opened yet, could open this turn with ``hand`` and then lay
+    cards off in the same turn (H8)."""
+    v = obs.variant
+    return bool(
+        v.opening_threshold
+        and not obs.opened[obs.seat]
+        and obs.table
+        and may_open_this_turn(obs)
+        and best_opening(list(hand), v).ok
+    )
+
+
+def arrangement(obs: Observation, hand: Sequence[Card], discard: bool = False) -> Arrangement:
+    """The least-deadwood arrangement of ``hand`` for this seat, lay-offs included where it
+    may make them: once opened (or without an opening rule) onto the whole table; before its
+    opening, in the turn it can open, after new melds of its own worth the opening (H8)."""
+    v = obs.variant
+    if not _opens_to_lay_off(obs, hand):
+        return best_arrangement(list(hand), v, discard=discard, table=layoff_table(obs))
+    best = best_arrangement(list(hand), v, discard=discard)
+    for laid in layoff_sets(hand, table_melds(obs), v)[1:]:
+        rest = list(hand)
+        for card in laid:
+            rest.remove(card)
+        if not rest:
+            continue  # the opening's own melds hold cards of the hand
+        found = best_arrangement(rest, v, discard=discard)
+        if sum(m.points(v) for m in found.melds) < v.opening_threshold:
+            continue
+        if found.deadwood_value < best.deadwood_value:
+            best = Arrangement(
+                found.melds, found.deadwood, found.deadwood_value, found.discard, v.name, laid
+            )
+    return best
+
+
+def must_play_take(obs: Observation) -> bool:
+    """Whether a card taken from the discard pile now must be played this turn (H7: every
+    take but the first draw of the round, where the variant says so)."""
+    v = obs.variant
+    return v.discard_take_must_play and not (v.first_draw_keeps_discard and first_draw(obs))
+
+
+def played_deadwood(
+    obs: Observation, hand: Sequence[Card], card: Card, *, layoff: bool = True
+) -> int | None:
+    """The least deadwood of ``hand`` with ``card`` added, one card thrown away (not
+    ``card``), when ``card`` must be played this turn — in a new meld, or (``layoff``) laid
+    off onto the table where this seat may; ``None`` when it can't be played at all.
+
+    >>> from rummykit import HUNGARIAN, parse_cards
+    >>> from rummykit.game import from_position
+    >>> game = from_position("hungarian", hands=["7♥ 8♥ K♣ 2♦", "3♣ 4♣ 5♣"], opened=[True, True],
+    ...                      turns=[3, 3], phase="draw")
+    >>> obs = game.observation(0)
+    >>> played_deadwood(obs, obs.hand, Card("9♥")), played_deadwood(obs, obs.hand, Card("Q♠"))
+    (2, None)
+    """
+    v = obs.variant
+    table = layoff_table(obs)
+    cards = [*hand, card]
+    counter = deadwood_counter(v, discard=True, table=table)
+    found: list[int] = []
+    for meld in melds_with(card, list(hand), v):
+        rest = list(cards)
+        for c in meld.cards:
+            rest.remove(c)
+        if rest:
+            found.append(counter(tuple(rest)))
+    plain = deadwood_counter(v, discard=True)
+    for laid in layoff_sets(cards, table, v) if table and layoff else ():
+        if card not in laid:
+            continue
+        rest = list(cards)
+        for c in laid:
+            rest.remove(c)
+        if rest:
+            found.append(plain(tuple(rest)))
+    return min(found) if found else None
+
+
+def take_playable(obs: Observation, hand: Sequence[Card], top: Card) -> bool:
+    """Whether ``top`` may be taken from the discard pile by a hand that must then keep H7:
+    any take when it need not be played; otherwise when it can be played this turn — in a
+    new meld or laid off, and before the opening in an opening of the threshold or more
+    (H7, H8; never on the first turn, H9)."""
+    v = obs.variant
+    if not must_play_take(obs):
+        return True
+    if obs.opened[obs.seat] or not v.opening_threshold:
+        return played_deadwood(obs, hand, top) is not None
+    if not may_open_this_turn(obs):
+        return False
+    return opening_holding([*hand, top], top, v) >= v.opening_threshold
+
+
+def take_value(obs: Observation, hand: Sequence[Card], top: Card) -> tuple[int, Note]:
+    """The least deadwood once ``top`` is taken and the worst card thrown away — ``top``
+    played this turn where H7 says it must be — and the sentence that says so. A card that
+    would have to be played and can't be, or (before the opening) that must go into the
+    opening, is counted as no change: the deadwood now."""
+    v = obs.variant
+    if not must_play_take(obs):
+        after = least_deadwood(obs, [*hand, top], discard=True)
+        return after, Note("ai_term_take", {"card": top, "value": after}, (top,))
+    now = least_deadwood(obs, hand)
+    if obs.opened[obs.seat] or not v.opening_threshold:
+        played = played_deadwood(obs, hand, top)
+        if played is None:
+            return now, Note("ai_term_take_unplayable", {"card": top, "value": now}, (top,))
+        return played, Note("ai_term_take_played", {"card": top, "value": played}, (top,))
+    params = {"card": top, "value": now, "threshold": v.opening_threshold}
+    if not may_open_this_turn(obs):
+        return now, Note("ai_term_take_first_turn", params, (top,))
+    points = opening_holding([*hand, top], top, v)
+    code = "ai_term_take_opening" if points >= v.opening_threshold else "ai_term_take_no_opening"
+    return now, Note(code, {**params, "points": points}, (top,))
 
 
 def arrangement_melds(obs: Observation, hand: Sequence[Card]) -> list[Meld]:
@@ -852,6 +994,12 @@ def _subsets(items: Sequence[str], size: int) -> list[tuple[str, ...]]:
     return list(combinations(items, size))
 
 
+def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
 def opening_holding(hand: Sequence[Card], card: Card, variant: Variant) -> int:
     """The most opening points (H8) of new melds from ``hand`` that include ``card`` — 0
     when no meld holds it. One card is kept back for the discard when the variant ends a
@@ -860,11 +1008,22 @@ def opening_holding(hand: Sequence[Card], card: Card, variant: Variant) -> int:
     >>> from rummykit import HUNGARIAN, parse_cards
     >>> opening_holding(parse_cards("Q♥ K♥ A♥ 10♠ 10♦ 10♣ 2♣ 9♠"), Card("10♠"), HUNGARIAN)
     60
+    >>> opening_holding(parse_cards("Q♥ K♥ 🃏 10♠ 10♦ 10♣ 2♣ 9♠"), JOKER, HUNGARIAN)
+    60
     """
     rest = list(hand)
     rest.remove(card)
+    if card.is_joker:  # the melds a natural card of the hand makes with the joker
+        holding = [
+            meld
+            for natural in dict.fromkeys(c for c in rest if not c.is_joker)
+            for meld in melds_with(natural, _without(hand, natural), variant)
+            if JOKER in meld.cards
+        ]
+    else:
+        holding = melds_with(card, rest, variant)
     best = 0
-    for meld in melds_with(card, rest, variant):
+    for meld in holding:
         left = list(hand)
         for c in meld.cards:
             left.remove(c)
