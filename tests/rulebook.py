@@ -382,11 +382,19 @@ class Arranger:
         return [(i, g) for i in range(len(self.table)) for g in self.layoffs_with(first, i)]
 
     def least_holding(
-        self, hand: Sequence[int], card: int, *, need: int | None = None, strict: bool = False
+        self,
+        hand: Sequence[int],
+        card: int,
+        *,
+        need: int | None = None,
+        strict: bool = False,
+        lay_off: bool = True,
     ) -> int:
         """The least deadwood of ``hand`` with ``card`` in a meld or laid off (``INF`` when
         it can't be). With ``strict``, the melds must also reach ``need`` opening points (a
-        card taken from the pile by a seat not opened goes into its opening, H7)."""
+        card taken from the pile by a seat not opened goes into its opening, H7); without
+        ``lay_off``, ``card`` must be in a meld of the hand (the other cards may still be
+        laid off)."""
         h = tuple(sorted(hand))
         if need is None:
             need = self.need if self.table or strict else 0
@@ -396,7 +404,7 @@ class Arranger:
             assert rest is not None
             gain = self.rules.meld_points(meld) if need > 0 else 0
             best = min(best, self._search(tuple(sorted(rest)), 0, max(0, need - gain), strict))
-        for i, group in self.layoffs_holding(h, card):
+        for i, group in self.layoffs_holding(h, card) if lay_off else ():
             rest = _remove(h, group)
             assert rest is not None
             best = min(best, self._search(tuple(sorted(rest)), 1 << i, need, strict))

@@ -315,14 +315,23 @@ class Audit:
     def with_card(self, card: int) -> tuple[int, ...]:
         return tuple(sorted((*self.hand, card)))
 
-    def take_value(self, card: int, arr: Arranger | None = None, *, source: str = "discard") -> int:
+    def take_value(
+        self,
+        card: int,
+        arr: Arranger | None = None,
+        *,
+        source: str = "discard",
+        played: bool | None = None,
+    ) -> int:
         """The least deadwood after taking ``card`` and throwing the best card away. A card
-        taken from the discard pile that must be played this turn (H7) stays out of the
-        discard and goes onto the table — into the opening, for a seat not opened; ``INF``
-        when it can't."""
+        taken from the discard pile that must be played this turn (H7; ``played`` forces or
+        waives it) stays out of the discard and goes onto the table — into the opening, for a
+        seat not opened; ``INF`` when it can't."""
         arr = arr or self.arranger
         hand = self.with_card(card)
-        if source == "discard" and self._must_play_taken():
+        if played is None:
+            played = source == "discard" and self._must_play_taken()
+        if played:
             best = INF
             for d in set(hand):
                 if d == card and hand.count(card) == 1:
@@ -337,6 +346,19 @@ class Audit:
                 best = min(best, v)
             return best
         return min(self.ld(_drop(hand, d), arr) for d in set(hand))
+
+    def opening_holding(self, card: int) -> int:
+        """The best opening of the hand with ``card`` that holds it and keeps a card back
+        for the discard (H7, H8, H12)."""
+        hand = self.with_card(card)
+        return max(
+            (
+                self.arranger.opening_with(_drop(hand, d), card)
+                for d in set(hand)
+                if d != card or hand.count(d) > 1
+            ),
+            default=0,
+        )
 
     def _must_play_taken(self) -> bool:
         v = self.obs.variant
@@ -611,7 +633,13 @@ def _deadwood_left(a: Audit, note: Note, at: At) -> None:
 
 
 def _check_take(
-    a: Audit, note: Note, at: At, said: Any, card: int, source: str = "discard"
+    a: Audit,
+    note: Note,
+    at: At,
+    said: Any,
+    card: int,
+    source: str = "discard",
+    played: bool | None = None,
 ) -> None:
     """A deadwood after taking ``card`` and throwing the worst card: the least the rules
     allow (H7: a card taken from the pile must be played this turn, so it is not the
@@ -627,7 +655,7 @@ def _check_take(
         others = [d for d in set(hand) if d != card or hand.count(d) > 1]
         return min((a.ld(_drop(hand, d), arr) for d in others), default=INF)
 
-    true = a.take_value(card, source=source)
+    true = a.take_value(card, source=source, played=played)
     if _shows(said, true):
         return
     if true >= INF and ruled_out:
@@ -646,26 +674,56 @@ def _check_take(
         why = f"the least deadwood after taking {text([card])} and the best discard it allows is {true}"
         a.fail("deadwood_no_layoffs", note, at, why)
     elif _shows(said, loose(a.arranger)):
-        why = f"{text([card])} must be played this turn (H7): the least deadwood with it played is "
-        +(str(true) if true < INF else "none — it can't be played")
+        played_best = str(true) if true < INF else "none — it can't be played"
+        why = f"{text([card])} must be played this turn (H7): the least with it played is {played_best}"
         a.fail("take_ignores_H7", note, at, why)
     else:
         a.deadwood(
             note,
             at,
             said,
-            lambda arr: a.take_value(card, arr, source=source),
+            lambda arr: a.take_value(card, arr, source=source, played=played),
             f"the least deadwood after taking {text([card])} and the best discard it allows is {{true}}",
         )
 
 
-@claim("ai_term_take")
+@claim("ai_term_take", "ai_term_take_played")
 def _take(a: Audit, note: Note, at: At) -> None:
     card = _cards(note.params["card"])[0]
     c = at.candidate
     source = c.action.source if c is not None and isinstance(c.action, Draw) else "discard"
-    _check_take(a, note, at, note.params["value"], card, source)
+    played = True if note.code == "ai_term_take_played" else None
+    _check_take(a, note, at, note.params["value"], card, source, played)
     _value_is(a, note, at, -float(note.params["value"]))
+
+
+@claim("ai_term_take_unplayable", "ai_term_take_first_turn")
+@claim("ai_term_take_opening", "ai_term_take_no_opening")
+def _take_as_no_change(a: Audit, note: Note, at: At) -> None:
+    """A take the rules make impossible to keep (H7, H8, H9), counted as the hand now."""
+    p = note.params
+    card = _cards(p["card"])[0]
+    a.deadwood(
+        note, at, p["value"], lambda arr: a.ld(a.hand, arr), "the least deadwood now is {true}"
+    )
+    _value_is(a, note, at, -float(p["value"]))
+    if note.code == "ai_term_take_unplayable" and a.can_play(card):
+        a.fail("rule_fact", note, at, f"{text([card])} can be played this turn")
+    if note.code == "ai_term_take_first_turn" and not a.first_turn:
+        a.fail("rule_fact", note, at, "this is not the seat's first turn, or it has opened")
+    if note.code in ("ai_term_take_opening", "ai_term_take_no_opening"):
+        best = a.opening_holding(card)
+        if int(p["threshold"]) != a.rules.threshold or a.opened:
+            a.fail(
+                "rule_fact",
+                note,
+                at,
+                f"the opening needs {a.rules.threshold}, and this seat has not opened",
+            )
+        if "points" in p and not _shows(p["points"], best):
+            a.fail("opening_points", note, at, f"the best opening holding {text([card])} is {best}")
+        if note.code == "ai_term_take_no_opening" and best + a.provisional >= a.rules.threshold:
+            a.fail("opening_points", note, at, f"an opening of {best} holds {text([card])}")
 
 
 @claim("ai_term_stock_same", "ai_term_stock_rule")
@@ -680,7 +738,7 @@ def _stock_same(a: Audit, note: Note, at: At) -> None:
     _value_is(a, note, at, -float(note.params["value"]))
 
 
-@claim("ai_compare_draws", "ai_discard_change", "ai_why_discard_change")
+@claim("ai_compare_draws", "ai_compare_draws_played", "ai_discard_change", "ai_why_discard_change")
 def _draw_change(a: Audit, note: Note, at: At) -> None:
     """The deadwood now (“before”), with the discard taken (“take”, “after”), and for
     ``ai_compare_draws`` the stock's expectation."""
@@ -690,7 +748,7 @@ def _draw_change(a: Audit, note: Note, at: At) -> None:
     a.deadwood(
         note, at, p[now], lambda arr: a.ld(a.hand, arr), f"the least deadwood {now} is {{true}}"
     )
-    _check_take(a, note, at, p[take], card)
+    _check_take(a, note, at, p[take], card, played=True if note.code.endswith("_played") else None)
     if "stock" in p:
         stock = a.base(a.hand, this_turn=True).expected
         if not _shows(p["stock"], stock):
@@ -1112,13 +1170,23 @@ def _partition_points(a: Audit, cards: tuple[int, ...]) -> int:
     return go(tuple(sorted(cards)))
 
 
+def _opening_after_take(a: Audit, card: int) -> int:
+    """The best opening after taking ``card`` from the discard pile: one that holds it when
+    it must be played this turn (H7), any one on the first draw, which may keep it."""
+    if a._must_play_taken():
+        return a.opening_holding(card)
+    return a.arranger.best_opening(a.with_card(card))
+
+
 @claim("ai_opening_with")
 def _opening_with(a: Audit, note: Note, at: At) -> None:
     p = note.params
     card = _cards(p["card"])[0]
-    before, after = _opening_now(a), a.arranger.best_opening(a.with_card(card))
+    before, after = _opening_now(a), _opening_after_take(a, card)
+    how = f" (the best holding {text([card])}, H7)" if a._must_play_taken() else ""
     if not _shows(p["before"], before) or not _shows(p["after"], after):
-        a.fail("opening_points", note, at, f"the best opening goes from {before} to {after}")
+        why = f"the best opening goes from {before} to {after}{how}"
+        a.fail("opening_points", note, at, why)
 
 
 @claim("ai_term_opening_gain")
@@ -1215,7 +1283,7 @@ def _partial(a: Audit, one: int, two: int) -> list[int]:
     return [c for c in a.rules.deck if a.rules.is_meld(tuple(sorted((one, two, c))))]
 
 
-@claim("ai_term_outs", after=True)
+@claim("ai_term_outs", "ai_term_outs_many", after=True)
 def _outs(a: Audit, note: Note, at: At) -> None:
     p = note.params
     d = a.discarded(at)
@@ -1233,8 +1301,10 @@ def _outs(a: Audit, note: Note, at: At) -> None:
     if set(named) != set(true) or int(p["count"]) != sum(true.values()):
         why = f"{sum(true.values())} unseen cards make a meld with it and one of them: {text(sorted(true)) or 'none'}"
         a.fail(_outs_code(a, named, true), note, at, why)
-    if len(partners) > 1 and not any(
-        a.rules.is_meld(tuple(sorted((d, *partners, u)))) for u in named
+    if (
+        note.code == "ai_term_outs"
+        and len(partners) > 1
+        and not any(a.rules.is_meld(tuple(sorted((d, *partners, u)))) for u in named)
     ):
         why = f"no card makes a meld with it and {text(partners)} together: each makes one with one of them"
         a.fail("partners_joined", note, at, why)
@@ -1443,6 +1513,28 @@ def _unusable_opening(a: Audit, note: Note, at: At) -> None:
         a.fail("opening_points", note, at, f"an opening of {best} holds {text([card])}")
 
 
+@claim("ai_discard_not_best")
+def _not_best(a: Audit, note: Note, at: At) -> None:
+    """“C would go into a meld, but not in an arrangement that leaves the least deadwood”."""
+    card = _cards(note.params["card"])[0]
+    hand = a.with_card(card)
+    if not a.arranger.melds_holding(hand, card):
+        a.fail("rule_fact", note, at, f"{text([card])} makes no meld with this hand")
+        return
+    least = min(a.ld(_drop(hand, d)) for d in set(hand))
+    melded = min(
+        (
+            a.arranger.least_holding(_drop(hand, d), card, lay_off=False)
+            for d in set(hand)
+            if d != card
+        ),
+        default=INF,
+    )
+    if melded <= least:
+        why = f"an arrangement with {text([card])} in a meld leaves {melded}, the least"
+        a.fail("rule_fact", note, at, why)
+
+
 @claim("ai_discard_off_plan")
 def _off_plan(a: Audit, note: Note, at: At) -> None:
     card = _cards(note.params["card"])[0]
@@ -1530,10 +1622,26 @@ def _last_take(a: Audit) -> int | None:
 def _easy_no_meld(a: Audit, note: Note, at: At) -> None:
     card = _cards(note.params["card"])[0]
     hand = a.with_card(card)
-    own = a.own_layoffs  # easy's arrangement: its own melds, and lay-offs onto them
-    if a.rules.value(card) + a.ld(a.hand, own) > a.ld(hand, own):
-        why = f"{text([card])} is in a meld of every best arrangement of the hand with it"
-        a.fail("rule_fact", note, at, why)
+    if "in an arrangement that leaves the least deadwood" in TEMPLATES[note.code]:
+        # “makes a meld with cards of its hand, in an arrangement that leaves the least
+        # deadwood”: the least after the take and the best discard, lay-offs counted
+        least = min(a.ld(_drop(hand, d)) for d in set(hand))
+        melded = min(
+            (
+                a.arranger.least_holding(_drop(hand, d), card, lay_off=False)
+                for d in set(hand)
+                if d != card
+            ),
+            default=INF,
+        )
+        if melded <= least:
+            why = f"{text([card])} makes a meld in an arrangement that leaves the least ({least})"
+            a.fail("rule_fact", note, at, why)
+    else:
+        own = a.own_layoffs  # easy's arrangement: its own melds, and lay-offs onto them
+        if a.rules.value(card) + a.ld(a.hand, own) > a.ld(hand, own):
+            why = f"{text([card])} is in a meld of every best arrangement of the hand with it"
+            a.fail("rule_fact", note, at, why)
     _value_is(a, note, at, -100.0)
 
 
@@ -1567,8 +1675,15 @@ def _meld(a: Audit, note: Note, at: At) -> None:
     if rest is None or not a.rules.is_meld(cards):
         a.fail("rule_fact", note, at, f"{text(cards)} is no meld of this hand")
         return
-    if a.ld(rest) != a.ld(a.hand):
-        why = f"with it laid down the least deadwood is {a.ld(rest)}; the best arrangement leaves {a.ld(a.hand)}"
+    if "keeping a card back" in TEMPLATES[note.code]:  # the best arrangement with a discard
+        best = min(a.ld(_drop(a.hand, d)) for d in set(a.hand))
+        with_it = min((a.ld(_drop(rest, d)) for d in set(rest)), default=INF)
+    else:
+        best, with_it = a.ld(a.hand), a.ld(rest)
+    if with_it != best:
+        why = (
+            f"with it laid down the least deadwood is {with_it}; the best arrangement leaves {best}"
+        )
         a.fail("meld_not_in_best", note, at, why)
 
 
@@ -1895,7 +2010,7 @@ def _why_stock_normal(a: Audit, note: Note, at: At) -> None:
 @claim("ai_why_stock_opening")
 def _why_stock_opening(a: Audit, note: Note, at: At) -> None:
     card = _cards(note.params["card"])[0]
-    before, after = _opening_now(a), a.arranger.best_opening(a.with_card(card))
+    before, after = _opening_now(a), _opening_after_take(a, card)
     if after > before:
         why = f"with {text([card])} the best opening goes from {before} to {after}"
         a.fail("opening_points", note, at, why)
@@ -1904,7 +2019,7 @@ def _why_stock_opening(a: Audit, note: Note, at: At) -> None:
 @claim("ai_why_discard_opening")
 def _why_discard_opening(a: Audit, note: Note, at: At) -> None:
     card = _cards(note.params["card"])[0]
-    before, after = _opening_now(a), a.arranger.best_opening(a.with_card(card))
+    before, after = _opening_now(a), _opening_after_take(a, card)
     if after <= before:
         why = f"with {text([card])} the best opening stays at {before} (to {after})"
         a.fail("opening_points", note, at, why)
@@ -2035,6 +2150,7 @@ TERM_VALUES: dict[str, tuple[tuple[str, ...], Callable[..., float]]] = {
     "ai_term_opening_points": (("expected",), lambda e: e / 2),
     "ai_term_open_chance": (("count", "total", "penalty"), lambda c, t, q: c / t * q if t else 0.0),
     "ai_term_outs": (("count", "weight"), lambda n, w: -n * w),
+    "ai_term_outs_many": (("count", "weight"), lambda n, w: -n * w),
     "ai_term_threat": (("count", "samples", "cost"), lambda n, m, c: -n / m * c),
     "ai_term_threat_opening": (("count", "samples", "cost"), lambda n, m, c: -n / m * c),
 }
