@@ -286,7 +286,8 @@ class Audit:
             return
         code = "deadwood_not_least"
         if self.table and _shows(said, compute(self.no_layoffs)):
-            code = "deadwood_no_layoffs"
+            # a seat not opened lays off once its melds open (H8): name that case apart
+            code = "deadwood_unopened_layoffs" if not self.opened else "deadwood_no_layoffs"
         elif self.table and _shows(said, compute(self.own_layoffs)):
             code = "deadwood_own_melds_only"
         self.fail(code, note, at, truth.format(true=true))
@@ -694,7 +695,16 @@ def _take(a: Audit, note: Note, at: At) -> None:
     source = c.action.source if c is not None and isinstance(c.action, Draw) else "discard"
     played = True if note.code == "ai_term_take_played" else None
     _check_take(a, note, at, note.params["value"], card, source, played)
+    _cut_card_not_h7(a, note, at)
     _value_is(a, note, at, -float(note.params["value"]))
+
+
+def _cut_card_not_h7(a: Audit, note: Note, at: At) -> None:
+    """H7 is about cards taken from the discard pile; the cut card's rule is H10."""
+    c = at.candidate
+    if c is not None and c.action == Draw("cut_card") and "(H7)" in TEMPLATES[note.code]:
+        why = "the cut card is not taken from the discard pile: H10 (go out this turn), not H7"
+        a.fail("rule_cited", note, at, why)
 
 
 @claim("ai_term_take_unplayable", "ai_term_take_first_turn")
@@ -707,6 +717,7 @@ def _take_as_no_change(a: Audit, note: Note, at: At) -> None:
         note, at, p["value"], lambda arr: a.ld(a.hand, arr), "the least deadwood now is {true}"
     )
     _value_is(a, note, at, -float(p["value"]))
+    _cut_card_not_h7(a, note, at)
     if note.code == "ai_term_take_unplayable" and a.can_play(card):
         a.fail("rule_fact", note, at, f"{text([card])} can be played this turn")
     if note.code == "ai_term_take_first_turn" and not a.first_turn:
@@ -1513,6 +1524,19 @@ def _unusable_opening(a: Audit, note: Note, at: At) -> None:
         a.fail("opening_points", note, at, f"an opening of {best} holds {text([card])}")
 
 
+def _least_and_melded(a: Audit, card: int) -> tuple[int, int]:
+    """After taking ``card`` and the best discard: the least deadwood, and the least with
+    ``card`` in a meld of the hand (``INF`` if it can't be)."""
+    hand = a.with_card(card)
+    least = min(a.ld(_drop(hand, d)) for d in set(hand))
+    others = [d for d in set(hand) if d != card]
+    melded = min(
+        (a.arranger.least_holding(_drop(hand, d), card, lay_off=False) for d in others),
+        default=INF,
+    )
+    return least, melded
+
+
 @claim("ai_discard_not_best")
 def _not_best(a: Audit, note: Note, at: At) -> None:
     """“C would go into a meld, but not in an arrangement that leaves the least deadwood”."""
@@ -1521,15 +1545,7 @@ def _not_best(a: Audit, note: Note, at: At) -> None:
     if not a.arranger.melds_holding(hand, card):
         a.fail("rule_fact", note, at, f"{text([card])} makes no meld with this hand")
         return
-    least = min(a.ld(_drop(hand, d)) for d in set(hand))
-    melded = min(
-        (
-            a.arranger.least_holding(_drop(hand, d), card, lay_off=False)
-            for d in set(hand)
-            if d != card
-        ),
-        default=INF,
-    )
+    least, melded = _least_and_melded(a, card)
     if melded <= least:
         why = f"an arrangement with {text([card])} in a meld leaves {melded}, the least"
         a.fail("rule_fact", note, at, why)
@@ -1625,15 +1641,7 @@ def _easy_no_meld(a: Audit, note: Note, at: At) -> None:
     if "in an arrangement that leaves the least deadwood" in TEMPLATES[note.code]:
         # “makes a meld with cards of its hand, in an arrangement that leaves the least
         # deadwood”: the least after the take and the best discard, lay-offs counted
-        least = min(a.ld(_drop(hand, d)) for d in set(hand))
-        melded = min(
-            (
-                a.arranger.least_holding(_drop(hand, d), card, lay_off=False)
-                for d in set(hand)
-                if d != card
-            ),
-            default=INF,
-        )
+        least, melded = _least_and_melded(a, card)
         if melded <= least:
             why = f"{text([card])} makes a meld in an arrangement that leaves the least ({least})"
             a.fail("rule_fact", note, at, why)
