@@ -1457,31 +1457,14 @@ TEMPLATES: dict[str, str] = {
         "flat penalty: about {cost} points to me"
     ),
     "ai_term_not_searched": (
-        "scored by its deadwood now, {value:points}: more than the {count} searched options "
-        "leave (at most {limit}), and the next draw can only lower it"
-    ),
-    "ai_term_not_searched_equal": (
-        "scored by its deadwood now, {value:points}: no less than the {count} searched "
+        "scored by its deadwood now, counted against it: no less than the {count} searched "
         "options leave (at most {limit}), and the next draw can only lower it"
     ),
-    "ai_term_not_searched_group": (
-        "each scored by its deadwood now: no less than the {count} searched options leave "
-        "(at most {limit}), and the next draw can only lower it"
-    ),
     "ai_term_not_searched_lowest": (
-        "scored as it is, {value:points} of deadwood — more than the {count} searched "
-        "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
-        "about {chance}% of the time, for about {pot} points"
-    ),
-    "ai_term_not_searched_lowest_equal": (
-        "scored as it is, {value:points} of deadwood — no less than the {count} searched "
-        "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
-        "about {chance}% of the time, for about {pot} points"
-    ),
-    "ai_term_not_searched_lowest_group": (
-        "each scored as it is, by its deadwood now — no less than the {count} searched "
-        "options leave (at most {limit}), and a draw can only lower it — and its chance of "
-        "the lowest hand, for about {pot} points"
+        "scored as it is: its deadwood now is no less than the {count} searched options "
+        "leave (at most {limit}), and a draw can only lower it; its score is its chance of "
+        "the lowest hand against the others' {cards} cards at about {rate} points a card, "
+        "times about {pot} points"
     ),
     "ai_term_opening_gain": "my best opening goes from {before} to {after} with {card}",
     "ai_term_stock_no_sure_gain": "a stock card adds nothing for sure to my opening",
@@ -1502,19 +1485,8 @@ TEMPLATES: dict[str, str] = {
         "the {threshold} needed, at half a point each"
     ),
     "ai_term_opening_not_searched": (
-        "scored by its opening points now, {points} (counting up to the {threshold} needed, "
-        "at half a point each) — fewer than the {count} searched options keep (at least "
-        "{limit})"
-    ),
-    "ai_term_opening_not_searched_equal": (
-        "scored by its opening points now, {points} (counting up to the {threshold} needed, "
-        "at half a point each) — no more than the {count} searched options keep (at least "
-        "{limit})"
-    ),
-    "ai_term_opening_not_searched_group": (
-        "each scored by its opening points now (counting up to the {threshold} needed, at "
-        "half a point each) — no more than the {count} searched options keep (at least "
-        "{limit})"
+        "scored by its opening points now (counting up to the {threshold} needed, at half a "
+        "point each): no more than the {count} searched options keep (at least {limit})"
     ),
     "ai_plan_no_melds": "no meld",
     "ai_plan_nothing": (
