@@ -44,8 +44,10 @@ __all__ = [
     "card_id",
     "card_of",
     "ids",
+    "iter_cards",
     "memory",
     "table_of",
+    "text",
     "unseen",
 ]
 

@@ -111,7 +111,7 @@ from rulebook import (
 
 from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace, signed
 from rummykit.cards import Card, parse_card
-from rummykit.game import Discard, Draw, ExchangeJoker, LayOff, Observation, PlayMeld
+from rummykit.game import Discard, Draw, ExchangeJoker, LayOff, Observation, PlayMeld, Undo
 from rummykit.language import catalogue, speaking
 from rummykit.messages import TEMPLATES, Text
 
@@ -1881,11 +1881,13 @@ def _first_turn(a: Audit, note: Note, at: At) -> None:
 
 @claim("ai_stuck", "ai_why_undo")
 def _stuck(a: Audit, note: Note, at: At) -> None:
-    if any(isinstance(x, Discard) for x in a.obs.legal_actions) and not isinstance(
-        a.trace.chosen, Discard
-    ):
-        # the turn could end: "don't let the turn end" is then about going out (R7), checked loosely
-        pass
+    """“My moves this turn don't let the turn end”: no discard is legal, and a move of this
+    turn can be taken back."""
+    legal = a.obs.legal_actions
+    if any(isinstance(x, Discard) for x in legal):
+        a.fail("rule_fact", note, at, "the turn can end: a discard is legal")
+    if not isinstance(a.trace.chosen, Undo):
+        a.fail("rule_fact", note, at, f"the move is {a.trace.chosen}")
 
 
 @claim("ai_why_return_cut")
