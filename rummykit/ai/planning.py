@@ -377,14 +377,36 @@ def arrangement(obs: Observation, hand: Sequence[Card], discard: bool = False) -
             rest.remove(card)
         if not rest:
             continue  # the opening's own melds hold cards of the hand
-        found = best_arrangement(rest, v, discard=discard)
-        if sum(m.points(v) for m in found.melds) < v.opening_threshold:
-            continue
-        if found.deadwood_value < best.deadwood_value:
-            best = Arrangement(
-                found.melds, found.deadwood, found.deadwood_value, found.discard, v.name, laid
-            )
+        for found in _openings_of(rest, v, discard):
+            if found.deadwood_value < best.deadwood_value:
+                best = Arrangement(
+                    found.melds, found.deadwood, found.deadwood_value, found.discard, v.name, laid
+                )
     return best
+
+
+def _openings_of(cards: list[Card], v: Variant, discard: bool) -> Iterator[Arrangement]:
+    """Arrangements of ``cards`` whose melds make an opening (H8): the least-deadwood one
+    when its melds reach the threshold, and the one of the best opening's melds."""
+    found = best_arrangement(cards, v, discard=discard)
+    if sum(m.points(v) for m in found.melds) >= v.opening_threshold:
+        yield found
+    opening = best_opening(cards, v)
+    if not opening.ok:
+        return
+    left = list(cards)
+    for meld in opening.melds:
+        for c in meld.cards:
+            left.remove(c)
+    if discard:
+        if not left:
+            return
+        worst = max(left, key=v.card_value)
+        left.remove(worst)
+    else:
+        worst = None
+    value = sum(v.card_value(c) for c in left)
+    yield Arrangement(tuple(opening.melds), tuple(left), value, worst, v.name)
 
 
 def must_play_take(obs: Observation) -> bool:
