@@ -27,7 +27,6 @@ from rummykit.solver import (
     best_opening,
     can_go_out,
     deadwood_counter,
-    layoff_cards,
     layoff_sets,
     opening_points,
 )
@@ -754,7 +753,7 @@ class Outlook:
             deadwood_counter(v, table=table),
             deadwood_counter(v, discard=True, table=table),
         )
-        self.fits = layoff_cards(table, v)  # the cards that may go onto the table
+        self.table = table
         counts = unseen_counts(obs)
         self.unseen = [
             (card, counts[card], v.card_value(card)) for card in sorted(counts, key=Card.sort_key)
@@ -789,7 +788,43 @@ class Outlook:
     def relevant(self, hand: Sequence[Card]) -> set[Card]:
         """The unseen cards whose arrival could change how ``hand`` melds or lays off: any
         other card can only be thrown back or kept instead of a costlier one (a swap)."""
-        return completers(hand, self.variant) | self.fits
+        return completers(hand, self.variant) | self._spots(hand)
+
+    def _spots(self, hand: Sequence[Card]) -> set[Card]:
+        """The cards that, added to ``hand``, could go onto a table meld: a set's missing
+        suits; for a run, each card beyond an end whose gap to it the hand's cards and jokers
+        (as many as the meld may still take) can fill."""
+        if not self.table:
+            return set()
+        v = self.variant
+        low = 1 if v.ace_low else 2
+        high = 14 if v.ace_above_king else 13
+        held = set(hand)
+        jokers = sum(c.is_joker for c in hand)
+        cap = v.jokers_per_meld if v.jokers else 0
+        spots: set[Card] = set()
+        for meld in self.table:
+            free = min(jokers, max(0, cap - sum(c.is_joker for c in meld.cards)))
+            if not meld.is_run:
+                if len(meld.cards) < 4:
+                    spots.update(meld.missing_suits())
+                continue
+            for step, edge in ((1, meld.end), (-1, meld.start)):
+                gaps, p, size = 0, edge + step, len(meld.cards)
+                while (
+                    low <= p <= high
+                    and size < 13
+                    and not (p in (1, 14) and {1, 14} & {meld.start, meld.end})
+                ):
+                    card = _RUN_CARDS[p, meld.suit]
+                    if card not in held:
+                        spots.add(card)
+                        gaps += 1
+                        if gaps > free:
+                            break
+                    p += step
+                    size += 1
+        return spots
 
     def swap(self, hand: Sequence[Card], card: Card) -> int:
         """The least deadwood once ``card`` is drawn and kept out of every meld: thrown
