@@ -707,6 +707,20 @@ def _cut_card_not_h7(a: Audit, note: Note, at: At) -> None:
         a.fail("rule_cited", note, at, why)
 
 
+@claim("ai_term_cut_back")
+def _cut_back(a: Audit, note: Note, at: At) -> None:
+    """“the cut card C goes back unless it takes me out this turn (H10), and I draw again:
+    counted as no change, V”: C the cut card, V the deadwood now."""
+    p = note.params
+    card = _cards(p["card"])[0]
+    if a.obs.cut_card is None or card_id(a.obs.cut_card) != card:
+        a.fail("rule_fact", note, at, "that is not the cut card")
+    a.deadwood(
+        note, at, p["value"], lambda arr: a.ld(a.hand, arr), "the least deadwood now is {true}"
+    )
+    _value_is(a, note, at, -float(p["value"]))
+
+
 @claim("ai_term_take_unplayable", "ai_term_take_first_turn")
 @claim("ai_term_take_opening", "ai_term_take_no_opening")
 def _take_as_no_change(a: Audit, note: Note, at: At) -> None:
