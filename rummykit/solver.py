@@ -1325,6 +1325,11 @@ class _TableDeadwood:
                     break
         return best
 
+    def laid_sets(self, cards: Iterable[Card]) -> list[tuple[Card, ...]]:
+        """Every set of ``cards`` that can be laid off together (the empty one first)."""
+        near = [c for c in cards if c in self.fits]
+        return self._laid(near) if near else [()]
+
     def _laid(self, near: list[Card]) -> list[tuple[Card, ...]]:
         """Every set of these cards that can be laid off together (the empty one first)."""
         key = tuple(sorted(near, key=Card.sort_key))
@@ -1393,8 +1398,7 @@ def layoff_sets(
     """
     melds = _table_melds(table, variant)
     counter = _TableDeadwood(melds, variant, _rules(variant).counters()[False], False)
-    near = [c for c in as_cards(hand) if c in counter.fits]
-    return counter._laid(near) if near else [()]
+    return counter.laid_sets(as_cards(hand))
 
 
 def _best_with_table(
