@@ -29,6 +29,9 @@ def main(mode: str) -> None:
         message = json.loads(line)
         if message["type"] == "bye":
             return
+        if message["type"] in ("welcome", "error"):
+            print(f"{message['type']}: {message.get('message', '')}", file=sys.stderr, flush=True)
+            continue
         if message["type"] == "verdict":
             print("verdict: " + message["message"], file=sys.stderr, flush=True)
             if mode == "second_chance":
