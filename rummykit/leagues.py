@@ -425,6 +425,7 @@ class LeagueResult(Ranked):
     sandbox: str = ""  # where its programs ran: bwrap | none ("" when it had none)
     sandbox_note: str = ""  # why there was no sandbox, when one was wanted
     limits: dict[str, int] = field(default_factory=dict)  # the league's default limits
+    as_root: bool = False  # run by root: no process limit (the kernel exempts root)
 
     def advantage(self, row: str, column: str) -> tuple[float, bool] | None:
         """How many points per round ``row`` did better than ``column`` in the games both
@@ -452,7 +453,7 @@ class LeagueResult(Ranked):
         limits = Limits(**self.limits)
         if self.sandbox == "none" and self.sandbox_note:
             return render("sandbox_line_missing", why=self.sandbox_note, **limits.to_dict())
-        return sandbox_line(self.sandbox, limits)
+        return sandbox_line(self.sandbox, limits, self.as_root)
 
     def _table(self) -> tuple[list[str], list[list[str]]]:
         head = [render(f"league_col_{k}") for k in _COLUMNS]
@@ -579,7 +580,12 @@ class LeagueResult(Ranked):
             },
             "comparisons": [c.to_dict() for c in self.comparisons],
             "records": [r.to_dict() for r in self.records],
-            "sandbox": {"mode": self.sandbox, "note": self.sandbox_note, "limits": self.limits},
+            "sandbox": {
+                "mode": self.sandbox,
+                "note": self.sandbox_note,
+                "limits": self.limits,
+                "as_root": self.as_root,
+            },
         }
 
     def to_json(self) -> str:
@@ -779,6 +785,7 @@ def league(
         tuple(played), rules.low_score_wins, records=tuple(records), standings=standings,
         comparisons=comparisons, sandbox=mode, sandbox_note=why_none,
         limits=Limits.of(settings).to_dict() if programs else {},
+        as_root=hasattr(os, "geteuid") and os.geteuid() == 0,
     )  # fmt: skip
 
 

@@ -1476,9 +1476,10 @@ TEMPLATES: dict[str, str] = {
     "sandbox_line_bwrap": (
         "Sandbox: bubblewrap, each program in namespaces of its own (its own processes only, "
         "no network), its own files read-only; each process at most {memory} MiB of memory, "
-        "{cpu} CPU seconds, {file_size} MiB files, {open_files} open files; {processes} "
-        "processes."
+        "{cpu} CPU seconds, {file_size} MiB files, {open_files} open files; {processes_text}."
     ),
+    "sandbox_processes": "at most {processes} processes and threads in all",
+    "sandbox_processes_root": "no process limit (the kernel does not hold root to it)",
     "sandbox_line_none": (
         "No sandbox (sandbox none): programs ran as the organiser's own user, with the limits "
         "only: each process at most {memory} MiB of memory, {cpu} CPU seconds, {file_size} MiB "

@@ -128,24 +128,26 @@ class Limits:
         """JSON-ready form (what the welcome line tells the program)."""
         return asdict(self)
 
-    def rlimits(self) -> list[tuple[str, int]]:
-        """The per-process limits as ``(name in the resource module, value)``."""
+    def rlimits(self) -> list[tuple[str, tuple[int, int]]]:
+        """The per-process limits as ``(name in the resource module, (soft, hard))``; the
+        CPU's hard limit a second later, so the program gets SIGXCPU (named in the report)
+        rather than SIGKILL."""
         return [
-            ("RLIMIT_AS", self.memory * MIB),
-            ("RLIMIT_CPU", self.cpu),
-            ("RLIMIT_FSIZE", self.file_size * MIB),
-            ("RLIMIT_NOFILE", self.open_files),
+            ("RLIMIT_AS", (self.memory * MIB,) * 2),
+            ("RLIMIT_CPU", (self.cpu, self.cpu + 1)),
+            ("RLIMIT_FSIZE", (self.file_size * MIB,) * 2),
+            ("RLIMIT_NOFILE", (self.open_files,) * 2),
         ]
 
     def prlimit_options(self, processes: bool) -> list[str]:
         """util-linux ``prlimit`` options for these limits (inside the sandbox).
 
         >>> Limits().prlimit_options(True)[:2]
-        ['--as=2147483648:2147483648', '--cpu=600:600']
+        ['--as=2147483648:2147483648', '--cpu=600:601']
         """
         names = {"RLIMIT_AS": "as", "RLIMIT_CPU": "cpu", "RLIMIT_FSIZE": "fsize"}
         names["RLIMIT_NOFILE"] = "nofile"
-        out = [f"--{names[n]}={v}:{v}" for n, v in self.rlimits()]
+        out = [f"--{names[n]}={soft}:{hard}" for n, (soft, hard) in self.rlimits()]
         if processes:
             out.append(f"--nproc={self.processes}:{self.processes}")
         return out
@@ -223,10 +225,19 @@ def resolve(requested: str) -> str:
     return "none"
 
 
-def sandbox_line(mode: str, limits: Limits) -> str:
-    """One line for a report: where the programs ran, and with which limits."""
+def sandbox_line(mode: str, limits: Limits, root: bool | None = None) -> str:
+    """One line for a report: where the programs ran, and with which limits (``root``: run
+    by root, whom the kernel doesn't hold to the process limit; default: as this process).
+
+    >>> print(sandbox_line("bwrap", Limits(memory=512), root=False))
+    Sandbox: bubblewrap, each program ... at most 512 MiB of memory, ... at most 64 processes and threads in all.
+    """
     if mode == "bwrap":
-        return render("sandbox_line_bwrap", **limits.to_dict())
+        root = os.geteuid() == 0 if root is None and hasattr(os, "geteuid") else bool(root)
+        processes = render(
+            "sandbox_processes_root" if root else "sandbox_processes", processes=limits.processes
+        )
+        return render("sandbox_line_bwrap", processes_text=processes, **limits.to_dict())
     why = unavailable()
     return render(
         "sandbox_line_none" if not why else "sandbox_line_missing", why=why, **limits.to_dict()
@@ -379,7 +390,7 @@ def _limits_setter(limits: Limits) -> Callable[[], None] | None:
         import resource
     except ImportError:  # Windows: no limits to set
         return None
-    values = [(getattr(resource, name), value) for name, value in limits.rlimits()]
+    values = [(getattr(resource, name), pair) for name, pair in limits.rlimits()]
     prctl: Any = None
     if sys.platform == "linux":
         with contextlib.suppress(OSError, AttributeError):
@@ -389,8 +400,8 @@ def _limits_setter(limits: Limits) -> Callable[[], None] | None:
     setrlimit = resource.setrlimit
 
     def set_limits() -> None:  # runs in the child: no imports, no locks
-        for which, value in values:
-            setrlimit(which, (value, value))
+        for which, pair in values:
+            setrlimit(which, pair)
         if prctl is not None:
             prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
 
