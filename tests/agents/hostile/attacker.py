@@ -8,7 +8,9 @@ the league folder (the second argument): the test's own programs, never anything
 the machine, with or without a sandbox.
 """
 
+import contextlib
 import ctypes
+import itertools
 import json
 import os
 import signal
@@ -67,10 +69,8 @@ def steal_input(league: str, _: list[str]) -> str:
     deadline = time.monotonic() + 1.5
     while handles and time.monotonic() < deadline:
         for fd in handles:
-            try:
+            with contextlib.suppress(OSError):
                 stolen += len(os.read(fd, 65536))
-            except OSError:
-                pass
         time.sleep(0.01)
     return f"seen={len(seen)} opened={len(handles)} stolen={stolen}"
 
@@ -195,7 +195,7 @@ def open_files(league: str, _: list[str]) -> str:
     handles = []
     try:
         for _ in range(1000):
-            handles.append(open(os.devnull))
+            handles.append(os.open(os.devnull, os.O_RDONLY))
     except OSError as exc:
         return f"opened={len(handles)} ({exc.strerror})"
     return f"opened={len(handles)}"
@@ -256,8 +256,8 @@ def main(mode: str, league: str, args: list[str]) -> None:
         elif mode == "cpu_between":  # a thread spins all along; how much ran between questions?
             marks.append((time.process_time(), time.monotonic()))
             if len(marks) == 4:
-                cpu = sum(b[0] - a[0] for a, b in zip(marks, marks[1:]))
-                wall = sum(b[1] - a[1] for a, b in zip(marks, marks[1:]))
+                cpu = sum(b[0] - a[0] for a, b in itertools.pairwise(marks))
+                wall = sum(b[1] - a[1] for a, b in itertools.pairwise(marks))
                 send({"type": "error", "id": ident,
                       "message": f"findings: cpu_between={cpu:.3f} wall_between={wall:.3f}"})  # fmt: skip
                 time.sleep(30)

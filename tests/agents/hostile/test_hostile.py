@@ -17,6 +17,7 @@ seen to finish with a table. ``RUMMYKIT_TEST_SANDBOX=none`` forces that path.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -156,10 +157,8 @@ def survivors(folder: Path) -> list[int]:
 
 def kill_survivors(folder: Path) -> None:
     for pid in survivors(folder):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 # --- hidden cards read ----------------------------------------------------------------------
