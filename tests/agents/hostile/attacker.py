@@ -247,9 +247,8 @@ def main(mode: str, league: str, args: list[str]) -> None:
             )
             sys.stdout.flush()
         elif mode == "long_line":
-            sys.stdout.write(
-                '{"type": "action", "id": %d, "text": "%s"}\n' % (ident, "x" * (2 << 20))
-            )
+            padding = "x" * (2 << 20)
+            sys.stdout.write(f'{{"type": "action", "id": {ident}, "text": "{padding}"}}\n')
             sys.stdout.flush()
         elif mode == "cpu_limit":
             spin()
