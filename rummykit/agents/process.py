@@ -115,9 +115,12 @@ def _named_files(argv: Sequence[str], cwd: str) -> tuple[str, ...]:
         for text in (arg, arg.rpartition(":")[0]):
             if text and not text.startswith("-"):
                 path = Path(cwd, text)
-                if path.exists():
-                    found.append(str(path.resolve()))
-                    break
+                try:
+                    if path.exists():
+                        found.append(str(path.resolve()))
+                        break
+                except OSError:  # not a file name at all (code given with -c, say)
+                    continue
     return tuple(dict.fromkeys(found))
 
 
@@ -261,6 +264,15 @@ class _Program:
     def send(self, message: dict[str, Any], deadline: float) -> None:
         """Write one line; a program that doesn't read its input by the deadline forfeits
         (the referee never blocks on a full pipe)."""
+        done = self._write(message, deadline)
+        if done == "full":
+            raise self.forfeit("timeout", self._limit_text(deadline), "forfeit_unread")
+        if done == "closed":
+            raise self.ended()
+
+    def _write(self, message: dict[str, Any], deadline: float) -> str:
+        """Write one line by ``deadline``: ``"ok"``, ``"full"`` (it doesn't read its input)
+        or ``"closed"`` (its input is closed: it ended)."""
         self.thaw()
         stream = self.proc.stdin
         assert stream is not None
@@ -270,24 +282,28 @@ class _Program:
                 stream.write(data)
                 stream.flush()
             except (OSError, ValueError):
-                raise self.ended() from None
-            return
-        fd = stream.fileno()
+                return "closed"
+            return "ok"
+        try:
+            fd = stream.fileno()
+        except ValueError:
+            return "closed"
         while data:
             left = deadline - time.monotonic()
             try:
                 ready = left > 0 and select.select([], [fd], [], left)[1]
             except (OSError, ValueError):
-                raise self.ended() from None
+                return "closed"
             if not ready:
-                raise self.forfeit("timeout", self._limit_text(deadline), "forfeit_unread")
+                return "full"
             try:
                 written = os.write(fd, data)
             except BlockingIOError:
                 continue
             except (OSError, ValueError):
-                raise self.ended() from None
+                return "closed"
             data = data[written:]
+        return "ok"
 
     def _limit_text(self, deadline: float) -> str:
         return f"{max(0.0, deadline - self.asked):g}"
@@ -358,11 +374,8 @@ class _Program:
         stop it, and describe the forfeit with the end of its standard error."""
         why = Forfeit(code, detail, template=template)
         if self.alive:
-            with contextlib.suppress(Forfeit):
-                self.send(
-                    {"type": "error", "code": code, "message": str(why)},
-                    time.monotonic() + GRACE,
-                )
+            line = {"type": "error", "code": code, "message": str(why)}
+            self._write(line, time.monotonic() + GRACE)
         self.stop(told=True)
         why.stderr = self.stderr_tail()
         return why
@@ -380,8 +393,7 @@ class _Program:
         of its group (in a sandbox, all of them end with it). Reaped, so no zombie is left."""
         proc = self.proc
         if not told and self.alive:
-            with contextlib.suppress(Forfeit):
-                self.send({"type": "bye"}, time.monotonic() + GRACE)
+            self._write({"type": "bye"}, time.monotonic() + GRACE)
         self.thaw()
         with contextlib.suppress(OSError, ValueError):
             proc.stdin.close()  # type: ignore[union-attr]
