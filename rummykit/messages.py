@@ -1499,13 +1499,13 @@ TEMPLATES: dict[str, str] = {
     ),
     "protocol_not_json_constant": "{name} is not JSON: every number must be finite",
     "protocol_version_type": (
-        '"protocol" must be a whole number (the version, {ours}), not {value}, {kind}'
+        '"protocol" must be a whole number (the version, {ours}), not {value} ({kind})'
     ),
     "protocol_expects_versions": "a list of protocol versions (whole numbers)",
     "json_type_string": "a string",
     "json_type_number": "a number with a fraction",
-    "json_type_boolean": "true or false",
-    "json_type_null": "null",
+    "json_type_boolean": "a boolean",
+    "json_type_null": "no value",
     "json_type_array": "an array",
     "json_type_object": "an object",
     "forfeit_unread": ("it did not read the referee's line within {detail} s (its input was full)"),

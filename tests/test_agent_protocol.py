@@ -458,10 +458,10 @@ def test_versions_are_negotiated_and_a_mismatch_says_what_each_side_speaks() -> 
         ({"protocol": 2, "protocols": [2, 3]}, "speaks protocol 2, 3; this referee speaks only 1"),
         (
             {"protocol": "1"},
-            """"protocol" must be a whole number (the version, 1), not '1', a string""",
+            """"protocol" must be a whole number (the version, 1), not "1" (a string)""",
         ),
-        ({"protocol": None}, "not None, null"),
-        ({"protocol": True}, "not True, true or false"),
+        ({"protocol": None}, "not null (no value)"),
+        ({"protocol": True}, "not true (a boolean)"),
         ({"protocol": 1, "protocols": ["1"]}, "'protocols' must be a list of protocol versions"),
     ]:
         with pytest.raises(ProtocolError) as refused:

@@ -239,7 +239,7 @@ def read_hello(data: dict[str, Any]) -> tuple[str, tuple[str, ...], int]:
     >>> read_hello({"type": "hello", "protocol": "1", "name": "x", "variants": ["rommi"]})
     Traceback (most recent call last):
     ...
-    rummykit.agents.protocol.ProtocolError: "protocol" must be a whole number (the version, 1), not the string '1'
+    rummykit.agents.protocol.ProtocolError: "protocol" must be a whole number (the version, 1), not "1" (a string)
     """
     if data.get("type") != "hello":
         raise ProtocolError(render("protocol_expected", expected="hello", got=data.get("type")))
@@ -248,7 +248,7 @@ def read_hello(data: dict[str, Any]) -> tuple[str, tuple[str, ...], int]:
         raise ProtocolError(
             render(
                 "protocol_version_type",
-                value=repr(said),
+                value=json.dumps(said),
                 kind=render(f"json_type_{_json_type(said)}"),
                 ours=PROTOCOL_VERSION,
             )
