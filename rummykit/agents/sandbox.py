@@ -67,8 +67,18 @@ SANDBOXES = ("auto", "bwrap", "none")
 
 MIB = 1 << 20
 
-PATH = "/usr/local/bin:/usr/bin:/bin"
-"""The ``PATH`` a program gets."""
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def program_path() -> str:
+    """The ``PATH`` a program gets: the organiser's (it holds no secret, and names the
+    interpreters the manifest's commands use: a Homebrew or nvm ``node``), then the
+    system's folders."""
+    parts = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p]
+    for folder in SYSTEM_PATH.split(":"):
+        if folder not in parts and os.name == "posix":
+            parts.append(folder)
+    return os.pathsep.join(parts)
 
 
 class SandboxError(RuntimeError):
@@ -261,7 +271,8 @@ _ETC = (
 )
 
 
-def _interpreter_paths() -> list[str]:
+@functools.lru_cache(maxsize=1)
+def _interpreter_paths() -> tuple[str, ...]:
     """What a Python program of this interpreter needs to see: its prefixes, its
     site-packages, and rummykit itself (an editable install lives outside them)."""
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
@@ -272,7 +283,7 @@ def _interpreter_paths() -> list[str]:
         paths.add(site.getusersitepackages())
     paths.add(str(_package_dir()))
     real = {os.path.realpath(p) for p in paths} | paths
-    return sorted(p for p in real if p not in ("/", "") and os.path.exists(p))
+    return tuple(sorted(p for p in real if p not in ("/", "") and os.path.exists(p)))
 
 
 def _package_dir() -> Path:
@@ -282,7 +293,7 @@ def _package_dir() -> Path:
 def _program_paths(argv: Sequence[str]) -> list[str]:
     """The program's own interpreter when it lives outside the system folders (a Node of
     nvm, say): the executable, and its prefix when it sits in a ``bin`` folder."""
-    found = shutil.which(argv[0], path=PATH) if "/" not in argv[0] else argv[0]
+    found = shutil.which(argv[0], path=program_path()) if "/" not in argv[0] else argv[0]
     if not found or not os.path.exists(found):
         return []
     real = Path(os.path.realpath(found))
@@ -327,7 +338,7 @@ def _bwrap_prefix(
     inside = cwd.rstrip("/") + "/"
     reachable = _covered(cwd, bound) or any(b.startswith(inside) for b in bound)
     out += ["--chdir", cwd if reachable and os.path.isdir(cwd) else "/tmp"]
-    prlimit = shutil.which("prlimit", path=PATH)
+    prlimit = shutil.which("prlimit", path=SYSTEM_PATH)
     if prlimit:
         out += ["--", prlimit, *limits.prlimit_options(os.geteuid() != 0), "--"]
     else:
@@ -344,7 +355,7 @@ def program_env(mode: str, home: str, extra: Mapping[str, str] | None = None) ->
     ['HOME', 'LANG', 'LC_MESSAGES', 'PATH']
     """
     env = {
-        "PATH": PATH,
+        "PATH": program_path(),
         "HOME": home,
         "TMPDIR": home,
         "LANG": "C.UTF-8",
@@ -358,7 +369,6 @@ def program_env(mode: str, home: str, extra: Mapping[str, str] | None = None) ->
         for name in ("SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT"):
             if name in os.environ:
                 env[name] = os.environ[name]
-        env["PATH"] = os.environ.get("PATH", "")
     env.update(extra or {})
     return env
 
@@ -437,7 +447,7 @@ def launch(
     program when the *thread* that started it ends (bwrap's ``--die-with-parent``, and
     ``PR_SET_PDEATHSIG`` without a sandbox), and a worker's threads may come and go.
     """
-    program = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=PATH)
+    program = argv[0] if os.sep in argv[0] else shutil.which(argv[0], path=program_path())
     if program is None or not os.access(os.path.join(cwd, program), os.X_OK):
         raise FileNotFoundError(2, os.strerror(2), argv[0])  # as Popen would say it
     if mode == "none":
