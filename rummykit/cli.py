@@ -310,11 +310,13 @@ def run_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     from rummykit.terminal import TerminalGame
 
-    return TerminalGame(rules, args.players, args.ai, seed, explain=args.explain).run()
+    game = TerminalGame(rules, args.players, args.ai, seed, explain=args.explain, save=args.save)
+    return game.run()
 
 
 def add_play(commands: Subcommands) -> None:
-    """Add ``rummykit play [--variant NAME] [--ai LEVEL] [--explain] [--seed N] [--players N]``."""
+    """Add ``rummykit play [--variant NAME] [--ai LEVEL] [--explain] [--seed N] [--players N]
+    [--save FILE]``."""
     parser = _subcommand(
         commands, "play", run_play, render("cli_play_help"), render("cli_play_description")
     )
@@ -323,6 +325,7 @@ def add_play(commands: Subcommands) -> None:
     parser.add_argument("--players", "-p", type=int, default=2, help=render("cli_players_help"))
     parser.add_argument("--seed", "-s", type=int, default=None, help=render("cli_play_seed_help"))
     parser.add_argument("--explain", action="store_true", help=render("cli_explain_help"))
+    parser.add_argument("--save", metavar="FILE", default=None, help=render("cli_save_help"))
 
 
 # --- rummykit review (the work is in rummykit.mistakes) -----------------------------------------
@@ -332,7 +335,9 @@ def run_review(args: argparse.Namespace) -> int:
     """``rummykit review FILE``: 0 when the review is printed, 2 on a bad file or seat."""
     from rummykit.mistakes import review_command
 
-    return review_command(args.file, args.seat, args.level, args.json)
+    return review_command(
+        args.file, args.seat, args.level, args.json, every=args.all, detail=args.detail
+    )
 
 
 def add_review(commands: Subcommands) -> None:
@@ -344,6 +349,8 @@ def add_review(commands: Subcommands) -> None:
     parser.add_argument("--seat", type=int, default=0, help=render("review_cli_seat_help"))
     parser.add_argument("--level", default="hard", help=render("review_cli_level_help"))
     parser.add_argument("--json", action="store_true", help=render("review_cli_json_help"))
+    parser.add_argument("--all", action="store_true", help=render("review_cli_all_help"))
+    parser.add_argument("--detail", action="store_true", help=render("review_cli_detail_help"))
 
 
 # --- rummykit agent and rummykit league (w17: the work is in rummykit.agents, rummykit.leagues)

@@ -798,21 +798,97 @@ TEMPLATES: dict[str, str] = {
     "puzzle_bad_grade": "{grade!r} is not a grade: choose 1, 2 or 3",
     "puzzle_hungarian_only": "{kind} puzzles are played under Hungarian Rummy: leave out variant",
     "puzzle_not_found": "no {kind} puzzle found for seed {seed}",
-    "review_mistake": "Move {number}: you played {played}; the hard AI would {suggested}.",
-    "review_why": "Its reason: {why}",
-    "review_cost": "Cost of your move, in the AI's own expected points: {cost}.",
-    "review_cost_unknown": "The AI did not score your move against its own, so it gives no cost.",
+    "review_line": (
+        "Move {number} — you: “{played}”; the {level} player: “{suggested}”. {reason} "
+        "Cost: about {cost} points."
+    ),
+    "review_line_nothing": (
+        "Move {number} — you put nothing on the table; the {level} player: “{suggested}”. "
+        "{reason} Cost: about {cost} points."
+    ),
+    "review_line_kept": (
+        "Move {number} — you: “{played}”; the {level} player keeps those cards in hand. "
+        "{reason} Cost: about {cost} points."
+    ),
     "review_hand": "Your hand at that moment:",
-    "review_ai_view": "How the AI sees {action}: {notes}.",
-    "review_your_view": "How it sees your move, {action}: {notes}.",
+    "review_why_more": "Why? The computer player's whole reasoning",
     "review_none": (
-        "Seat {seat}: {decisions:decisions} reviewed, and the hard AI would have chosen as you "
-        "did every time."
+        "{decisions:decisions} weighed against the {level} computer player: none cost you "
+        "anything it can count."
+    ),
+    "review_headline_one": (
+        "{decisions:decisions} weighed against the {level} computer player: 1 cost you about "
+        "{cost} expected points."
     ),
     "review_headline": (
-        "Seat {seat}: {decisions:decisions} reviewed; the hard AI would have chosen "
-        "differently in {count}, the costliest first."
+        "{decisions:decisions} weighed against the {level} computer player: {count} cost you "
+        "about {cost} expected points in all."
     ),
+    "review_costliest": "The costliest {shown}:",
+    "review_more": "…and {count} more, each costing less (--all shows them).",
+    "review_cards_more": "{cards} and {count:other_cards}",
+    "count_other_cards_one": "{n} other card",
+    "count_other_cards_other": "{n} other cards",
+    "review_reason_draw_out": "With {card} you could have gone out this turn.",
+    "review_reason_take_opening": (
+        "Taking {card} raises your best opening from {before} to {after} points."
+    ),
+    "review_reason_leave_opening": "{card} adds nothing to your best opening ({before} points).",
+    "review_reason_take": (
+        "Taking {card} leaves {take} points of deadwood, against about {stock} expected with a "
+        "stock card."
+    ),
+    "review_reason_stock": (
+        "A stock card is expected to leave about {stock} points of deadwood, against {take} "
+        "with {card}."
+    ),
+    "review_reason_joker": "Keep the joker: it fits almost any meld.",
+    "review_reason_ai_term_threat": (
+        "Seat {seat} could go out with {card}: it did in {count} of {samples} hands the "
+        "computer tried for it."
+    ),
+    "review_reason_ai_term_threat_opening": (
+        "Seat {seat} could open with {card}: it did in {count} of {samples} hands the "
+        "computer tried for it."
+    ),
+    "review_reason_ai_term_feed_took": (
+        "Seat {seat} took {took} from the discard pile, and {card} goes with it."
+    ),
+    "review_reason_ai_term_feed_layoff": "Seat {seat} can lay {card} off onto meld {meld}.",
+    "review_reason_ai_term_feed_joker": "A joker helps any hand, seat {seat}'s too.",
+    "review_reason_lowest": (
+        "Throwing {card} wins the deal about {a}% of the time, against {b}% after throwing {yours}."
+    ),
+    "review_reason_opening": (
+        "After throwing {card}, {a:unseen_cards} would let you open next turn, against {b} "
+        "after throwing {yours}."
+    ),
+    "review_reason_waits": (
+        "With {card} in your hand, {cards} would go into a meld or onto the table; without it "
+        "they won't ({count:unseen_cards})."
+    ),
+    "review_reason_deadwood": (
+        "Throwing {card} leaves {a:points} that can't be melded or laid off, against {b} after "
+        "throwing {yours}."
+    ),
+    "review_reason_score": (
+        "By the computer's count “{theirs}” is worth {a} expected points and “{yours}” {b}."
+    ),
+    "review_reason_go_out": "You could have gone out this turn.",
+    "review_reason_open": "You could have opened with {cards}: {points} points, {threshold} needed (H8).",
+    "review_reason_hold": "Keeping {cards} in hand for now leaves the others nowhere to lay them off.",
+    "review_reason_meld": (
+        "Laying down {cards} too would leave {a:points} in your hand before the discard, "
+        "against {b}."
+    ),
+    "review_reason_layoff": (
+        "Laying off {cards} too would leave {a:points} in your hand before the discard, "
+        "against {b}."
+    ),
+    "review_reason_other": (
+        "Its moves leave {a:points} in your hand before the discard, against {b}."
+    ),
+    "review_reason_other_score": "Its moves leave a hand worth more by its count.",
     "count_decisions_one": "{n} decision",
     "count_decisions_other": "{n} decisions",
     "review_no_decisions": "Seat {seat} made no decisions in this record: nothing to review.",
@@ -826,17 +902,21 @@ TEMPLATES: dict[str, str] = {
     "quiz_check": "Check",
     "quiz_back": "back",
     "quiz_next": "next",
-    "review_cli_help": "your decisions in a saved round where the hard AI would differ",
+    "review_cli_help": "what your decisions in a saved round cost, by a computer player's count",
     "review_cli_description": (
-        "Replay a saved round and list the decisions of one seat where the hard AI would "
-        "have chosen differently, with its reason and the cost in its own expected points, "
-        "the costliest first."
+        "Replay a saved round and weigh one seat's draws, plays and discards against a "
+        "computer player in the same position: a one-line summary and the costliest "
+        "mistakes, each with the better move, why in one sentence, and its cost in the "
+        "computer's expected points."
     ),
     "review_cli_file_help": (
-        "a saved game (JSON), as game.to_json() or rummykit.game.record.save(game, path) writes it"
+        "a saved game (JSON): rummykit play --save FILE, game.to_json() or "
+        "rummykit.game.record.save(game, path) writes it"
     ),
     "review_cli_seat_help": "the seat to review (default: 0)",
-    "review_cli_level_help": "the AI to compare with: easy, normal or hard (default: hard)",
+    "review_cli_level_help": "the computer player to compare with: easy, normal or hard (default: hard)",
+    "review_cli_all_help": "list every mistake, not only the 3 costliest",
+    "review_cli_detail_help": "show the computer player's whole reasoning under each mistake",
     "review_cli_json_help": "print the review as one JSON object",
     # --- charts ---------------------------------------------------------------------------
     "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
@@ -878,6 +958,9 @@ TEMPLATES: dict[str, str] = {
     "solver_arrangement": "Melds {melds}; deadwood {deadwood} = {value}.",
     "solver_no_deadwood": "Melds {melds}; no deadwood.",
     "solver_no_melds": "No meld in this hand: deadwood {deadwood} = {value}.",
+    "solver_arrangement_layoff": "Melds {melds}; lay off {laid}; deadwood {deadwood} = {value}.",
+    "solver_no_deadwood_layoff": "Melds {melds}; lay off {laid}; no deadwood.",
+    "solver_no_melds_layoff": "No meld in this hand; lay off {laid}; deadwood {deadwood} = {value}.",
     "solver_then_discard": "Then discard {card}.",
     "solver_nothing_to_discard": "There is no card to discard: the hand is empty.",
     "solver_mask_cards": (
@@ -917,7 +1000,16 @@ TEMPLATES: dict[str, str] = {
     "ai_discard_mine": "I threw {card} away earlier this round; taking it back would go round in circles.",
     "ai_discard_makes_meld": "{card} on the discard pile completes a meld in my hand.",
     "ai_discard_no_meld": "{card} on the discard pile makes no meld with my hand.",
+    "ai_discard_not_best": (
+        "{card} on the discard pile would go into a meld, but not in an arrangement that "
+        "leaves the least deadwood."
+    ),
     "ai_why_discard_meld": "Taking {card}: it completes a meld.",
+    "ai_compare_draws_played": (
+        "My deadwood is {now}; with {card} from the discard pile played this turn (H7) and my "
+        "worst card thrown away it would be {take}; with a card from the stock, {stock} "
+        "expected."
+    ),
     "ai_compare_draws": (
         "My deadwood is {now}; with {card} from the discard pile and my worst card thrown "
         "away it would be {take}; with a card from the stock, {stock} expected."
@@ -931,7 +1023,7 @@ TEMPLATES: dict[str, str] = {
     "ai_opening": "I can open: {points:points} of melds, {threshold} needed.",
     "ai_why_open": "Laying down my opening.",
     "ai_cannot_open": "My best opening is {points:points}; {threshold} are needed, so I wait.",
-    "ai_meld": "{cards} is a meld in my best arrangement.",
+    "ai_meld": "{cards} is a meld of my best arrangement, keeping a card back to discard.",
     "ai_why_meld": "Laying down a meld: fewer points left in hand.",
     "ai_layoff": "{cards} fits onto meld {meld}.",
     "ai_why_layoff": "Laying off a single card.",
@@ -945,10 +1037,12 @@ TEMPLATES: dict[str, str] = {
     "ai_terms": "{terms}",
     "ai_option": "{action}: {score} points",
     "ai_behind": " ({diff} behind the best)",
+    "ai_as_good": " (as good as the best)",
     "ai_plan": "plan: {text}",
     "ai_rough_option": "{action} {score}",
     "ai_score_cell": "{score}",
     "ai_not_searched": "{count:options} not searched ({why}): {options}",
+    "ai_not_searched_plain": "{count:options} not searched: {options}",
     "ai_label_deadwood_after": "the deadwood left",
     "ai_label_deadwood_now": "the deadwood now",
     "ai_label_habit": "easy's habit",
@@ -966,10 +1060,31 @@ TEMPLATES: dict[str, str] = {
     "ai_term_no_deadwood": "every card left is in a meld: no deadwood",
     "ai_term_deadwood_left": "{value:points} of deadwood left in hand: {cards}",
     "ai_term_easy_no_meld": (
-        "easy takes a card only when it goes into a meld of its best arrangement, and "
-        "{card} doesn't"
+        "easy takes a card only when it makes a meld with cards of its hand, in an "
+        "arrangement that leaves the least deadwood, and {card} doesn't"
     ),
     "ai_term_take": "with {card} taken and my worst card thrown away: {value:points} of deadwood",
+    "ai_term_take_played": (
+        "with {card} taken and played this turn (H7), and my worst card thrown away: "
+        "{value:points} of deadwood"
+    ),
+    "ai_term_take_unplayable": (
+        "{card} taken now would have to be played this turn (H7), and it can't be: counted "
+        "as no change, {value:points} of deadwood"
+    ),
+    "ai_term_take_first_turn": (
+        "{card} taken now would have to go into my opening this turn (H7), and nobody may "
+        "open on their first turn (H9): counted as no change, {value:points} of deadwood"
+    ),
+    "ai_term_take_opening": (
+        "{card} taken now would have to go into my opening this turn (H7); the best opening "
+        "holding it is {points} ({threshold} needed): counted as no change, {value:points} "
+        "of deadwood"
+    ),
+    "ai_term_take_no_opening": (
+        "{card} taken now would have to go into my opening this turn (H7), and no opening "
+        "holding it reaches {threshold}: counted as no change, {value:points} of deadwood"
+    ),
     "ai_term_stock_same": (
         "a stock card, counted as no change (this level doesn't estimate the stock): "
         "{value:points} of deadwood"
@@ -983,6 +1098,10 @@ TEMPLATES: dict[str, str] = {
     "ai_term_joker_take": "a joker fits almost any meld later: hard counts 40 points for it",
     "ai_term_outs": (
         "throwing it gives up {count:unseen_cards} that would make a meld with it and "
+        "{partners}: {cards} (normal counts {weight} points each)"
+    ),
+    "ai_term_outs_many": (
+        "throwing it gives up {count:unseen_cards} that would make a meld with it and one of "
         "{partners}: {cards} (normal counts {weight} points each)"
     ),
     "ai_term_dead_partner": (
@@ -1011,8 +1130,13 @@ TEMPLATES: dict[str, str] = {
         "I'm caught with {value:points}, the melds I hold back included"
     ),
     "ai_term_next_draw": (
-        "otherwise ({weight}%), after my next draw and discard I expect {value} points of "
-        "deadwood on average over the {total} unseen cards (0 for a card that takes me out)"
+        "if the round goes on ({weight}%), after my next draw and discard I expect {value} "
+        "points of deadwood on average over the {total} unseen cards (0 for a card that "
+        "takes me out)"
+    ),
+    "ai_term_next_draw_sure": (
+        "after my next draw and discard I expect {value} points of deadwood on average over "
+        "the {total} unseen cards (0 for a card that takes me out)"
     ),
     "ai_term_go_out": (
         "{count} of the {total} unseen cards take me out ({cards}); going out is worth "
@@ -1030,10 +1154,28 @@ TEMPLATES: dict[str, str] = {
         "scored by its deadwood now, {value:points}: more than the {count} searched options "
         "leave (at most {limit}), and the next draw can only lower it"
     ),
+    "ai_term_not_searched_equal": (
+        "scored by its deadwood now, {value:points}: no less than the {count} searched "
+        "options leave (at most {limit}), and the next draw can only lower it"
+    ),
+    "ai_term_not_searched_group": (
+        "each scored by its deadwood now: no less than the {count} searched options leave "
+        "(at most {limit}), and the next draw can only lower it"
+    ),
     "ai_term_not_searched_lowest": (
         "scored as it is, {value:points} of deadwood — more than the {count} searched "
         "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
         "about {chance}% of the time, for about {pot} points"
+    ),
+    "ai_term_not_searched_lowest_equal": (
+        "scored as it is, {value:points} of deadwood — no less than the {count} searched "
+        "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
+        "about {chance}% of the time, for about {pot} points"
+    ),
+    "ai_term_not_searched_lowest_group": (
+        "each scored as it is, by its deadwood now — no less than the {count} searched "
+        "options leave (at most {limit}), and a draw can only lower it — and its chance of "
+        "the lowest hand, for about {pot} points"
     ),
     "ai_term_opening_gain": "my best opening goes from {before} to {after} with {card}",
     "ai_term_stock_no_sure_gain": "a stock card adds nothing for sure to my opening",
@@ -1041,18 +1183,40 @@ TEMPLATES: dict[str, str] = {
         "{count} of the {total} unseen cards let me open next turn ({cards}), escaping the "
         "flat {penalty}"
     ),
+    "ai_term_open_chance_none": (
+        "none of the {total} unseen cards lets me open next turn: nothing counted for "
+        "escaping the flat {penalty}"
+    ),
+    "ai_term_open_chance_all": (
+        "my melds already reach the {threshold} needed, so any card I draw lets me open "
+        "next turn, escaping the flat {penalty}"
+    ),
     "ai_term_opening_points": (
         "opening points: {now} now; after the next draw {expected} expected, counting up to "
         "the {threshold} needed, at half a point each"
     ),
     "ai_term_opening_not_searched": (
         "scored by its opening points now, {points} (counting up to the {threshold} needed, "
-        "at half a point each) — fewer than the {count} searched options keep"
+        "at half a point each) — fewer than the {count} searched options keep (at least "
+        "{limit})"
+    ),
+    "ai_term_opening_not_searched_equal": (
+        "scored by its opening points now, {points} (counting up to the {threshold} needed, "
+        "at half a point each) — no more than the {count} searched options keep (at least "
+        "{limit})"
+    ),
+    "ai_term_opening_not_searched_group": (
+        "each scored by its opening points now (counting up to the {threshold} needed, at "
+        "half a point each) — no more than the {count} searched options keep (at least "
+        "{limit})"
     ),
     "ai_plan_no_melds": "no meld",
-    "ai_plan_nothing": "keeps {melds}; no unseen card lowers its deadwood",
+    "ai_plan_nothing": (
+        "keeps {melds}; no unseen card would go into a meld or onto the table, better than any swap"
+    ),
     "ai_plan_waits": (
-        "keeps {melds} and waits for {cards} ({count:unseen_cards} lower its deadwood)"
+        "keeps {melds} and waits for {cards}: {count:unseen_cards} that would go into a meld "
+        "or onto the table, better than any swap"
     ),
     "ai_can_go_out_plan": "I can empty my hand this turn: {plan}.",
     "ai_discard_no_gain": (
@@ -1091,11 +1255,11 @@ TEMPLATES: dict[str, str] = {
     ),
     "ai_term_end_deal_R": (
         "asking the empty stock for a card ends the deal (R10) with my hand as it is: "
-        "{value:points} of deadwood"
+        "{value:points} in hand"
     ),
     "ai_term_end_deal_H": (
-        "asking the empty stock for a card ends the round (H15) with my hand as it is: "
-        "{value:points} of deadwood"
+        "asking the empty stock for a card ends the round (H15) with my hand as it is: I pay "
+        "{value:points} (H13)"
     ),
     "ai_term_rule_end_deal": (
         "taking {card} would play on, and I end the deal now instead (the step above says "
@@ -1113,18 +1277,16 @@ TEMPLATES: dict[str, str] = {
         "No opening of {threshold} or more would hold {card}, and a card taken now must be "
         "used in the opening this turn (H7, H8)."
     ),
-    "ai_discard_off_plan": (
-        "{card} on the discard pile makes a meld only by breaking up my best arrangement, "
-        "and a card taken now must be played this turn (H7), so I leave it."
-    ),
-    "ai_discard_off_plan_opening": (
-        "{card} on the discard pile fits an opening, but not my best one, and a card taken "
-        "now must be used in the opening this turn (H7, H8), so I leave it."
-    ),
     "ai_hold_melds_stock": (
         "I keep my melds in hand for now: every other player holds {count} or more cards and "
         "the stock still has {stock:cards}; on the table my melds would give them places to "
         "lay off."
+    ),
+    "ai_hold_melds_short": (
+        "I keep my melds in hand for now: the stock still has {stock:cards}, enough for "
+        "every player to draw before my next turn, and every other player holds {count} or "
+        "more cards; on the table my melds would give them places to lay off, and at the "
+        "empty stock the lowest hand wins (R10)."
     ),
     "ai_empty_stock_mean": (
         "The stock is empty: asking it for a card ends the deal, and the lowest hand wins. "
@@ -1143,6 +1305,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "ai_label_just_taken": "the card just taken",
     "ai_why_discard_ahead": "Discarding {card}: {score} points, {diff} ahead of {other}.",
+    "ai_why_discard_tie": "Discarding {card}: {score} points, as good as {other}.",
     "ai_why_discard_only": "Discarding {card}: the only card I may throw away.",
     "ai_why_greedy_stock": "Drawing from the stock: greedy always does.",
     "ai_term_greedy_value": "greedy throws its highest loose card; this one is worth {value:points}",
@@ -1203,10 +1366,10 @@ TEMPLATES: dict[str, str] = {
     "ai_label_later_out": "going out later",
     "ai_label_lowest_hand": "winning the deal",
     "ai_term_later_draws": (
-        "counting only the cards that make melds or go onto the table (a swap for a lower "
-        "card doesn't count here), the best of {draws} draws (the stock's cards left for "
-        "me, at most {cap}) is expected to leave {value} points of deadwood, against {one} "
-        "if only the next draw counted: {gain} fewer, counted at {weight}%"
+        "counting only the cards that go into a meld or onto the table (a swap for a "
+        "costlier card doesn't count here), the best of {draws} draws (the stock's cards "
+        "left for me, at most {cap}) is expected to leave {value} points of deadwood, "
+        "against {one} with the next draw alone: {gain} fewer, counted at {weight}%"
     ),
     "ai_term_lowest_hand_one": (
         "this deal is short and will likely end at the empty stock, where the lowest hand "
@@ -1227,6 +1390,7 @@ TEMPLATES: dict[str, str] = {
     ),
     # --- hints and the widgets -------------------------------------------------------------
     "hint_not_your_turn": "It is not seat {seat}'s turn, so there is nothing to suggest.",
+    "hint_not_yours": "It is not your turn, so there is nothing to suggest.",
     "hint_summary": "Play “{command}”: {why}.",
     "hint_details_header": "Why — the hard computer player's reasoning, as if it held your cards:",
     "hint_generic": "it is what the hard computer player would do in your place",
@@ -1245,11 +1409,13 @@ TEMPLATES: dict[str, str] = {
     "hint_ai_why_stock_before_opening": "leave {card} before your opening",
     "hint_ai_why_open": "your melds reach the opening (H8)",
     "hint_plan": "it {plan} — {diff} points ahead of {other} by the hard player's count",
+    "hint_plan_tie": "it {plan} — as good as {other} by the hard player's count",
     "hint_ai_why_meld": "a meld on the table leaves fewer points in your hand",
     "hint_ai_why_layoff": "it leaves fewer points in your hand",
     "hint_ai_why_exchange": "the joker is worth more in your hand, and it fits a meld of yours",
     "hint_ai_why_undo": "your moves this turn don't let the turn end",
     "hint_ai_why_discard_ahead": "{score} points by the hard player's count, {diff} ahead of {other}",
+    "hint_ai_why_discard_tie": "{score} points by the hard player's count, as good as {other}",
     "hint_ai_why_discard_only": "it is the only card you may throw away",
     "widget_you": "You",
     "widget_selected": "selected",
@@ -1701,15 +1867,20 @@ TEMPLATES: dict[str, str] = {
         "  discard 9s                discard a card, ending your turn\n"
         "  undo                      take back your last move this turn\n"
         "  return cut                give back the cut card\n"
-        "Also: show (the table again), hint (a suggestion), help, quit."
+        "Also: show (the table again), hint (a suggestion), hint why (and its reasoning), "
+        "help, quit."
     ),
+    "play_hint_why": "(Type hint why for the reasoning behind it.)",
+    "play_saved": "Saved to {path}: rummykit review {path} weighs your decisions.",
+    "play_save_failed": "Could not save to {path} ({error}); the game goes on unsaved.",
+    "cli_save_help": "save each round to this file as it is played (round 2 on to NAME-2.json …), for rummykit review",
     "play_try_help": "Type help for the moves.",
     "play_round": "— Round {number} (dealer: seat {dealer}) —",
     "play_prompt": "your move> ",
     "play_next_round_prompt": "Press Enter for the next round (or type quit): ",
     "play_bye": "Game stopped. Goodbye!",
     "play_match_over": "The match is over. Standings:",
-    "play_you_drew": "You drew {card}.",
+    "play_you_drew": "You drew {card} from the stock.",
     "play_you": "You",
     "play_seat": "Seat {seat}",
     "play_table": "Table:",
@@ -1782,6 +1953,7 @@ TEMPLATES: dict[str, str] = {
     "ai_level_easy": "easy",
     "ai_level_normal": "normal",
     "ai_level_hard": "hard",
+    "ai_level_greedy": "greedy",
     "variant_title_hungarian": "Hungarian Rummy",
     "variant_title_rommi": "Rommi",
     "rank_gender": "A= 2= 3= 4= 5= 6= 7= 8= 9= 10= J= Q= K= joker=",

@@ -61,7 +61,9 @@ __all__ = [
     "card_bit",
     "deadwood_counter",
     "hand_mask",
+    "layoff_cards",
     "layoff_options",
+    "layoff_sets",
     "min_deadwood",
     "min_deadwood_many",
     "opening_points",
@@ -1045,6 +1047,7 @@ class Arrangement:
     deadwood_value: int
     discard: Card | None = None
     variant: str = ""
+    laid_off: tuple[Card, ...] = ()  # cards laid off onto the table (``table=``)
 
     @property
     def message(self) -> str:
@@ -1053,13 +1056,15 @@ class Arrangement:
             "melds": _melds_text(self.melds),
             "deadwood": self.deadwood,
             "value": self.deadwood_value,
+            "laid": self.laid_off,
         }
+        lay = "_layoff" if self.laid_off else ""
         if not self.melds:
-            text = render("solver_no_melds", params)
+            text = render(f"solver_no_melds{lay}", params)
         elif not self.deadwood:
-            text = render("solver_no_deadwood", params)
+            text = render(f"solver_no_deadwood{lay}", params)
         else:
-            text = render("solver_arrangement", params)
+            text = render(f"solver_arrangement{lay}", params)
         if self.discard is not None:
             text += " " + render("solver_then_discard", card=self.discard)
         return text
@@ -1073,6 +1078,8 @@ class Arrangement:
         from rummykit.drawing import cards_html
 
         parts = [cards_html(m.cards) for m in self.melds]
+        if self.laid_off:
+            parts.append(cards_html(self.laid_off))
         if self.deadwood:
             parts.append(cards_html(self.deadwood))
         return f"<div>{' '.join(parts)}<p>{escape(self.message)}</p></div>"
@@ -1105,7 +1112,11 @@ def card_bit(card: Card | str) -> int:
 
 
 def min_deadwood(
-    hand: CardsLike | int, variant: Variant = HUNGARIAN, *, discard: bool = False
+    hand: CardsLike | int,
+    variant: Variant = HUNGARIAN,
+    *,
+    discard: bool = False,
+    table: Iterable[Meld | CardsLike] = (),
 ) -> int:
     """The least deadwood value this hand can be left with (a number only: the fast path).
 
@@ -1119,9 +1130,14 @@ def min_deadwood(
     >>> min_deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣", gin, discard=True)
     9
 
+    With ``table``, cards may also be laid off onto the melds on the table (see
+    :func:`deadwood_counter`).
+
     Asking thousands of times for one variant? :func:`deadwood_counter` binds it once.
     """
     global _last_variant, _last_counters
+    if table:
+        return deadwood_counter(variant, discard=discard, table=table)(hand)
     if variant is not _last_variant:
         _last_counters = _rules(variant).counters()
         _last_variant = variant
@@ -1143,7 +1159,10 @@ def min_deadwood_many(
 
 
 def deadwood_counter(
-    variant: Variant = HUNGARIAN, *, discard: bool = False
+    variant: Variant = HUNGARIAN,
+    *,
+    discard: bool = False,
+    table: Iterable[Meld | CardsLike] = (),
 ) -> Callable[[CardsLike | int], int]:
     """:func:`min_deadwood` for one variant, as a function of the hand alone.
 
@@ -1154,8 +1173,21 @@ def deadwood_counter(
     >>> deadwood = deadwood_counter(variant("rommi", ace_low=True, ace_above_king=False))
     >>> deadwood("A♠ 2♠ 3♠ 4♠ 4♥ 4♦ 9♣ K♣"), deadwood(hand_mask("4♥ 4♦ 4♣ 9♣"))
     (19, 9)
+
+    With ``table``, the melds on the table, cards may also be laid off onto them (any of
+    them, or none: whichever leaves least), as a player who may lay off can (H8, R6):
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> table = [make_meld("2♠ 3♠ 4♠", ROMMI), make_meld("3♥ 3♦ 3♣", ROMMI)]
+    >>> deadwood = deadwood_counter(ROMMI, discard=True, table=table)
+    >>> deadwood("5♠ 6♠ 7♠ 10♠ 5♥ 7♥ 10♦ Q♦ 2♣ 10♣ 7♣")  # 5♠ 6♠ laid off, 7♠ 7♥ 7♣ melded
+    7
     """
-    return _rules(variant).counters()[discard]
+    counter = _rules(variant).counters()[discard]
+    melds = _table_melds(table, variant)
+    if not melds:
+        return counter
+    return _TableDeadwood(melds, variant, counter, discard)
 
 
 def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
@@ -1208,6 +1240,197 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
     return deadwood
 
 
+def layoff_cards(table: Iterable[Meld | CardsLike], variant: Variant = HUNGARIAN) -> set[Card]:
+    """Every card that some lay-off onto these melds could hold, whatever else the hand
+    holds: the cards that may matter for lay-offs (a run's cards beyond its ends, the
+    missing suits of a set, the joker where a meld may take one).
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> sorted(map(str, layoff_cards([make_meld("J♠ Q♠ K♠", ROMMI)], ROMMI)))[:3]
+    ['10♠', '2♠', '3♠']
+    >>> sorted(map(str, layoff_cards([make_meld("9♠ 9♥ 9♦", ROMMI)], ROMMI)))
+    ['9♣']
+    """
+    rules = _rules(variant)
+    out: set[Card] = set()
+    for meld in _table_melds(table, variant):
+        out |= _meld_fits(meld, rules)
+    return out
+
+
+def _meld_fits(meld: Meld, rules: _Rules) -> frozenset[Card]:
+    """The cards some lay-off onto ``meld`` could hold (cached per meld and rules)."""
+    key = (meld, rules.variant)
+    found = _FITS.get(key)
+    if found is None:
+        if len(_FITS) > _CACHE_LIMIT:
+            _FITS.clear()
+        deck = Counter(dict.fromkeys(_FIELD_CARD.values(), 1))
+        deck[JOKER] = rules.jpm
+        found = _FITS[key] = frozenset(c for g in _layoff_groups(meld, deck, rules) for c in g)
+    return found
+
+
+_FITS: dict[tuple[Meld, Variant], frozenset[Card]] = {}
+
+
+class _TableDeadwood:
+    """The least deadwood of a hand that may also lay cards off onto the table's melds:
+    every set of the hand's cards that can go onto them together (one group per meld,
+    grown at either end of a run or by the missing suits of a set) is tried, and the rest
+    of the hand melds as :func:`min_deadwood` finds. Exact: a lay-off only takes cards out
+    of the hand, and the cards left meld on their own."""
+
+    def __init__(
+        self,
+        melds: list[Meld],
+        variant: Variant,
+        counter: Callable[[CardsLike | int], int],
+        discard: bool,
+    ) -> None:
+        self.melds = melds
+        self.variant = variant
+        self.rules = _rules(variant)
+        self.counter = counter
+        self.discard = discard
+        self.fits = layoff_cards(melds, variant)
+        # shared by every counter for the same table (an agent makes several a decision)
+        table = (tuple(melds), variant)
+        laid = _LAID.get(table)
+        if laid is None:
+            if len(_LAID) > 64:
+                _LAID.clear()
+            laid = _LAID[table] = {}
+        self.laid = laid
+
+    def __call__(self, hand: CardsLike | int) -> int:
+        cards = _mask_cards(hand) if isinstance(hand, int) else list(as_cards(hand))
+        fits = self.fits
+        near = [c for c in cards if c in fits]
+        if not near:
+            return self.counter(cards)
+        best = _BIG
+        for laid in self._laid(near):
+            rest = list(cards)
+            for card in laid:
+                rest.remove(card)
+            if not rest:
+                if not self.discard:
+                    return 0
+                continue  # a card must stay to be the discard
+            value = self.counter(rest)
+            if value < best:
+                best = value
+                if not best:
+                    break
+        return best
+
+    def _laid(self, near: list[Card]) -> list[tuple[Card, ...]]:
+        """Every set of these cards that can be laid off together (the empty one first)."""
+        key = tuple(sorted(near, key=Card.sort_key))
+        found = self.laid.get(key)
+        if found is not None:
+            return found
+        if len(self.laid) > _CACHE_LIMIT:
+            self.laid.clear()
+        avail = Counter(key)
+        options = [g for g in (_meld_groups(m, key, self.rules) for m in self.melds) if g]
+        seen: set[tuple[Card, ...]] = set()
+
+        def place(index: int, avail: Counter[Card], laid: tuple[Card, ...]) -> None:
+            if index == len(options):
+                seen.add(_sorted(laid))
+                return
+            place(index + 1, avail, laid)
+            for group in options[index]:
+                need = Counter(group)
+                if all(avail[c] >= n for c, n in need.items()):
+                    place(index + 1, avail - need, laid + group)
+
+        place(0, avail, ())
+        found = sorted(seen, key=len)
+        self.laid[key] = found
+        return found
+
+
+def _meld_groups(
+    meld: Meld, cards: tuple[Card, ...], rules: _Rules
+) -> tuple[tuple[Card, ...], ...]:
+    """The groups of ``cards`` that may go onto ``meld`` (cached by the cards that could).
+
+    A group of natural cards onto a meld without a joker is legal as built (a run grown
+    card by card within the places the variant gives the ace, at most 13 cards; a set by
+    its missing suits, at most four); one with a joker anywhere is read as the referee
+    reads it (:func:`rummykit.melds.layoff_readings`)."""
+    fits = _meld_fits(meld, rules)
+    mine = tuple(c for c in cards if c in fits)
+    if not mine:
+        return ()
+    key = (meld, rules.variant, mine)
+    found = _GROUPS.get(key)
+    if found is None:
+        if len(_GROUPS) > _CACHE_LIMIT:
+            _GROUPS.clear()
+        plain = not any(c.is_joker for c in meld.cards)
+        found = _GROUPS[key] = tuple(
+            group
+            for group in dict.fromkeys(_layoff_groups(meld, Counter(mine), rules))
+            if (plain and JOKER not in group) or layoff_readings(meld, group, rules.variant)
+        )
+    return found
+
+
+_GROUPS: dict[tuple[Meld, Variant, tuple[Card, ...]], tuple[tuple[Card, ...], ...]] = {}
+_LAID: dict[tuple[tuple[Meld, ...], Variant], dict[tuple[Card, ...], list[tuple[Card, ...]]]] = {}
+
+
+def layoff_sets(
+    hand: CardsLike, table: Iterable[Meld | CardsLike], variant: Variant = HUNGARIAN
+) -> list[tuple[Card, ...]]:
+    """Every set of the hand's cards that can be laid off onto the table's melds together
+    (one group a meld), the empty set first, then by size.
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> from rummykit.cards import format_cards
+    >>> [format_cards(s) for s in layoff_sets("5♠ 6♠ 9♣", [make_meld("2♠ 3♠ 4♠", ROMMI)], ROMMI)]
+    ['', '5♠', '5♠ 6♠']
+    """
+    melds = _table_melds(table, variant)
+    counter = _TableDeadwood(melds, variant, _rules(variant).counters()[False], False)
+    near = [c for c in as_cards(hand) if c in counter.fits]
+    return counter._laid(near) if near else [()]
+
+
+def _best_with_table(
+    cards: list[Card], variant: Variant, discard: bool, melds: list[Meld]
+) -> Arrangement:
+    """:func:`best_arrangement` of a hand that may lay cards off onto ``melds``."""
+    best: tuple[int, int, Arrangement] | None = None
+    for laid in layoff_sets(cards, melds, variant):
+        rest = list(cards)
+        for card in laid:
+            rest.remove(card)
+        if not rest:
+            if discard:
+                continue
+            found = Arrangement((), (), 0, None, variant.name, laid)
+        else:
+            plain = best_arrangement(rest, variant, discard=discard)
+            found = Arrangement(
+                plain.melds, plain.deadwood, plain.deadwood_value, plain.discard, variant.name, laid
+            )
+        key = (found.deadwood_value, len(laid))
+        if best is None or key < best[:2]:
+            best = (*key, found)
+    assert best is not None  # the empty lay-off always leaves a card to discard
+    return best[2]
+
+
+def _mask_cards(mask: int) -> list[Card]:
+    """The cards of a :func:`hand_mask`."""
+    return [card for card, bit in _CARD_BITS.items() if mask & bit]
+
+
 def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -> int:
     """:func:`min_deadwood` of cards that may hold jokers or twin cards: the exact search,
     for a number only (no arrangement is built)."""
@@ -1257,7 +1480,11 @@ _last_counters: tuple[Callable[[CardsLike | int], int], ...] = ()
 
 
 def best_arrangement(
-    hand: CardsLike, variant: Variant = HUNGARIAN, *, discard: bool = False
+    hand: CardsLike,
+    variant: Variant = HUNGARIAN,
+    *,
+    discard: bool = False,
+    table: Iterable[Meld | CardsLike] = (),
 ) -> Arrangement:
     """The melds that leave the least deadwood (by ``variant.card_value``), and that deadwood.
 
@@ -1269,7 +1496,18 @@ def best_arrangement(
     Melds A♠ 2♠ 3♠ 🃏 + Q♥ K♥ A♥; deadwood 7♦ = 7.
     >>> print(best_arrangement("A♠ 2♠ 3♠ Q♥ K♥ A♥ 🃏 7♦", discard=True))
     Melds A♠ 2♠ 3♠ 🃏 + Q♥ K♥ A♥; no deadwood. Then discard 7♦.
+
+    With ``table``, cards may also be laid off onto its melds (``laid_off``: whichever leave
+    least, the fewest among equals), as :func:`deadwood_counter` counts:
+
+    >>> from rummykit import ROMMI, make_meld
+    >>> print(best_arrangement("5♠ 6♠ 9♥ 9♦ 9♣ K♦", ROMMI, table=[make_meld("2♠ 3♠ 4♠", ROMMI)]))
+    Melds 9♥ 9♦ 9♣; lay off 5♠ 6♠; deadwood K♦ = 10.
     """
+    if table:
+        melds = _table_melds(table, variant)
+        if melds:
+            return _best_with_table(list(as_cards(hand)), variant, discard, melds)
     cards = as_cards(hand)
     rules = _rules(variant)
     state, jokers = _encode(cards)

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import TextIO
 
 from rummykit.ai import make_agent
 from rummykit.ai.hint import hint
 from rummykit.ai.trace import agent_name
+from rummykit.cards import Card
 from rummykit.game import Cut, Game, IllegalAction, Match, parse_action
+from rummykit.game.record import dumps
 from rummykit.messages import render
 from rummykit.variants import Variant
+from rummykit.voice import event_text, in_second_person, status_text
 
 __all__ = ["QUIT_WORDS", "TerminalGame"]
 
@@ -39,6 +43,10 @@ class TerminalGame:
     With ``explain=True`` every computer move is preceded by its reasoning, which shows the
     computer's cards: the game says so when it starts (open-cards teaching). Without it
     nothing of a computer's hand is ever printed.
+
+    The learner is "you" throughout ("You drew 8♣.", "Your turn: …"). With ``save`` each
+    round is written to that file as it is played (round 2 on to ``NAME-2.json`` …), for
+    ``rummykit review``.
     """
 
     def __init__(
@@ -49,6 +57,7 @@ class TerminalGame:
         seed: int,
         *,
         explain: bool = False,
+        save: str | None = None,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
     ) -> None:
@@ -56,6 +65,7 @@ class TerminalGame:
         self.players = players
         self.seed = seed
         self.explain = explain
+        self.save = Path(save) if save else None
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.match = Match(rules, players, seed=seed)
@@ -100,9 +110,11 @@ class TerminalGame:
             self.say()
             self.say(render("play_round", number=self.match.round_number, dealer=game.dealer))
             if not self.play_round(game):
+                self.saved(game, said=True)
                 self.say(render("play_bye"))
                 return 0
             self.show_result(game)
+            self.saved(game, said=True)
             if self.match.is_over:
                 self.say(render("play_match_over"))
                 for standing in self.match.standings():
@@ -127,6 +139,7 @@ class TerminalGame:
                 continue
             if seat != 0:
                 self.ai_move(game, seat)
+                self.saved(game)
                 continue
             if shown_turn != len(game.actions) and game.phase in ("draw", "play"):
                 self.show(game)
@@ -141,11 +154,12 @@ class TerminalGame:
                 return False
             if word in ("help", "?", "h"):
                 self.say(render("play_help"))
-            elif word in ("hint",):
-                self.hint(game)
+            elif word in ("hint", "hint why", "why"):
+                self.hint(game, why=word != "hint")
             elif word in ("show", "look", "table", "hand"):
                 self.show(game)
             elif self.human_move(game, line):
+                self.saved(game)
                 shown_turn = -1
         self.flush_events(game)
         return True
@@ -185,10 +199,8 @@ class TerminalGame:
         except IllegalAction as refused:
             self.say(str(refused.verdict))
             return False
-        self.flush_events(game)
         drawn = list((Counter(game.hand(0)) - Counter(before)).elements())
-        if drawn and action.kind == "draw":
-            self.say(render("play_you_drew", card=drawn[0]))
+        self.flush_events(game, drawn[0] if drawn and action.kind == "draw" else None)
         return True
 
     def ai_move(self, game: Game, seat: int) -> None:
@@ -201,11 +213,38 @@ class TerminalGame:
         game.play(decision.action, seat)
         self.flush_events(game)
 
-    def flush_events(self, game: Game) -> None:
-        """Say every public event not yet said."""
+    def flush_events(self, game: Game, drawn: Card | None = None) -> None:
+        """Say every public event not yet said (the learner's own as "You …", with the card
+        ``drawn`` from the stock, which only the learner sees)."""
         for event in game.events[self.seen :]:
-            self.say(f"  {event}")
+            if drawn is not None and event.seat == 0 and event.code == "draw_stock":
+                self.say(f"  {render('play_you_drew', card=drawn)}")
+            else:
+                self.say(f"  {event_text(event, 0)}")
         self.seen = len(game.events)
+
+    def save_path(self) -> Path | None:
+        """Where the round being played is saved (``None``: not saved)."""
+        if self.save is None:
+            return None
+        number = self.match.round_number
+        if number <= 1:
+            return self.save
+        return self.save.with_name(f"{self.save.stem}-{number}{self.save.suffix}")
+
+    def saved(self, game: Game, *, said: bool = False) -> None:
+        """Write the round to its file (and, ``said``, tell the learner where it is)."""
+        path = self.save_path()
+        if path is None or not game.actions:
+            return
+        try:
+            path.write_text(dumps(game, indent=1), encoding="utf-8")
+        except OSError as error:
+            self.say(render("play_save_failed", path=str(path), error=error.strerror))
+            self.save = None
+            return
+        if said:
+            self.say(render("play_saved", path=str(path)))
 
     # --- showing the position ------------------------------------------------------------
 
@@ -244,19 +283,23 @@ class TerminalGame:
         self.say("  ".join(others))
         self.say(render("play_hand", cards=obs.hand or "—", count=len(obs.hand)))
         if obs.status is not None:
-            self.say(str(obs.status))
+            self.say(status_text(obs.status))
 
-    def hint(self, game: Game) -> None:
+    def hint(self, game: Game, *, why: bool = False) -> None:
         """One answer: the move the hard agent would make in the learner's place, as a
-        sentence with the move to type back, then its reasoning (from seat 0's view only)."""
+        sentence with the move to type back; with ``why`` its reasoning too (from seat 0's
+        view only)."""
         obs = game.observation(0)
         if not obs.legal_actions:
-            self.say(render("hint_not_your_turn", seat=0))
+            self.say(render("hint_not_yours"))
             return
         tip = hint(obs)
         self.say(tip.summary)
-        for line in tip.details:
-            self.say(f"    {line}")
+        if why:
+            for line in tip.details:
+                self.say(f"    {line}")
+        else:
+            self.say(render("play_hint_why"))
 
     def show_result(self, game: Game) -> None:
         """The round's scoring, line by line, and the match totals."""
@@ -266,7 +309,7 @@ class TerminalGame:
         self.say()
         self.say(render("play_round_over"))
         for line in result.lines:
-            self.say(f"  {line}")
+            self.say(f"  {in_second_person(line, 0)}")
         totals = ", ".join(
             render("play_total", seat=seat, total=total)
             for seat, total in enumerate(self.match.totals)

@@ -17,6 +17,7 @@ from rummykit.ai import make_agent
 from rummykit.cli import build_parser, main
 from rummykit.terminal import TerminalGame
 from rummykit.variants import variant
+from rummykit.voice import in_second_person
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +43,8 @@ def test_play_shows_the_position_and_the_move_syntax(
     assert code == 0
     assert "Your hand (7):" in out
     assert "Discard pile:" in out and "Stock:" in out
-    assert "Seat 0 draws" in out  # whose turn, in the referee's words
+    assert "Your turn: draw from the stock or the discard pile." in out  # the learner: you
+    assert "Seat 0" not in out
     for form in ("take discard", "meld 5h 6h 7h", "lay off 7h onto 2", "discard 9s", "undo"):
         assert form in out
     assert out.rstrip().endswith("Goodbye!")
@@ -88,14 +90,17 @@ def test_hint_gives_one_move_to_type_back_and_its_reasons(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out = play(
-        monkeypatch, capsys, "hint\ndraw\nhint\nquit\n", "--variant", "hungarian", "--seed", "5"
+        monkeypatch, capsys, "hint\ndraw\nhint why\nquit\n", "--variant", "hungarian", "--seed", "5"
     )
     assert code == 0
     suggested = re.findall(r"Play “(.+?)”", out)
     assert len(suggested) == 2  # one answer per hint
     for command in suggested:
         referee.parse_action(command)  # as typed back, it reads
-    assert "Why — the hard computer player's reasoning" in out
+    first, second = out.split("Play “")[1:3]
+    # a hint is its sentence; its reasoning comes with "hint why"
+    assert "Type hint why" in first and "thinks" not in first and "Why —" not in first
+    assert "Why — the hard computer player's reasoning" in second
 
 
 def test_ai_moves_are_printed_and_explained_on_request(
@@ -181,7 +186,9 @@ def test_a_whole_round_typed_at_the_keyboard(name: str, seed: int) -> None:
     first = session.match.rounds[0]
     assert first.result is not None
     for line in first.result.lines:
-        assert str(line) in text  # the scoring lines, each shown
+        assert str(in_second_person(line, 0)) in text  # the scoring lines, each shown
+        if line.params.get("seat") == 0 and str(line) != str(in_second_person(line, 0)):
+            assert str(line) not in text  # the learner's own line says "You"
     assert "Not allowed" not in text  # every typed move was legal
 
 

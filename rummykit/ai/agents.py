@@ -47,7 +47,7 @@ from rummykit.game.actions import (
 from rummykit.game.observation import Observation
 from rummykit.melds import layoff_readings
 from rummykit.messages import TEMPLATES, join, render
-from rummykit.solver import best_arrangement, best_opening, min_deadwood
+from rummykit.solver import best_arrangement, best_opening
 from rummykit.variants import Variant
 
 __all__ = ["LEVELS", "Agent", "BaseAgent", "EasyAgent", "HardAgent", "NormalAgent"]
@@ -77,6 +77,7 @@ class BaseAgent(ABC):
             raise ValueError("no legal actions: it is not this seat's turn")
         self._steps: list[Note] = []
         self._candidates: list[Candidate] = []
+        self.prepare(obs)
         if obs.phase == "cut":
             action, why = self._cut(obs)
         elif obs.phase == "draw":
@@ -87,6 +88,37 @@ class BaseAgent(ABC):
             action, why = obs.legal_actions[0], Note("ai_fallback")
         trace = Trace(self.name, obs.seat, tuple(self._steps), tuple(self._candidates), action, why)
         return Decision(action, trace)
+
+    def prepare(self, obs: Observation) -> None:  # noqa: B027 (a hook: most levels need nothing)
+        """Work out, once per decision, what every option's score needs (nothing here)."""
+
+    def weigh_discards(self, obs: Observation) -> Decision | None:
+        """The discard this level would choose in ``obs``, every legal discard scored as
+        it scores them at its discard (the card just taken ruled out), whether or not it
+        would discard now — how the mistake review weighs a learner's discard. ``None``
+        when no discard is legal."""
+        discards = [a for a in obs.legal_actions if isinstance(a, Discard)]
+        if not discards:
+            return None
+        self._steps = []
+        self._candidates = []
+        self.prepare(obs)
+        action, why = self._choose_discard(obs, discards)
+        trace = Trace(self.name, obs.seat, tuple(self._steps), tuple(self._candidates), action, why)
+        return Decision(action, trace)
+
+    def out_value(self, obs: Observation) -> float:
+        """What going out now is worth in this level's score: no deadwood left (0)."""
+        return 0.0
+
+    def opened_value(self, obs: Observation) -> float | None:
+        """An opened hand in the units of this level's scores before the opening, when those
+        differ from its scores after it (``None``: they don't)."""
+        return None
+
+    def round_end_chance(self, obs: Observation) -> float:
+        """How likely this level thinks the round ends before this seat's next turn."""
+        return 0.0
 
     def step(self, code: str, shown: Sequence[Card] = (), /, **params: object) -> None:
         """Record one line of reasoning (``shown``: the cards to draw beside it)."""
@@ -115,23 +147,8 @@ class BaseAgent(ABC):
 
     def _said_as_the_end(self, obs: Observation, action: Action, why: Note) -> Note:
         """At the empty stock (R10, H15) the stock option is the end of the deal with the
-        hand as it is: its deadwood term and the reason for the choice say so."""
+        hand as it is (:func:`stock_term` scores it so): the reason for the choice says so."""
         book = obs.variant.rulebook
-        ends = {"ai_term_stock_same", "ai_term_stock_rule"}
-        self._candidates = [
-            Candidate.of(
-                c.action,
-                [
-                    Term(t.name, t.value, Note(f"ai_term_end_deal_{book}", t.note.params))
-                    if t.note.code in ends
-                    else t
-                    for t in c.terms
-                ],
-                plan=c.plan,
-                searched=c.searched,
-            )
-            for c in self._candidates
-        ]
         if action != Draw("stock") or why.code.startswith("ai_why_end_deal"):
             return why
         top = obs.discard_top
@@ -195,7 +212,6 @@ class BaseAgent(ABC):
         scored = {c.action for c in self._candidates}
         weighed = bool(scored)  # the level weighed the draws itself (any left are ruled out)
         hand = list(obs.hand)
-        v = obs.variant
         for draw in draws:
             if draw in scored:
                 continue
@@ -204,9 +220,9 @@ class BaseAgent(ABC):
                 note = Note("ai_term_draw_out", {"card": self._goes_out}, (self._goes_out,))
                 terms = [Term("deadwood_after", 0.0, note)]
             elif card is None:
-                terms = [stock_term(hand, v, "ai_term_stock_rule")]
+                terms = [stock_term(obs, hand, "ai_term_stock_rule")]
             else:
-                terms = [take_term(hand, card, v)]
+                terms = [take_term(obs, hand, card)]
             rule = self._rules.get(draw.source)
             if rule is None and not weighed:
                 rule = Note("ai_term_rule_agent", {"agent": self.name})
@@ -216,33 +232,16 @@ class BaseAgent(ABC):
 
     def _unusable_code(self, obs: Observation) -> str:
         """Why the top discard can't be taken: H7 wants it played this turn, and ..."""
-        v = obs.variant
-        top = obs.discard_top
-        assert top is not None
         if obs.opened[obs.seat]:
-            if plan.melds_with(top, obs.hand, v):
-                return "ai_discard_off_plan"
             return "ai_discard_unusable_opened"
         if not plan.may_open_this_turn(obs):
             return "ai_discard_unusable_first_turn"
-        if plan.opening_holding([*obs.hand, top], top, v) >= v.opening_threshold:
-            return "ai_discard_off_plan_opening"
         return "ai_discard_unusable_opening"
 
     def _discard_usable(self, obs: Observation, top: Card) -> bool:
-        """Can the top discard be taken without breaking H7's obligation?"""
-        v = obs.variant
-        if not v.discard_take_must_play or (v.first_draw_keeps_discard and plan.first_draw(obs)):
-            return True
-        hand = [*obs.hand, top]
-        if obs.opened[obs.seat]:
-            if top in {c for m in plan.arrangement_melds(obs, hand) for c in m.cards}:
-                return True
-            return plan.fits_table(obs, top)
-        if not plan.may_open_this_turn(obs):
-            return False
-        opening = best_opening(hand, v)
-        return opening.ok and top in {c for m in opening.melds for c in m.cards}
+        """Can the top discard be taken without breaking H7's obligation: played this turn
+        (in a new meld or laid off), before the opening in an opening of its own?"""
+        return plan.take_playable(obs, list(obs.hand), top)
 
     @abstractmethod
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
@@ -384,13 +383,15 @@ class BaseAgent(ABC):
         best = ranked[0]
         card = best.action.card if isinstance(best.action, Discard) else None
         if len(ranked) > 1:
+            diff = f"{best.score - ranked[1].score:.1f}"
             params = {
                 "card": card,
                 "score": signed(best.score),
-                "diff": f"{best.score - ranked[1].score:.1f}",
+                "diff": diff,
                 "other": str(ranked[1].action),
             }
-            return best.action, Note("ai_why_discard_ahead", params)
+            code = "ai_why_discard_tie" if diff == "0.0" else "ai_why_discard_ahead"
+            return best.action, Note(code, params)
         return best.action, Note("ai_why_discard_only", {"card": card})
 
     @abstractmethod
@@ -401,12 +402,14 @@ class BaseAgent(ABC):
 # --- the three levels ----------------------------------------------------------------------
 
 
-def deadwood_term(hand: Sequence[Card], variant: Variant) -> Term:
-    """The deadwood a hand is left with once its melds are made, as a (negative) term."""
-    left = best_arrangement(list(hand), variant).deadwood
-    value = sum(variant.card_value(c) for c in left)
+def deadwood_term(obs: Observation, hand: Sequence[Card]) -> Term:
+    """The deadwood a hand is left with once its melds are made and cards laid off where
+    this seat may (the least there is), as a (negative) term."""
+    arrangement = plan.arrangement(obs, hand)
+    left = arrangement.deadwood
     if not left:
         return Term("deadwood_after", 0.0, Note("ai_term_no_deadwood"))
+    value = arrangement.deadwood_value
     note = Note("ai_term_deadwood_left", {"value": value, "cards": left}, left)
     return Term("deadwood_after", -float(value), note)
 
@@ -427,22 +430,24 @@ class EasyAgent(BaseAgent):
     name = "easy"
 
     def judge_discard_take(self, obs: Observation, top: Card) -> tuple[bool, Note]:
-        v = obs.variant
         hand = list(obs.hand)
-        melds = plan.arrangement_melds(obs, [*hand, top])
-        makes = any(top in m.cards for m in melds)
-        take = [take_term(hand, top, v)]
+        played = plan.played_deadwood(obs, hand, top, layoff=False)  # into a meld of mine
+        makes = played is not None and played == plan.least_deadwood(obs, [*hand, top], True)
+        take = [take_term(obs, hand, top)]
         if not makes:
             take.append(Term("habit", -EASY_HABIT, Note("ai_term_easy_no_meld", {"card": top})))
         self._candidates = [
             Candidate.of(Draw("discard"), take),
-            Candidate.of(Draw("stock"), [stock_term(hand, v)]),
+            Candidate.of(Draw("stock"), [stock_term(obs, hand)]),
         ]
         best = max(self._candidates, key=lambda c: c.score)
         if best.action == Draw("discard"):
             self.step("ai_discard_makes_meld", (top,), card=top)
             return True, Note("ai_why_discard_meld", {"card": top})
-        self.step("ai_discard_no_meld" if not makes else "ai_discard_no_gain", (top,), card=top)
+        code = "ai_discard_no_gain" if makes else "ai_discard_not_best"
+        if played is None:
+            code = "ai_discard_no_meld"
+        self.step(code, (top,), card=top)
         return False, Note("ai_why_stock_easy")
 
     def lays_off_onto(self, obs: Observation, meld: int) -> bool:
@@ -456,22 +461,27 @@ class EasyAgent(BaseAgent):
 
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         hand = list(obs.hand)
-        return [
-            Candidate.of(d, [deadwood_term(discard_rest(hand, d.card), obs.variant)])
-            for d in discards
-        ]
+        return [Candidate.of(d, [deadwood_term(obs, discard_rest(hand, d.card))]) for d in discards]
 
 
-def take_term(hand: Sequence[Card], top: Card, variant: Variant) -> Term:
-    """The deadwood after taking ``top`` and throwing the worst card away."""
-    after = min_deadwood([*hand, top], variant, discard=True)
-    note = Note("ai_term_take", {"card": top, "value": after}, (top,))
-    return Term("deadwood_after", -float(after), note)
+def take_term(obs: Observation, hand: Sequence[Card], top: Card) -> Term:
+    """The deadwood after taking ``top`` and throwing the worst card away — ``top`` played
+    this turn when H7 says it must be (:func:`~rummykit.ai.planning.take_value`)."""
+    value, note = plan.take_value(obs, hand, top)
+    return Term("deadwood_after", -float(value), note)
 
 
-def stock_term(hand: Sequence[Card], variant: Variant, code: str = "ai_term_stock_same") -> Term:
-    """A stock card counted as no change: the deadwood the hand has now."""
-    now = min_deadwood(list(hand), variant)
+def stock_term(obs: Observation, hand: Sequence[Card], code: str = "ai_term_stock_same") -> Term:
+    """A stock card counted as no change: the deadwood the hand has now. At the empty stock,
+    where asking it for a card ends the deal (R10, H15), what the hand as it is pays then:
+    its cards' values, or the flat penalty of a seat not opened (H13)."""
+    if plan.last_draw(obs):
+        v = obs.variant
+        unopened = v.unopened_penalty and v.opening_threshold and not obs.opened[obs.seat]
+        paid = v.unopened_penalty if unopened else sum(v.card_value(c) for c in hand)
+        note = Note(f"ai_term_end_deal_{v.rulebook}", {"value": paid})
+        return Term("deadwood_now", -float(paid), note)
+    now = plan.least_deadwood(obs, hand)
     return Term("deadwood_now", -float(now), Note(code, {"value": now}))
 
 
@@ -488,7 +498,7 @@ class NormalAgent(BaseAgent):
         v = obs.variant
         hand = list(obs.hand)
         found = [p for p, _ in plan.partners_of(top, hand, Counter(), v).partners]
-        take = [take_term(hand, top, v)]
+        take = [take_term(obs, hand, top)]
         if len(found) >= 2:
             note = Note("ai_term_no_caution", {"card": top, "cards": found[:2]}, tuple(found[:2]))
             take.append(Term("caution", 0.0, note))
@@ -496,10 +506,10 @@ class NormalAgent(BaseAgent):
             take.append(Term("caution", -self.caution, Note("ai_term_caution", {"card": top})))
         self._candidates = [
             Candidate.of(Draw("discard"), take),
-            Candidate.of(Draw("stock"), [stock_term(hand, v)]),
+            Candidate.of(Draw("stock"), [stock_term(obs, hand)]),
         ]
-        now = min_deadwood(hand, v)
-        after = min_deadwood([*hand, top], v, discard=True)
+        now = plan.least_deadwood(obs, hand)
+        after = -int(take[0].value)
         self.step("ai_discard_change", (top,), card=top, before=now, after=after)
         if self._candidates[0].score > self._candidates[1].score:
             return True, Note("ai_why_discard_change", {"card": top, "before": now, "after": after})
@@ -513,7 +523,7 @@ class NormalAgent(BaseAgent):
     def score_discards(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
         v = obs.variant
         hand = list(obs.hand)
-        loose = best_arrangement(hand, v).deadwood
+        loose = plan.arrangement(obs, hand).deadwood
         single = Counter(loose)
         unseen = plan.unseen_counts(obs)
         nxt = plan.next_seat(obs)
@@ -521,7 +531,7 @@ class NormalAgent(BaseAgent):
         out = []
         for d in discards:
             c = d.card
-            terms = [deadwood_term(discard_rest(hand, c), v)]
+            terms = [deadwood_term(obs, discard_rest(hand, c))]
             if c.is_joker:
                 terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_normal")))
             elif single[c]:
@@ -538,12 +548,13 @@ class NormalAgent(BaseAgent):
         """What a loose card's partners and live outs are worth keeping it for."""
         found = plan.partners_of(card, loose, unseen, v)
         if found.outs:
+            partners = [p for p, _ in found.partners]
             note = Note(
-                "ai_term_outs",
+                "ai_term_outs" if len(partners) == 1 else "ai_term_outs_many",
                 {
                     "count": len(found.outs),
                     "cards": found.outs,
-                    "partners": [p for p, _ in found.partners],
+                    "partners": join([str(p) for p in partners], "or"),
                     "weight": self.out_weight,
                 },
                 found.outs,
@@ -551,9 +562,10 @@ class NormalAgent(BaseAgent):
             return Term("outs", -self.out_weight * len(found.outs), note)
         if found.partners:
             partner, need = found.partners[0]
+            needs = [*need, JOKER] if v.jokers else list(need)  # a joker would do as well
             note = Note(
                 "ai_term_dead_partner",
-                {"partner": partner, "needs": join([str(c) for c in need]), "cards": need},
+                {"partner": partner, "needs": join([str(c) for c in needs]), "cards": needs},
                 (partner,),
             )
             return Term("outs", 0.0, note)
@@ -571,6 +583,7 @@ class HardAgent(NormalAgent):
     threat_size = 6  # ... when it holds this many cards or fewer
     hold_until = 5  # without an opening rule: melds stay in hand until someone is this close
     hold_turns = 3  # ... or the stock holds this few rounds of draws
+    hold_until_short = 3  # in a short deal: until someone is this close, or my last turn
     joker_keep = 40.0  # points a joker in hand is worth beyond its value
     feed_penalty = 2.0  # points for a card the next player has shown it wants
     opening_weight = 0.5  # points per opening point expected after the next draw
@@ -578,11 +591,27 @@ class HardAgent(NormalAgent):
     short_deal = 3  # a stock dealt with this many rounds of draws or fewer: a short deal
     chooses_the_end = True  # at the empty stock it ends the deal when its hand is likely lowest
 
-    def decide(self, obs: Observation) -> Decision:
-        """Choose a legal action for ``obs.seat`` and explain it."""
+    def prepare(self, obs: Observation) -> None:
+        """What going out is worth at this table, and the outlook of this seat."""
         self.out_bonus = self._out_value(obs)
         self.look = plan.Outlook(obs)
-        return super().decide(obs)
+
+    def out_value(self, obs: Observation) -> float:
+        """What going out now is worth: what the others would be left paying (the
+        ``going out`` term's worth)."""
+        return self._out_value(obs)
+
+    def round_end_chance(self, obs: Observation) -> float:
+        """The chance :meth:`_end_chance` gives (the ``round ends`` term's)."""
+        return self._end_chance(obs)[0]
+
+    def opened_value(self, obs: Observation) -> float | None:
+        """Before its opening hard scores a discard by the chance to open next turn (escaping
+        the flat penalty) and the opening points expected: an opened hand is both for sure."""
+        v = obs.variant
+        if not v.opening_threshold:
+            return None
+        return float(v.unopened_penalty) + self.opening_weight * v.opening_threshold
 
     def _out_value(self, obs: Observation) -> float:
         """What going out is worth, in points: what the others would be left paying (a
@@ -673,25 +702,30 @@ class HardAgent(NormalAgent):
             "chance": f"{100 * chance:.1f}",
             "pot": f"{self.out_bonus:.0f}",
         }
-        return Term(
-            "lowest_hand", chance * self.out_bonus, Note("ai_term_not_searched_lowest", params)
-        )
+        code = "ai_term_not_searched_lowest" + ("" if now > limit else "_equal")
+        return Term("lowest_hand", chance * self.out_bonus, Note(code, params))
 
     def holds_melds(self, obs: Observation) -> bool:
         """Without an opening rule, whether to keep melds in hand: while every other player
         holds more than ``hold_until`` cards and the stock has more than ``hold_turns``
         rounds of draws left. On the table melds give the others places to lay off (R6);
-        in hand they count against me if the deal ends (R8, R10)."""
+        in hand they count against me if the deal ends (R8, R10). In a short deal
+        (:meth:`plays_for_lowest`), where laying off is how the others lower their hands,
+        until my last turn before the stock can run out: while every other player holds
+        more than ``hold_until_short`` cards and the stock has a card for each player."""
         if obs.variant.opening_threshold:
             return False
         closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
+        if self.plays_for_lowest(obs):
+            return closest > self.hold_until_short and obs.stock_size >= obs.players
         return closest > self.hold_until and obs.stock_size > self.hold_turns * obs.players
 
     def lays_melds(self, obs: Observation) -> bool:
         """Lay melds down unless :meth:`holds_melds` says to keep them (the trace says why)."""
         if self.holds_melds(obs):
             closest = min(obs.hand_sizes[s] for s in range(obs.players) if s != obs.seat)
-            self.step("ai_hold_melds_stock", count=closest, stock=obs.stock_size)
+            code = "ai_hold_melds_short" if self.plays_for_lowest(obs) else "ai_hold_melds_stock"
+            self.step(code, count=closest, stock=obs.stock_size)
             return False
         return True
 
@@ -724,7 +758,10 @@ class HardAgent(NormalAgent):
         v = obs.variant
         if v.opening_threshold and not obs.opened[obs.seat]:
             before = look.opening(hand)
-            after = look.opening([*hand, top])
+            if plan.must_play_take(obs):  # H7: it goes into the opening, or it isn't taken
+                after = plan.opening_holding([*hand, top], top, v)
+            else:
+                after = look.opening([*hand, top])
             self.step(
                 "ai_opening_with", (top,), card=top, before=before, after=after,
                 threshold=v.opening_threshold,
@@ -746,14 +783,14 @@ class HardAgent(NormalAgent):
             if self._candidates[0].score > 0:
                 return True, Note("ai_why_discard_opening", {"card": top})
             return False, Note("ai_why_stock_opening", {"card": top})
-        take = look.deadwood([*hand, top], discard=True)
+        take, take_note = plan.take_value(obs, hand, top)
         now = look.deadwood(hand)
         stock = look.forecast(hand)
+        played = take_note.code == "ai_term_take_played"
         self.step(
-            "ai_compare_draws", (top,), card=top, now=now, take=take,
-            stock=f"{stock.deadwood:.1f}",
+            "ai_compare_draws_played" if played else "ai_compare_draws", (top,), card=top,
+            now=now, take=take, stock=f"{stock.deadwood:.1f}",
         )  # fmt: skip
-        take_note = Note("ai_term_take", {"card": top, "value": take}, (top,))
         self._candidates = [
             Candidate.of(Draw("discard"), [Term("deadwood_after", -float(take), take_note)]),
             Candidate.of(Draw("stock"), self._forecast_terms(stock, 0.0)),
@@ -777,7 +814,7 @@ class HardAgent(NormalAgent):
                 "next_draw",
                 -weight * forecast.deadwood,
                 Note(
-                    "ai_term_next_draw",
+                    "ai_term_next_draw" if end else "ai_term_next_draw_sure",
                     {
                         "value": f"{forecast.deadwood:.1f}",
                         "total": forecast.total,
@@ -947,9 +984,8 @@ class HardAgent(NormalAgent):
                 terms = [self._lowest_now_term(obs, now, short[-1][2])]
             else:
                 worst = short[-1][2]
-                note = Note(
-                    "ai_term_not_searched", {"value": now, "limit": worst, "count": self.shortlist}
-                )
+                code = "ai_term_not_searched" if now > worst else "ai_term_not_searched_equal"
+                note = Note(code, {"value": now, "limit": worst, "count": self.shortlist})
                 terms = [Term("deadwood_now", -float(now), note)]
             if d.card.is_joker:
                 terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_hard")))
@@ -978,13 +1014,13 @@ class HardAgent(NormalAgent):
 
     def _plan(self, obs: Observation, rest: list[Card]) -> Note:
         """What a hand keeps and waits for."""
-        improvers = self.look.improvers(rest)
-        names = sorted(set(improvers), key=Card.sort_key)
+        melders = self.look.melders(rest)
+        names = sorted(set(melders), key=Card.sort_key)
         melds = best_arrangement(rest, obs.variant).melds
         kept = join([str(m) for m in melds], "and") if melds else render("ai_plan_no_melds")
-        if not improvers:
+        if not melders:
             return Note("ai_plan_nothing", {"melds": kept})
-        params = {"melds": kept, "cards": names, "count": len(improvers)}
+        params = {"melds": kept, "cards": names, "count": len(melders)}
         return Note("ai_plan_waits", params, tuple(names))
 
     def _before_opening(self, obs: Observation, discards: list[Discard]) -> list[Candidate]:
@@ -1006,18 +1042,24 @@ class HardAgent(NormalAgent):
             searched = i < self.opening_shortlist
             if searched:
                 chance, expected, openers = look.opening_forecast(rest)
-                names = sorted(set(openers), key=Card.sort_key)
+                every = bool(openers) and len(openers) == look.total
+                names = [] if every else sorted(set(openers), key=Card.sort_key)
                 terms = [
                     Term(
                         "open_chance",
                         chance * penalty,
                         Note(
-                            "ai_term_open_chance",
+                            "ai_term_open_chance_all"
+                            if every
+                            else "ai_term_open_chance"
+                            if openers
+                            else "ai_term_open_chance_none",
                             {
                                 "count": len(openers),
                                 "total": look.total,
                                 "cards": names,
                                 "penalty": v.unopened_penalty,
+                                "threshold": threshold,
                             },
                             tuple(names),
                         ),
@@ -1032,9 +1074,15 @@ class HardAgent(NormalAgent):
                     ),
                 ]
             else:
+                limit = short[-1][2]
                 note = Note(
-                    "ai_term_opening_not_searched",
-                    {"points": points, "threshold": threshold, "count": self.opening_shortlist},
+                    "ai_term_opening_not_searched" + ("" if points < limit else "_equal"),
+                    {
+                        "points": points,
+                        "threshold": threshold,
+                        "count": self.opening_shortlist,
+                        "limit": limit,
+                    },
                 )
                 terms = [Term("opening_points", self.opening_weight * min(points, threshold), note)]
             if d.card.is_joker:

@@ -50,7 +50,8 @@ class Hint:
         if code not in TEMPLATES:
             code = "hint_generic"
         if chosen is not None and chosen.plan is not None and "diff" in why.params:
-            reason = render("hint_plan", why.params, plan=str(chosen.plan))
+            code = "hint_plan_tie" if why.code == "ai_why_discard_tie" else "hint_plan"
+            reason = render(code, why.params, plan=str(chosen.plan))
         else:
             reason = render(code, why.params)
         return render("hint_summary", command=self.command, why=reason)

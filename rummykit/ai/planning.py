@@ -11,19 +11,24 @@ import random
 import zlib
 from bisect import insort
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from rummykit.ai.trace import Note
 from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game.actions import Action, Discard, ExchangeJoker, LayOff, PlayMeld
+from rummykit.game.facts import Event
 from rummykit.game.observation import Observation
 from rummykit.melds import Meld, layoff_readings
 from rummykit.solver import (
+    Arrangement,
     Opening,
     best_arrangement,
     best_opening,
     can_go_out,
-    min_deadwood,
+    deadwood_counter,
+    layoff_cards,
+    layoff_sets,
     opening_points,
 )
 from rummykit.variants import Variant
@@ -45,25 +50,122 @@ def next_seat(obs: Observation) -> int:
 
 
 def unseen_cards(obs: Observation) -> list[Card]:
-    """Every card this seat has not seen: the deck less its hand and every public card."""
+    """Every card this seat has not seen and can't place: the deck less its hand, the
+    discard pile, the table, the cut card, and the cards another seat is known to hold
+    (:func:`known_hand`) — the cards that may be in the stock or unknown in other hands.
+
+    >>> from rummykit.game import Game, Draw
+    >>> game = Game.new("rommi", players=2, seed=1)
+    >>> top = game.discard_pile[-1]
+    >>> before = len(unseen_cards(game.observation(1)))
+    >>> game.play(Draw("discard"))  # seat 0 takes the top card in full view
+    >>> after = unseen_cards(game.observation(1))
+    >>> len(after) == before and top not in after  # seen on the pile before, held now
+    True
+    """
     seen: Counter[Card] = Counter(obs.hand)
     seen.update(obs.discard_pile)
     for tm in obs.table:
         seen.update(tm.meld.cards)
     if obs.cut_card is not None:
         seen[obs.cut_card] += 1
+    memory = public_memory(obs)
+    for seat in range(obs.players):
+        if seat != obs.seat:
+            seen.update(memory.held[seat])
     return list((Counter(obs.variant.deck()) - seen).elements())
 
 
-def public_takes(obs: Observation, seat: int) -> list[Card]:
-    """Cards ``seat`` took from the discard pile this round (public: everyone saw them)."""
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """What the public history of the round says about each seat's hand: ``takes``, the
+    cards it took from the discard pile (in order, a take it undid forgotten), and
+    ``held``, the cards it is known to hold — taken from the discard pile, the cut card,
+    or a joker taken back from the table, in full view — and not seen leaving its hand."""
+
+    takes: tuple[tuple[Card, ...], ...]
+    held: tuple[tuple[Card, ...], ...]
+
+
+def public_memory(obs: Observation) -> Memory:
+    """Read :class:`Memory` off the observation's public history.
+
+    A turn's moves stay provisional until its discard: an undo takes back the last one
+    (a take from the discard pile included), and giving the cut card back takes back
+    everything since it was taken (H10).
+
+    >>> from rummykit.game import Game, Draw, Undo
+    >>> game = Game.new("rommi", players=2, seed=1)
+    >>> game.play(Draw("discard"))
+    >>> game.play(Undo())  # the take is undone: the card goes back onto the pile
+    >>> game.play(Draw("stock"))
+    >>> public_memory(game.observation(1)).takes[0]
+    ()
+    """
+    global _memory
+    if _memory is not None and _memory[0] is obs.history and _memory[1] == obs.players:
+        return _memory[2]
     from rummykit.cards import parse_card
 
-    return [
-        parse_card(e.params["card"])
-        for e in obs.history
-        if e.seat == seat and e.code == "draw_discard"
-    ]
+    takes: list[list[Card]] = [[] for _ in range(obs.players)]
+    held: list[Counter[Card]] = [Counter() for _ in range(obs.players)]
+    steps: list[list[tuple[str, Counter[Card], bool]]] = [[] for _ in range(obs.players)]
+
+    def take_back(seat: int, back_to: str | None) -> None:
+        while steps[seat]:
+            code, change, took = steps[seat].pop()
+            held[seat].subtract(change)
+            held[seat] = +held[seat]
+            if took:
+                takes[seat].pop()
+            if back_to is None or code == back_to:
+                return
+
+    for e in obs.history:
+        seat = e.seat
+        if seat is None or not 0 <= seat < obs.players:
+            continue
+        if e.code == "undo":
+            take_back(seat, None)
+            continue
+        if e.code == "return_cut":
+            take_back(seat, "draw_cut")
+            continue
+        change: Counter[Card] = Counter()
+        if e.code in ("draw_discard", "draw_cut"):
+            change[parse_card(e.params["card"])] += 1
+        elif e.code == "exchange":
+            change[JOKER] += 1
+            card = parse_card(e.params["card"])
+            if held[seat][card]:
+                change[card] -= 1
+        elif e.code in ("meld", "layoff", "discard"):
+            names = e.params["cards"] if "cards" in e.params else [e.params["card"]]
+            for card in map(parse_card, names):
+                if held[seat][card] + change[card] > 0:
+                    change[card] -= 1
+        else:
+            continue
+        held[seat].update(change)
+        held[seat] = +held[seat]
+        if e.code == "draw_discard":
+            takes[seat].append(parse_card(e.params["card"]))
+        if e.code == "discard":
+            steps[seat] = []
+        else:
+            steps[seat].append((e.code, change, e.code == "draw_discard"))
+    memory = Memory(tuple(tuple(t) for t in takes), tuple(tuple(h.elements()) for h in held))
+    _memory = (obs.history, obs.players, memory)
+    return memory
+
+
+_memory: tuple[tuple[Event, ...], int, Memory] | None = None  # the last history read
+
+
+def public_takes(obs: Observation, seat: int) -> list[Card]:
+    """Cards ``seat`` took from the discard pile this round (public: everyone saw them), a
+    take it undid left out."""
+    return list(public_memory(obs).takes[seat])
 
 
 def known_hand(obs: Observation, seat: int) -> list[Card]:
@@ -77,34 +179,7 @@ def known_hand(obs: Observation, seat: int) -> list[Card]:
     >>> known_hand(game.observation(0), 1) == [top]
     True
     """
-    from rummykit.cards import parse_card
-
-    held: Counter[Card] = Counter()
-    changes: list[Counter[Card]] = []  # this turn's changes, for undo
-    for e in obs.history:
-        if e.code == "undo" and e.seat == seat and changes:
-            held.subtract(changes.pop())
-            held = +held
-            continue
-        if e.seat != seat:
-            continue
-        change: Counter[Card] = Counter()
-        if e.code in ("draw_discard", "draw_cut"):
-            change[parse_card(e.params["card"])] += 1
-        elif e.code == "exchange":
-            change[JOKER] += 1
-            card = parse_card(e.params["card"])
-            if held[card]:
-                change[card] -= 1
-        elif e.code in ("meld", "layoff", "discard", "return_cut"):
-            names = e.params["cards"] if "cards" in e.params else [e.params["card"]]
-            for card in map(parse_card, names):
-                if held[card] + change[card] > 0:
-                    change[card] -= 1
-        held.update(change)
-        held = +held
-        changes = [] if e.code == "discard" else [*changes, change]
-    return list(held.elements())
+    return list(public_memory(obs).held[seat])
 
 
 def public_discards(obs: Observation, seat: int) -> list[Card]:
@@ -256,6 +331,145 @@ def layoff_joker(meld: Meld, result: Meld) -> Card | None:
     return new[0] if len(new) == 1 else None
 
 
+def layoff_table(obs: Observation, seat: int | None = None) -> list[Meld]:
+    """The melds ``seat`` (by default this one) may lay cards off onto: all of the table's
+    once it has opened, or in a variant without an opening (H8, R5, R6); none before."""
+    v = obs.variant
+    opened = obs.opened[obs.seat if seat is None else seat] or not v.opening_threshold
+    return table_melds(obs) if opened else []
+
+
+def least_deadwood(obs: Observation, hand: Sequence[Card], discard: bool = False) -> int:
+    """The least deadwood of ``hand`` for this seat: its melds laid down and any of its
+    cards laid off onto the table where it may (:func:`layoff_table`), or after an opening of
+    its own this turn (:func:`arrangement`)."""
+    if not hand:
+        return 0
+    if _opens_to_lay_off(obs, hand):
+        return arrangement(obs, hand, discard).deadwood_value
+    return deadwood_counter(obs.variant, discard=discard, table=layoff_table(obs))(tuple(hand))
+
+
+def _opens_to_lay_off(obs: Observation, hand: Sequence[Card]) -> bool:
+    """Whether this seat, not opened yet, could open this turn with ``hand`` and then lay
+    cards off in the same turn (H8)."""
+    v = obs.variant
+    return bool(
+        v.opening_threshold
+        and not obs.opened[obs.seat]
+        and obs.table
+        and may_open_this_turn(obs)
+        and best_opening(list(hand), v).ok
+    )
+
+
+def arrangement(obs: Observation, hand: Sequence[Card], discard: bool = False) -> Arrangement:
+    """The least-deadwood arrangement of ``hand`` for this seat, lay-offs included where it
+    may make them: once opened (or without an opening rule) onto the whole table; before its
+    opening, in the turn it can open, after new melds of its own worth the opening (H8)."""
+    v = obs.variant
+    if not _opens_to_lay_off(obs, hand):
+        return best_arrangement(list(hand), v, discard=discard, table=layoff_table(obs))
+    best = best_arrangement(list(hand), v, discard=discard)
+    for laid in layoff_sets(hand, table_melds(obs), v)[1:]:
+        rest = list(hand)
+        for card in laid:
+            rest.remove(card)
+        if not rest:
+            continue  # the opening's own melds hold cards of the hand
+        found = best_arrangement(rest, v, discard=discard)
+        if sum(m.points(v) for m in found.melds) < v.opening_threshold:
+            continue
+        if found.deadwood_value < best.deadwood_value:
+            best = Arrangement(
+                found.melds, found.deadwood, found.deadwood_value, found.discard, v.name, laid
+            )
+    return best
+
+
+def must_play_take(obs: Observation) -> bool:
+    """Whether a card taken from the discard pile now must be played this turn (H7: every
+    take but the first draw of the round, where the variant says so)."""
+    v = obs.variant
+    return v.discard_take_must_play and not (v.first_draw_keeps_discard and first_draw(obs))
+
+
+def played_deadwood(
+    obs: Observation, hand: Sequence[Card], card: Card, *, layoff: bool = True
+) -> int | None:
+    """The least deadwood of ``hand`` with ``card`` added, one card thrown away (not
+    ``card``), when ``card`` must be played this turn — in a new meld, or (``layoff``) laid
+    off onto the table where this seat may; ``None`` when it can't be played at all.
+
+    >>> from rummykit import HUNGARIAN, parse_cards
+    >>> from rummykit.game import from_position
+    >>> game = from_position("hungarian", hands=["7♥ 8♥ K♣ 2♦", "3♣ 4♣ 5♣"], opened=[True, True],
+    ...                      turns=[3, 3], phase="draw")
+    >>> obs = game.observation(0)
+    >>> played_deadwood(obs, obs.hand, Card("9♥")), played_deadwood(obs, obs.hand, Card("Q♠"))
+    (2, None)
+    """
+    v = obs.variant
+    table = layoff_table(obs)
+    cards = [*hand, card]
+    counter = deadwood_counter(v, discard=True, table=table)
+    found: list[int] = []
+    for meld in melds_with(card, list(hand), v):
+        rest = list(cards)
+        for c in meld.cards:
+            rest.remove(c)
+        if rest:
+            found.append(counter(tuple(rest)))
+    plain = deadwood_counter(v, discard=True)
+    for laid in layoff_sets(cards, table, v) if table and layoff else ():
+        if card not in laid:
+            continue
+        rest = list(cards)
+        for c in laid:
+            rest.remove(c)
+        if rest:
+            found.append(plain(tuple(rest)))
+    return min(found) if found else None
+
+
+def take_playable(obs: Observation, hand: Sequence[Card], top: Card) -> bool:
+    """Whether ``top`` may be taken from the discard pile by a hand that must then keep H7:
+    any take when it need not be played; otherwise when it can be played this turn — in a
+    new meld or laid off, and before the opening in an opening of the threshold or more
+    (H7, H8; never on the first turn, H9)."""
+    v = obs.variant
+    if not must_play_take(obs):
+        return True
+    if obs.opened[obs.seat] or not v.opening_threshold:
+        return played_deadwood(obs, hand, top) is not None
+    if not may_open_this_turn(obs):
+        return False
+    return opening_holding([*hand, top], top, v) >= v.opening_threshold
+
+
+def take_value(obs: Observation, hand: Sequence[Card], top: Card) -> tuple[int, Note]:
+    """The least deadwood once ``top`` is taken and the worst card thrown away — ``top``
+    played this turn where H7 says it must be — and the sentence that says so. A card that
+    would have to be played and can't be, or (before the opening) that must go into the
+    opening, is counted as no change: the deadwood now."""
+    v = obs.variant
+    if not must_play_take(obs):
+        after = least_deadwood(obs, [*hand, top], discard=True)
+        return after, Note("ai_term_take", {"card": top, "value": after}, (top,))
+    now = least_deadwood(obs, hand)
+    if obs.opened[obs.seat] or not v.opening_threshold:
+        played = played_deadwood(obs, hand, top)
+        if played is None:
+            return now, Note("ai_term_take_unplayable", {"card": top, "value": now}, (top,))
+        return played, Note("ai_term_take_played", {"card": top, "value": played}, (top,))
+    params = {"card": top, "value": now, "threshold": v.opening_threshold}
+    if not may_open_this_turn(obs):
+        return now, Note("ai_term_take_first_turn", params, (top,))
+    points = opening_holding([*hand, top], top, v)
+    code = "ai_term_take_opening" if points >= v.opening_threshold else "ai_term_take_no_opening"
+    return now, Note(code, {**params, "points": points}, (top,))
+
+
 def arrangement_melds(obs: Observation, hand: Sequence[Card]) -> list[Meld]:
     """The melds of the least-deadwood arrangement of ``hand`` keeping a card to discard."""
     return list(best_arrangement(list(hand), obs.variant, discard=True).melds)
@@ -291,73 +505,6 @@ def _positions(card: Card, low: int, high: int) -> tuple[int, ...]:
     return tuple(p for p in ((1, 14) if card.rank == 1 else (card.rank,)) if low <= p <= high)
 
 
-class _Table:
-    """The table's melds, reduced to where cards can still go (runs' ends, sets' suits)."""
-
-    def __init__(self, melds: Iterable[Meld], variant: Variant) -> None:
-        self.low = 1 if variant.ace_low else 2
-        self.high = 14 if variant.ace_above_king else 13
-        self.runs: list[tuple[str, int, int, int]] = []
-        self.sets: list[tuple[tuple[Card, ...], int]] = []
-        for meld in melds:
-            if meld.is_run:
-                self.runs.append((meld.suit, meld.start, meld.end, len(meld.cards)))
-            else:
-                self.sets.append((meld.missing_suits(), 4 - len(meld.cards)))
-
-    def __bool__(self) -> bool:
-        return bool(self.runs or self.sets)
-
-    def layoffs(self, hand: Iterable[Card]) -> tuple[list[Card], set[Card]]:
-        """The hand's cards that can go onto the table one after another, and the cards
-        that would fit next (the open ends and missing suits once those are laid off)."""
-        avail: Counter[Card] = Counter(c for c in hand if not c.is_joker)
-        placed: list[Card] = []
-        spots: set[Card] = set()
-        low, high = self.low, self.high
-        for suit, start, end, size in self.runs:
-            while end < high and size < 13 and not (end + 1 == 14 and start == 1):
-                card = _RUN_CARDS[end + 1, suit]
-                if not avail[card]:
-                    spots.add(card)
-                    break
-                avail[card] -= 1
-                placed.append(card)
-                end += 1
-                size += 1
-            while start > low and size < 13 and not (start - 1 == 1 and end == 14):
-                card = _RUN_CARDS[start - 1, suit]
-                if not avail[card]:
-                    spots.add(card)
-                    break
-                avail[card] -= 1
-                placed.append(card)
-                start -= 1
-                size += 1
-        for missing, room in self.sets:
-            for card in missing:
-                if room and avail[card]:
-                    avail[card] -= 1
-                    placed.append(card)
-                    room -= 1
-                elif room:
-                    spots.add(card)
-        return placed, spots
-
-
-def table_layoffs(melds: Iterable[Meld], hand: Iterable[Card], variant: Variant) -> list[Card]:
-    """Natural cards of ``hand`` that could go onto the table's melds, one after another (a
-    run grows card by card, a set up to four suits). Jokers are left out: they are worth
-    more kept.
-
-    >>> from rummykit import ROMMI, make_meld, parse_cards
-    >>> table = [make_meld("4♥ 5♥ 6♥", ROMMI), make_meld("9♠ 9♥ 9♦", ROMMI)]
-    >>> table_layoffs(table, parse_cards("7♥ 8♥ 10♥ 9♣ 2♠"), ROMMI)
-    [Card('7♥'), Card('8♥'), Card('9♣')]
-    """
-    return _Table(melds, variant).layoffs(hand)[0]
-
-
 def completers(hand: Sequence[Card], variant: Variant) -> set[Card]:
     """The cards that would make a meld with two cards of ``hand`` (or one and a joker):
     the only cards whose arrival can change how the hand melds.
@@ -368,7 +515,10 @@ def completers(hand: Sequence[Card], variant: Variant) -> set[Card]:
     """
     low = 1 if variant.ace_low else 2
     high = 14 if variant.ace_above_king else 13
-    joker = any(c.is_joker for c in hand)
+    jokers = sum(c.is_joker for c in hand)
+    if jokers >= 2 and variant.jokers and variant.jokers_per_meld >= 2:
+        return set(_RUN_CARDS.values())  # any card makes a meld with two jokers
+    joker = jokers > 0
     ranks: dict[int, set[str]] = {}
     places: dict[str, set[int]] = {}
     for c in hand:
@@ -483,20 +633,19 @@ class Forecast:
     """What the next draw is expected to bring a hand: ``deadwood`` is the expected
     deadwood after drawing and throwing the worst card away (0 counted for a draw that
     goes out), ``outs`` the unseen cards (one per copy) that go out, ``total`` how many
-    cards are unseen, ``spread`` how many of them leave each deadwood when only the cards
-    that could meld or go onto the table count (any other card leaves the hand as it is:
-    a swap for a lower card is a gain the next draw counts, and any later draw too, so it
-    is no reason to keep a card) — ``(deadwood, copies)`` pairs, lowest first; ``after``
-    the same pairs with every card counted, swaps included (what the hand is worth after
-    each draw, for :meth:`lowest_chance`).
+    cards are unseen; ``after`` how many of them leave each deadwood once drawn —
+    ``(deadwood, copies)`` pairs, lowest first — and ``spread`` the same pairs counting
+    only the cards that go into a meld or onto the table (any other card counted as
+    leaving the hand as it is: a swap for a lower card is a gain the next draw counts,
+    and any later draw too, so it is no reason to keep a card).
 
     >>> f = Forecast(6.0, (Card("Q♣"),), 4, ((0, 1), (8, 3)), ((0, 1), (8, 3)))
-    >>> f.best_of(1), f.best_of(2)  # two draws: only both missing the Q♣ leave 8
-    (6.0, 4.5)
-    >>> round(f.out_within(2), 4)  # 1 - (3/4)**2
-    0.4375
-    >>> f.lowest_chance(2, lambda value: 0.5)  # out 7 times in 16, else lowest half the time
-    0.71875
+    >>> f.best_of(1), f.best_of(2)  # two of the four: both miss the Q♣ half the time
+    (6.0, 4.0)
+    >>> f.out_within(2)
+    0.5
+    >>> f.lowest_chance(2, lambda value: 0.5)  # out half the time, else lowest half the time
+    0.75
     """
 
     deadwood: float
@@ -511,39 +660,56 @@ class Forecast:
         return len(self.outs) / self.total if self.total else 0.0
 
     def best_of(self, draws: int) -> float:
-        """The expected deadwood of the best of ``draws`` draws by ``spread``, each drawn
-        from all the unseen cards (with replacement: a closed formula), the hand kept as
-        it is between them — what the next draws can do for the hand's melds, counting
-        the best one only."""
+        """The expected deadwood of the best of ``draws`` draws by ``spread``: ``draws``
+        different cards drawn from the unseen cards, the hand kept as it is between them —
+        what the next draws can do for the hand's melds, counting the best one only."""
         if not self.total or not self.spread:
             return self.deadwood
-        expected = 0.0
-        above = self.total  # copies leaving this deadwood or more
-        for dead, copies in self.spread:
-            at_least = (above / self.total) ** draws
-            above -= copies
-            expected += dead * (at_least - (above / self.total) ** draws)
-        return expected
+        return sum(dead * share for dead, share in _best_shares(self.spread, self.total, draws))
 
     def out_within(self, draws: int) -> float:
-        """The chance that one of ``draws`` draws lets the hand go out (with replacement)."""
-        return 1.0 - (1.0 - self.chance) ** draws
+        """The chance that one of ``draws`` draws (different unseen cards) lets the hand go
+        out."""
+        return 1.0 - none_drawn(len(self.outs), self.total, draws)
 
     def lowest_chance(self, draws: int, lowest: Callable[[int], float]) -> float:
         """The chance of winning the deal with the best of ``draws`` draws by ``after``
-        (each drawn from all the unseen cards, with replacement, the hand kept as it is
-        between them): going out wins, and a hand left with ``d`` points is the lowest at
-        the empty stock with the chance ``lowest(d)`` (R10)."""
+        (``draws`` different unseen cards, the hand kept as it is between them): going out
+        wins, and a hand left with ``d`` points is the lowest at the empty stock with the
+        chance ``lowest(d)`` (R10)."""
         if not self.total or not self.after:
             return lowest(round(self.deadwood))
-        chance = 0.0
-        above = self.total  # copies leaving this deadwood or more
-        for dead, copies in self.after:
-            at_least = (above / self.total) ** draws
-            above -= copies
-            share = at_least - (above / self.total) ** draws
-            chance += share * (1.0 if dead == 0 else lowest(dead))
-        return chance
+        return sum(
+            share * (1.0 if dead == 0 else lowest(dead))
+            for dead, share in _best_shares(self.after, self.total, draws)
+        )
+
+
+def none_drawn(count: int, total: int, draws: int) -> float:
+    """The chance that ``draws`` cards drawn from ``total`` (all different, as from a
+    shuffled stock) miss ``count`` given ones.
+
+    >>> none_drawn(1, 4, 2)  # two of four cards miss a given one half the time
+    0.5
+    >>> none_drawn(3, 4, 2)
+    0.0
+    """
+    draws = min(draws, total)
+    if draws <= 0:
+        return 1.0
+    return math.comb(total - count, draws) / math.comb(total, draws)
+
+
+def _best_shares(
+    pairs: Sequence[tuple[int, int]], total: int, draws: int
+) -> Iterator[tuple[int, float]]:
+    """For ``(deadwood, copies)`` pairs lowest first, the chance that the best (least) of
+    ``draws`` different cards leaves each deadwood."""
+    above = total  # copies leaving this deadwood or more
+    for dead, copies in pairs:
+        at_least = none_drawn(total - above, total, draws)
+        above -= copies
+        yield dead, at_least - none_drawn(total - above, total, draws)
 
 
 class Outlook:
@@ -561,7 +727,12 @@ class Outlook:
         v = obs.variant
         self.variant = v
         opened = obs.opened[obs.seat if seat is None else seat] or not v.opening_threshold
-        self.table = _Table(table_melds(obs) if opened else (), v)
+        table = table_melds(obs) if opened else []
+        self.counters = (
+            deadwood_counter(v, table=table),
+            deadwood_counter(v, discard=True, table=table),
+        )
+        self.fits = layoff_cards(table, v)  # the cards that may go onto the table
         counts = unseen_counts(obs)
         self.unseen = [
             (card, counts[card], v.card_value(card)) for card in sorted(counts, key=Card.sort_key)
@@ -572,26 +743,17 @@ class Outlook:
         self._openings: dict[tuple[int, ...], int] = {}
 
     def deadwood(self, hand: Sequence[Card], discard: bool = False) -> int:
-        """Least deadwood of ``hand`` (one card put aside first when ``discard``)."""
+        """Least deadwood of ``hand`` (one card put aside first when ``discard``): its
+        melds laid down and, when the seat may, any of its cards laid off onto the table
+        (whichever cards leave least)."""
         if not hand:
             return 0
         key = (tuple(sorted(map(_code, hand))), discard)
         found = self._cache.get(key)
-        if found is not None:
-            return found
-        self.evaluations += 1
-        v = self.variant
-        cards = tuple(hand)
-        value = min_deadwood(cards, v, discard=discard)
-        if self.table and value:
-            lay, _ = self.table.layoffs(cards)
-            if lay:
-                rest = list(cards)
-                for card in lay:
-                    rest.remove(card)
-                value = min(value, min_deadwood(tuple(rest), v, discard=discard)) if rest else 0
-        self._cache[key] = value
-        return value
+        if found is None:
+            self.evaluations += 1
+            found = self._cache[key] = self.counters[discard](tuple(hand))
+        return found
 
     def after_draw(self, hand: Sequence[Card], card: Card) -> int:
         """Least deadwood once ``card`` is drawn and the turn played out: 0 when the hand
@@ -603,34 +765,34 @@ class Outlook:
         return dead
 
     def relevant(self, hand: Sequence[Card]) -> set[Card]:
-        """The unseen cards whose arrival could change how ``hand`` melds or lays off."""
-        found = completers(hand, self.variant)
-        if self.table:
-            found |= self.table.layoffs(hand)[1]
-        return found
+        """The unseen cards whose arrival could change how ``hand`` melds or lays off: any
+        other card can only be thrown back or kept instead of a costlier one (a swap)."""
+        return completers(hand, self.variant) | self.fits
+
+    def swap(self, hand: Sequence[Card], card: Card) -> int:
+        """The least deadwood once ``card`` is drawn and kept out of every meld: thrown
+        back, or kept instead of the card the hand can best spare."""
+        return min(
+            self.deadwood(hand), self.deadwood(hand, discard=True) + self.variant.card_value(card)
+        )
 
     def forecast(self, hand: Sequence[Card]) -> Forecast:
         """What the next draw is expected to do for ``hand``: the expected deadwood after
-        drawing and discarding the best card (0 for a draw that goes out), and the unseen
-        cards that go out."""
+        drawing and discarding the best card (0 for a draw that goes out), the unseen
+        cards that go out, and how many unseen cards leave each deadwood (all of them, and
+        counting only the cards that go into a meld or onto the table)."""
         if not self.total:
             return Forecast(float(self.deadwood(hand)), (), 0)
         keep = self.deadwood(hand)
-        spare = self.deadwood(hand, discard=True)
-        relevant = self.relevant(hand)
         acc = 0.0
         outs: list[Card] = []
         spread: Counter[int] = Counter()
         after: Counter[int] = Counter()
-        for card, count, value in self.unseen:
-            if card.is_joker or card in relevant:
-                dead = self.after_draw(hand, card)
-            else:  # a card that can't meld: keep it instead of the worst, or throw it back
-                dead = min(keep, spare + value)
+        for card, count, dead, melds in self._draws(hand):
             if dead == 0:
                 outs += [card] * count
             acc += count * dead
-            spread[dead if card.is_joker or card in relevant else keep] += count
+            spread[dead if melds else keep] += count
             after[dead] += count
         return Forecast(
             acc / self.total,
@@ -640,17 +802,26 @@ class Outlook:
             tuple(sorted(after.items())),
         )
 
-    def improvers(self, hand: Sequence[Card]) -> list[Card]:
-        """The unseen cards (one per copy) that would lower ``hand``'s deadwood once drawn
-        and the worst card thrown away."""
-        now = self.deadwood(hand)
+    def _draws(self, hand: Sequence[Card]) -> Iterator[tuple[Card, int, int, bool]]:
+        """Per unseen card: its copies, the least deadwood once it is drawn and the turn
+        played out (:meth:`after_draw`), and whether that is less than a swap leaves
+        (:meth:`swap`) — then the card goes into a meld or onto the table, in every
+        arrangement that leaves that least."""
         relevant = self.relevant(hand)
-        return [
-            card
-            for card, count, _ in self.unseen
-            if (card.is_joker or card in relevant) and self.after_draw(hand, card) < now
-            for _ in range(count)
-        ]
+        keep = self.deadwood(hand)
+        spare = self.deadwood(hand, discard=True)
+        for card, count, value in self.unseen:
+            swap = min(keep, spare + value)  # :meth:`swap`
+            if card.is_joker or card in relevant:
+                dead = self.after_draw(hand, card)
+                yield card, count, dead, dead < swap
+            else:  # a card that can't meld: keep it instead of the worst, or throw it back
+                yield card, count, swap, False
+
+    def melders(self, hand: Sequence[Card]) -> list[Card]:
+        """The unseen cards (one per copy) that, drawn, would go into a meld or onto the
+        table and leave less deadwood than a swap would (:meth:`_draws`)."""
+        return [card for card, count, _, melds in self._draws(hand) if melds for _ in range(count)]
 
     def opening(
         self, hand: Sequence[Card], key: tuple[int, ...] | None = None, floor: int = 0
@@ -823,6 +994,12 @@ def _subsets(items: Sequence[str], size: int) -> list[tuple[str, ...]]:
     return list(combinations(items, size))
 
 
+def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
 def opening_holding(hand: Sequence[Card], card: Card, variant: Variant) -> int:
     """The most opening points (H8) of new melds from ``hand`` that include ``card`` — 0
     when no meld holds it. One card is kept back for the discard when the variant ends a
@@ -831,11 +1008,22 @@ def opening_holding(hand: Sequence[Card], card: Card, variant: Variant) -> int:
     >>> from rummykit import HUNGARIAN, parse_cards
     >>> opening_holding(parse_cards("Q♥ K♥ A♥ 10♠ 10♦ 10♣ 2♣ 9♠"), Card("10♠"), HUNGARIAN)
     60
+    >>> opening_holding(parse_cards("Q♥ K♥ 🃏 10♠ 10♦ 10♣ 2♣ 9♠"), JOKER, HUNGARIAN)
+    60
     """
     rest = list(hand)
     rest.remove(card)
+    if card.is_joker:  # the melds a natural card of the hand makes with the joker
+        holding = [
+            meld
+            for natural in dict.fromkeys(c for c in rest if not c.is_joker)
+            for meld in melds_with(natural, _without(hand, natural), variant)
+            if JOKER in meld.cards
+        ]
+    else:
+        holding = melds_with(card, rest, variant)
     best = 0
-    for meld in melds_with(card, rest, variant):
+    for meld in holding:
         left = list(hand)
         for c in meld.cards:
             left.remove(c)

@@ -196,7 +196,10 @@ class Trace:
                 mark = "→" if c.action == self.chosen else " "
                 head = render("ai_option", action=str(c.action), score=signed(c.score))
                 if c.score != best or i:
-                    head += render("ai_behind", diff=f"{best - c.score:.1f}")
+                    diff = f"{best - c.score:.1f}"
+                    head += (
+                        render("ai_as_good") if diff == "0.0" else render("ai_behind", diff=diff)
+                    )
                 if i < TOP and c.terms:
                     lines.append(f"  {mark} {head}")
                     lines += [f"        {t}" for t in c.terms]
@@ -207,15 +210,18 @@ class Trace:
                 else:
                     lines.append(f"  {mark} {c}")
             if rough:
-                reason = rough[0].terms[-1].note if rough[0].terms else None
+                reason = _rough_reason(rough)
                 options = "; ".join(
                     render("ai_rough_option", action=str(c.action), score=signed(c.score))
                     for c in rough
                 )
-                why = str(reason) if reason is not None else ""
-                lines.append(
-                    "    " + render("ai_not_searched", count=len(rough), options=options, why=why)
-                )
+                if reason is None:
+                    line = render("ai_not_searched_plain", count=len(rough), options=options)
+                else:
+                    line = render(
+                        "ai_not_searched", count=len(rough), options=options, why=str(reason)
+                    )
+                lines.append("    " + line)
         lines.append(render("ai_chosen", action=str(self.chosen), why=str(self.why)))
         return lines
 
@@ -268,6 +274,19 @@ class Trace:
             f"{escape(render('ai_chosen', action=str(self.chosen), why=str(self.why)))}</p>"
             "</div>"
         )
+
+
+def _rough_reason(rough: Sequence[Candidate]) -> Note | None:
+    """Why the options not searched were scored as they were, in one sentence true of them
+    all: their shared note, or its ``_group`` form (the same without each one's figures)."""
+    notes = [c.terms[0].note for c in rough if c.terms]
+    if not notes:
+        return None
+    if len({str(n) for n in notes}) == 1:
+        return notes[0]
+    base = notes[0].code.removesuffix("_equal")
+    group = f"{base}_group"
+    return Note(group, notes[0].params) if group in TEMPLATES else None
 
 
 def action_cards(action: Action) -> tuple[Card, ...]:

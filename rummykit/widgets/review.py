@@ -6,9 +6,10 @@
 >>> ReviewWidget(game, seat=game.current)  # doctest: +ELLIPSIS
 ReviewWidget(seat=1, mistakes=..., position=0)
 
-Each mistake is shown as :class:`~rummykit.widgets.AIStepper` shows a decision (the hand,
-the discard pile, the table, the AI's trace, what was played instead), under the review's
-own sentences: what the AI would have done, why, and what the move cost.
+Each mistake is its one sentence — the move, the better one, why, and the cost — with the
+computer's whole reasoning one click away, shown as :class:`~rummykit.widgets.AIStepper`
+shows a decision (the hand, the discard pile, the table, the trace, what was played
+instead).
 """
 
 from __future__ import annotations
@@ -70,8 +71,11 @@ class ReviewWidget(widgets.VBox):
         self._title.value = html.escape(
             render("review_position", number=self.review.position + 1, total=total)
         )
-        items = "".join(f"<li>{html.escape(s)}</li>" for s in mistake.sentences)
         stepper_view = decision_html(self.steps[self.review.position], len(self.steps))
-        self._html.value = f"<ul>{items}</ul>{stepper_view}"
+        why = html.escape(render("review_why_more"))
+        self._html.value = (
+            f"<p>{html.escape(mistake.sentence)}</p>"
+            f"<details><summary>{why}</summary>{stepper_view}</details>"
+        )
         self._prev.disabled = self.review.position == 0
         self._next.disabled = self.review.position == total - 1

@@ -6,8 +6,8 @@ that the ES module draws. Card pictures are the same SVG that :mod:`rummykit.dis
 in notebooks; they go to the browser once per table (:func:`deck_view`), so an update names
 cards by their text and stays small.
 
-The learner is "You" everywhere: :func:`in_second_person` words the engine's reasons and
-events about the learner's seat with the ``widget_you_…`` templates.
+The learner is "You" everywhere: :func:`~rummykit.voice.in_second_person` words the
+engine's reasons and events about the learner's seat with the ``widget_you_…`` templates.
 
 >>> in_second_person(Reason("score_out", "R7", (), {"seat": 0}), 0).message
 'You went out.'
@@ -20,17 +20,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit import display
 from rummykit.cards import Card, sort_cards
 from rummykit.display import card_back_svg, card_svg
-from rummykit.explain import Reason, Verdict
+from rummykit.explain import Verdict
 from rummykit.game.observation import Observation
-from rummykit.game.state import Event, TurnStatus
-from rummykit.messages import TEMPLATES, in_language, render
+from rummykit.messages import in_language, render
 from rummykit.variants import Variant
+from rummykit.voice import event_text, in_second_person, status_text
 
 __all__ = [
     "Control",
@@ -43,37 +43,6 @@ __all__ = [
     "table_view",
     "verdict_view",
 ]
-
-YOU = "widget_you_"
-"""Templates that word an engine sentence about the learner: ``widget_you_<code>``."""
-
-
-def in_second_person(reason: Reason, seat: int, names: Sequence[str] = ()) -> Reason:
-    """The same reason, worded for the learner when it is about ``seat`` ("You went out").
-
-    A refusal that names the seat to act gets that seat's name (``current_name``).
-    """
-    code = reason.template or reason.code
-    if reason.params.get("seat") != seat or YOU + code not in TEMPLATES:
-        return reason
-    params = dict(reason.params)
-    current = params.get("current")
-    if isinstance(current, int) and 0 <= current < len(names):
-        params["current_name"] = names[current]
-    return replace(reason, template=YOU + code, params=params)
-
-
-def event_text(event: Event, seat: int) -> str:
-    """What happened, in words; the learner's own moves as "You …"."""
-    code = event.template
-    if event.seat == seat and YOU + code in TEMPLATES:
-        return event.words(YOU + code)
-    return str(event)
-
-
-def status_text(status: TurnStatus) -> str:
-    """Where the learner's turn stands ("Your turn: …"), with what is still missing."""
-    return status.words(YOU, lambda r: in_second_person(r, status.seat).message)
 
 
 def card_view(card: Card, *, highlight: bool = False, selected: bool = False) -> dict[str, Any]:
