@@ -107,7 +107,12 @@ ROUND_ROBIN_TABLES = 28
 a Swiss schedule beyond."""
 
 GAME_LIMIT = 600.0
-"""Seconds of wall clock a game may take (``game_limit``) before its worker is replaced."""
+"""Seconds of wall clock a game may take (``game_limit``) before its worker is replaced — or
+:data:`DECISIONS` times the slowest program's time limit, when that is more."""
+
+DECISIONS = 200
+"""Decisions of one player a game is allowed at the full time limit, for the default
+``game_limit`` (a Hungarian game of four takes about 75 a player)."""
 
 TRIES = 3
 """Times a game is tried (``tries``) before it is reported lost."""
@@ -674,8 +679,16 @@ def league(
         settings = {k: v for k, v in overrides.items() if v is not None}
         defaults = _defaults(settings)
         entrants = [_entrant(a, Path.cwd(), defaults) for a in agents]
+    slowest = max(
+        [
+            a.time_limit
+            for e in entrants
+            if isinstance(a := getattr(e.factory, "agent", None), ProcessAgent)
+        ]
+        + [0.0]
+    )
     try:
-        limit_per_game = float(settings.get("game_limit", GAME_LIMIT))
+        limit_per_game = float(settings.get("game_limit", max(GAME_LIMIT, DECISIONS * slowest)))
         tries = int(settings.get("tries", TRIES))
         if limit_per_game <= 0 or tries < 1:
             raise ValueError(f"game_limit={limit_per_game:g}, tries={tries}")
@@ -919,8 +932,6 @@ def run_league_command(args: Any) -> int:
         )
         if client is not None:
             client.run(stop_idle)  # the programs still waiting on the workers
-        outputs = {k: v for k, v in (("json", args.save), ("html", args.html)) if v}
-        sums = write_results(result, outputs)
     except (ValueError, OSError) as error:  # LeagueError, VariantError
         print(render("cli_error", command="league", message=str(error)), file=sys.stderr)
         return 2
@@ -928,6 +939,12 @@ def run_league_command(args: Any) -> int:
         if client is not None:
             client.close()
     print(result.to_json() if args.json else result)
+    outputs = {k: v for k, v in (("json", args.save), ("html", args.html)) if v}
+    try:
+        sums = write_results(result, outputs)
+    except OSError as error:  # the table is printed above: only the file is missing
+        print(render("cli_error", command="league", message=str(error)), file=sys.stderr)
+        return 2
     if sums:
         out = sys.stderr if args.json else sys.stdout
         print("" if args.json else "\n" + render("league_checksums"), file=out)

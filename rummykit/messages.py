@@ -1695,7 +1695,7 @@ TEMPLATES: dict[str, str] = {
     "cli_league_start_limit_help": "seconds a program may take to say hello (default: 30)",
     "cli_league_game_limit_help": (
         "seconds of wall clock a game may take before its worker is replaced and the game "
-        "tried again (default: 600)"
+        "tried again (default: 600, or 200 times the slowest program's time limit)"
     ),
     "cli_league_sandbox_help": (
         "where programs run: bwrap (bubblewrap, or refuse to start), none (the limits "
