@@ -146,7 +146,7 @@ def kill_referee(league: str, _: list[str]) -> str:
         result = "sent"
     except OSError as exc:
         result = exc.strerror
-    time.sleep(0.5)
+    time.sleep(0.2)
     return f"parent={parent} kill={result}"
 
 
