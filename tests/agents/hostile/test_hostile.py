@@ -68,6 +68,7 @@ def make_folder(path: Path) -> Path:
         ("bob", EXAMPLES / "lowball.py"),
         ("attacker", HERE / "attacker.py"),
         ("trusted", HERE / "saboteur.py"),
+        ("patcher", HERE / "patcher.py"),
     ):
         (path / name).mkdir()
         shutil.copy(source, path / name)
@@ -100,6 +101,10 @@ def run(folder: Path, first: dict[str, Any], **settings: Any) -> LeagueResult:
 def attacker(folder: Path, mode: str, *args: str, **entry: Any) -> dict[str, Any]:
     argv = [PY, "attacker.py", mode, str(folder), *args]
     return {"name": "attacker", "command": argv, "folder": "attacker", **entry}
+
+
+def records(result: LeagueResult) -> list[tuple[object, ...]]:
+    return [(r.deal_seed, r.seating, r.points, r.winners, r.how, r.actions) for r in result.records]
 
 
 def honest_games(result: LeagueResult) -> list[tuple[object, ...]]:
@@ -269,6 +274,19 @@ def test_rewriting_the_results_after_the_end(tmp_path: Path, control: LeagueResu
         sandbox_only("a child that left the program's process group and session")
     findings(finished(result, control))
     assert left == [] and not changed
+
+
+def test_monkeypatching_the_referee_from_a_python_entry(
+    tmp_path: Path, control: LeagueResult
+) -> None:
+    """Its patches of the scoring and the standings stay in its own process: the league is
+    exactly the control league, where the same moves came from a program that patches
+    nothing."""
+    folder = make_folder(tmp_path)
+    result = run(folder, {"name": "attacker", "python": "patcher/patcher.py:Patcher"})
+    assert records(result) == records(control) and not result.forfeits
+    assert [s.agent for s in result.standings] == [s.agent for s in control.standings]
+    assert result.standing("attacker") == control.standing("attacker")
 
 
 # --- the league stopped ---------------------------------------------------------------------
@@ -442,21 +460,15 @@ def test_a_game_whose_worker_always_dies_is_reported_lost(tmp_path: Path) -> Non
 
 
 def test_on_dask_the_programs_are_sandboxed_and_a_dying_worker_loses_only_its_games(
-    tmp_path: Path, control: LeagueResult
+    tmp_path: Path,
 ) -> None:
+    """On a Dask cluster: a program on a worker sees the minimal environment of its sandbox
+    and can't reach the scheduler (its real address, handed to it); a game whose worker is
+    killed at every question (``KilledWorker``) is reported lost, and the league goes on."""
     distributed = pytest.importorskip("distributed", reason="the cluster extra")
     dask = pytest.importorskip("dask")
     folder = make_folder(tmp_path)
-    manifest = {
-        "variant": "rommi", "players": 2, "games": 2, "seed": 4, "time_limit": 3,
-        "sandbox": MODE, "game_limit": 60, "tries": 1,
-        "agents": [
-            attacker(folder, "environment"),
-            HONEST[0],
-            {"name": "killer", "python": "trusted/saboteur.py:KillAlways", "process": False},
-        ],
-    }  # fmt: skip
-    (folder / "league.json").write_text(json.dumps(manifest))
+    killer = {"name": "killer", "python": "trusted/saboteur.py:KillAlways", "process": False}
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),
         distributed.LocalCluster(
@@ -465,14 +477,28 @@ def test_on_dask_the_programs_are_sandboxed_and_a_dying_worker_loses_only_its_ga
         ) as cluster,
         distributed.Client(cluster) as client,
     ):  # fmt: skip
+        port = cluster.scheduler_address.rpartition(":")[2]  # the real scheduler's
+        reacher = {**attacker(folder, "network", port), "name": "reacher"}
+        manifest = {
+            "variant": "rommi", "players": 2, "games": 2, "seed": 4, "time_limit": 3,
+            "sandbox": MODE, "game_limit": 60, "tries": 1,
+            "agents": [attacker(folder, "environment"), reacher, killer],
+        }  # fmt: skip
+        (folder / "league.json").write_text(json.dumps(manifest))
         result = league(folder, executor=client.get_executor(), workers=2, progress=False)
+        assert len(client.scheduler_info()["workers"]) == 2  # the cluster is whole again
     assert len(result.records) == 6
     killers = {r.index for r in result.records if "killer" in r.seating}
-    against_alice = {r.index for r in result.records if set(r.seating) == {"killer", "alice"}}
-    assert against_alice <= {r.index for r in result.lost} <= killers  # the killer's, only
+    assert result.lost and {r.index for r in result.lost} <= killers  # the killer's only
     assert all("KilledWorker" in r.lost for r in result.lost)
-    for record in result.records:  # the other games: the attacker forfeits, the others play
+    for record in result.records:  # every other game: an attacker's forfeit, with findings
         if record.how != "lost":
-            assert record.forfeit is not None and record.forfeit.agent == "attacker"
-    envs = findings([r.forfeit.message for r in result.forfeits])
+            assert record.forfeit is not None and record.forfeit.agent in ("attacker", "reacher")
+    said = {name: [r.forfeit.message for r in result.forfeits if r.forfeit.agent == name]  # type: ignore[union-attr]
+            for name in ("attacker", "reacher")}  # fmt: skip
+    envs, reached = findings(said["attacker"]), findings(said["reacher"])
     assert envs and all(f["sandbox"] == MODE and f["secret"] == "no" for f in envs)
+    assert reached
+    if MODE == "none":
+        sandbox_only("connecting to the Dask scheduler from a program on a worker")
+    assert all(f["connected"].startswith("no") for f in reached)
