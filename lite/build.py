@@ -15,8 +15,9 @@ school network needs to allow that host only:
   wheels of rummykit and its widget libraries. ``pyodide-lock.json`` is rewritten to list
   exactly these files (with their own sha256: Pyodide repackages, PyPI's files differ), so
   ``import rummykit`` loads them with no ``%pip``, and the kernel's PyPI fallback is off;
-- the tutorial notebooks (``notebooks/**/*.ipynb``, translations included) and the rule pages
-  they refer to, in ``notebooks/`` and ``docs/`` as in the repository.
+- the tutorial notebooks (``notebooks/**/*.ipynb``, translations included) as their student
+  edition (rummykit.grading.editions: no answers, no stored feedback, no teacher's notes), and
+  the rule pages they refer to, in ``notebooks/`` and ``docs/`` as in the repository.
 
 Downloads are kept in the cache folder: a second build needs no network.
 """
@@ -280,9 +281,21 @@ def referenced_docs(sources: list[Path]) -> list[Path]:
     return sorted(path for path in named if path.is_file())
 
 
+def student_notebook(source: Path) -> str:
+    """A lesson as the site carries it: its student edition (no answers, no stored feedback,
+    no teacher's notes), made by rummykit's own code from the source tree."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from rummykit.grading.editions import student_edition
+    finally:
+        sys.path.remove(str(ROOT))
+    lesson = json.loads(source.read_text(encoding="utf-8"))
+    return json.dumps(student_edition(lesson), ensure_ascii=False, indent=1) + "\n"
+
+
 def stage_files(into: Path) -> list[Path]:
-    """The notebooks (subfolders too: translations) and the pages of docs/ they refer to, laid
-    out as in the repository so that their relative links work."""
+    """The notebooks (subfolders too: translations), as their student edition, and the pages
+    of docs/ they refer to, laid out as in the repository so that their relative links work."""
     notebooks = [
         path
         for path in sorted((ROOT / "notebooks").rglob("*"))
@@ -293,7 +306,10 @@ def stage_files(into: Path) -> list[Path]:
         relative = source.relative_to(ROOT)
         target = into / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        if source.suffix == ".ipynb":
+            target.write_text(student_notebook(source), encoding="utf-8")
+        else:
+            shutil.copyfile(source, target)
         copied.append(relative)
     return copied
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
     from rummykit.game import Game, IllegalAction, Match
+    from rummykit.grading.report import class_report
     from rummykit.leagues import league
     from rummykit.melds import (
         IllegalMeld,
@@ -51,6 +52,8 @@ _HOME = {
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
     **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
     "league": "rummykit.leagues",
+    # what a class got right and wrong (nbgrader and quiz exports): rummykit.grading.report
+    "class_report": "rummykit.grading.report",
     # from the sentences' module, so that a refusal of an unknown language is a sentence
     **dict.fromkeys(("get_language", "set_language"), "rummykit.messages"),
     **dict.fromkeys(
@@ -125,6 +128,7 @@ __all__ = [
     "check_layoff",
     "check_meld",
     "check_opening",
+    "class_report",
     "get_language",
     "layoff_options",
     "league",

@@ -423,10 +423,10 @@ def add_tutorials(commands: Subcommands) -> None:
         from rummykit import tutorials
 
         if args.command == "notebooks":
-            return tutorials.notebooks_command(args.folder, args.force)
+            return tutorials.notebooks_command(args.folder, args.force, args.edition)
         extra = ["--no-browser"] if args.no_browser else []
         extra += [f"--port={args.port}"] if args.port is not None else []
-        return tutorials.lab_command(args.folder, args.force, extra)
+        return tutorials.lab_command(args.folder, args.force, extra, args.edition)
 
     notebooks, lab = (
         _subcommand(
@@ -440,6 +440,13 @@ def add_tutorials(commands: Subcommands) -> None:
     )
     notebooks.add_argument("folder", metavar="DIR", help=render("tutorials_cli_folder_help"))
     notebooks.add_argument("--force", action="store_true", help=render("tutorials_cli_force_help"))
+    for parser in (notebooks, lab):
+        parser.add_argument(
+            "--edition",
+            choices=("student", "teacher"),
+            default="student",
+            help=render("tutorials_cli_edition_help"),
+        )
     lab.add_argument(
         "folder",
         metavar="DIR",
@@ -452,6 +459,57 @@ def add_tutorials(commands: Subcommands) -> None:
         "--no-browser", action="store_true", help=render("tutorials_cli_no_browser_help")
     )
     lab.add_argument("--port", type=int, help=render("tutorials_cli_port_help"))
+
+
+# --- rummykit assignment and rummykit class-report (the work is in rummykit.grading) ---------
+
+
+def add_grading(commands: Subcommands) -> None:
+    """Add ``rummykit assignment NOTEBOOK COURSE_DIR [--name NAME] [--points N] [--force]``
+    and ``rummykit class-report [COURSE_DIR] [--assignment NAME ...] [--quiz FILE ...]
+    [--output DIR]``."""
+
+    def assignment(args: argparse.Namespace) -> int:
+        from rummykit.grading.assignments import assignment_command
+
+        return assignment_command(args.notebook, args.course, args.name, args.points, args.force)
+
+    def report(args: argparse.Namespace) -> int:
+        from rummykit.grading.report import class_report_command
+
+        return class_report_command(args.course, args.assignment, args.quiz, args.output)
+
+    parser = _subcommand(
+        commands,
+        "assignment",
+        assignment,
+        render("assignment_cli_help"),
+        render("assignment_cli_description"),
+    )
+    parser.add_argument("notebook", metavar="NOTEBOOK", help=render("assignment_cli_notebook_help"))
+    parser.add_argument("course", metavar="COURSE_DIR", help=render("assignment_cli_course_help"))
+    parser.add_argument("--name", help=render("assignment_cli_name_help"))
+    parser.add_argument(
+        "--points", type=float, default=1.0, help=render("assignment_cli_points_help")
+    )
+    parser.add_argument("--force", action="store_true", help=render("assignment_cli_force_help"))
+    parser = _subcommand(
+        commands,
+        "class-report",
+        report,
+        render("report_cli_help"),
+        render("report_cli_description"),
+    )
+    parser.add_argument(
+        "course", metavar="COURSE_DIR", nargs="?", help=render("report_cli_course_help")
+    )
+    parser.add_argument(
+        "--assignment", action="append", default=[], help=render("report_cli_assignment_help")
+    )
+    parser.add_argument(
+        "--quiz", action="append", default=[], metavar="FILE", help=render("report_cli_quiz_help")
+    )
+    parser.add_argument("--output", metavar="DIR", help=render("report_cli_output_help"))
 
 
 # --- rummykit classroom (w18: the work is in rummykit.classroom) ------------------------------
@@ -523,6 +581,7 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     add_agent,
     add_league,
     add_tutorials,
+    add_grading,
     add_classroom,
 ]
 """The subcommands, each a function that adds its parser."""

@@ -26,12 +26,15 @@ own page). Everything has a stable ``repr`` and an HTML view.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
+import unicodedata
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from html import escape
 from pathlib import Path
@@ -40,14 +43,13 @@ from typing import Any, ClassVar
 from rummykit.cards import (
     JOKER,
     Card,
-    CardParseError,
     CardsLike,
     as_cards,
     format_cards,
     parse_card,
 )
 from rummykit.display import cards_html
-from rummykit.explain import CATALOGUE, Verdict
+from rummykit.explain import CATALOGUE, Reason, Verdict
 from rummykit.melds import (
     IllegalMeld,
     Meld,
@@ -56,6 +58,7 @@ from rummykit.melds import (
     check_meld,
     check_opening,
     make_meld,
+    variant_words,
 )
 from rummykit.messages import TEMPLATES, join, render
 from rummykit.solver import best_arrangement, can_go_out, min_deadwood
@@ -63,6 +66,7 @@ from rummykit.variants import HUNGARIAN, Variant
 from rummykit.variants import variant as get_variant
 
 __all__ = [
+    "AgentCheck",
     "AnswerError",
     "BestDiscard",
     "DeadwoodValue",
@@ -76,12 +80,16 @@ __all__ = [
     "MeldKind",
     "MeldReason",
     "OpeningValue",
+    "PredictMove",
     "Quiz",
+    "ReadInterval",
     "RoundScore",
     "Tally",
     "TurnCanEnd",
+    "WhatHappens",
     "Worksheet",
     "available",
+    "kinds_for",
     "make_exercises",
     "random_meld",
     "random_table",
@@ -89,21 +97,51 @@ __all__ = [
 
 
 class AnswerError(ValueError):
-    """An answer could not be read; the message says what this exercise accepts."""
+    """An answer could not be read; the message says, in one line, what this exercise accepts.
+
+    In a notebook the message is all IPython shows of it — no traceback:
+
+    >>> try:
+    ...     MeldKind("K♠ A♠ 2♠").check("x45")
+    ... except AnswerError as error:
+    ...     error._render_traceback_()
+    ["'x45' is not an answer here: answer run, set or no meld"]
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows instead of a traceback: the one-line sentence."""
+        return [str(self)]
 
 
 def _bad(answer: object, accepted: str) -> AnswerError:
+    if _blank(answer):
+        return AnswerError(render("exercise_no_answer", accepted=accepted))
     return AnswerError(render("exercise_bad_answer", answer=_shown(answer), accepted=accepted))
 
 
+def _blank(answer: object) -> bool:
+    """Whether nothing was answered yet (``None``, ``...``, or only spaces)."""
+    return answer is None or answer is Ellipsis or (isinstance(answer, str) and not answer.strip())
+
+
+_SHOWN = 40  # characters of a long answer quoted back
+
+
 def _shown(answer: object) -> str:
+    """The answer as quoted back to the learner: one line, cut short when long."""
     if isinstance(answer, str):
-        return answer
-    if isinstance(answer, Card):
-        return str(answer)
-    if isinstance(answer, (tuple, list)) and all(isinstance(c, Card) for c in answer):
-        return format_cards(answer)
-    return repr(answer)
+        text = answer
+    elif isinstance(answer, Card):
+        text = str(answer)
+    elif isinstance(answer, (tuple, list)) and all(isinstance(c, Card) for c in answer):
+        text = format_cards(answer)
+    else:
+        try:
+            text = repr(answer)
+        except Exception:  # a learner's object whose repr fails: say what type it is
+            text = type(answer).__name__
+    text = " ".join(text.split())
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
 def _variant(rules: Variant | str) -> Variant:
@@ -112,6 +150,28 @@ def _variant(rules: Variant | str) -> Variant:
 
 def _variant_repr(rules: Variant) -> str:
     return repr(rules.base or rules.name) if not rules.changes() else repr(str(rules))
+
+
+#: The house rules a question's wording names, so that two questions that differ only by one of
+#: them don't read the same (a Rommi round scored with ``ace_high``, a Rommi turn with
+#: ``discard_to_win``): every option :func:`~rummykit.melds.variant_words` can say in words.
+_HOUSE_OPTIONS = (
+    "ace_low",
+    "ace_above_king",
+    "jokers_per_meld",
+    "ace_points",
+    "ace_high",
+    "face_points",
+    "opening_threshold",
+    "discard_to_win",
+    "cut_card",
+    "joker_exchange",
+)
+
+
+def _house_title(rules: Variant) -> str:
+    """The variant's title with its house rules in words ("Rommi with aces worth 11")."""
+    return variant_words(rules, _HOUSE_OPTIONS)
 
 
 # --- feedback -------------------------------------------------------------------------------
@@ -123,6 +183,14 @@ class Feedback:
 
     ``head`` is the verdict on the answer itself ("You said 45, but …"); ``lines`` are the
     engine's explanation of the position. ``bool(feedback)`` is ``feedback.correct``.
+
+    As data, for a class report: ``rules`` are the rule ids the question is about, ``codes``
+    the reason codes the answer turned on (the engine's reasons, or the slip a wrong number
+    shows), ``kind`` the kind of exercise.
+
+    >>> feedback = MeldKind("K♠ A♠ 2♠").check("run")
+    >>> feedback.kind, feedback.codes, feedback.rules
+    ('meld_kind', ('run_wraps',), ('H4',))
     """
 
     correct: bool
@@ -132,18 +200,41 @@ class Feedback:
     lines: tuple[str, ...] = ()
     cards: tuple[Card, ...] = ()
     highlighted: frozenset[Card] = frozenset()
+    codes: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    kind: str = ""
+    others: tuple[str, ...] = ()  # the other right answers, when there are several
+    detail: str = ""  # text to read after the sentences, as it is (a trace, say)
 
     def __bool__(self) -> bool:
         return self.correct
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the judgement, the sentences and what they are about.
+
+        >>> OpeningValue(["A♥ 2♥ 3♥", "Q♠ Q♦ Q♣"]).check(36).to_dict()["codes"]
+        ['exercise_mistake_ace']
+        """
+        return {
+            "kind": self.kind,
+            "correct": self.correct,
+            "given": self.given,
+            "expected": self.expected,
+            "message": self.message,
+            "codes": list(self.codes),
+            "rules": list(self.rules),
+            "others": list(self.others),
+        }
+
     @property
     def message(self) -> str:
-        """The feedback as one paragraph (same as ``str(feedback)``)."""
+        """The feedback as one paragraph: the mark, the verdict on the answer, the sentences."""
         mark = render("exercise_mark_right" if self.correct else "exercise_mark_wrong")
         return " ".join([f"{mark} {self.head}", *self.lines])
 
     def __str__(self) -> str:
-        return self.message
+        """The paragraph, then the :attr:`detail` (a trace) on the lines below."""
+        return f"{self.message}\n{self.detail}" if self.detail else self.message
 
     def __repr__(self) -> str:
         return f"Feedback(correct={self.correct}, given={self.given!r}, expected={self.expected!r})"
@@ -153,10 +244,11 @@ class Feedback:
         colour = "#1a7f37" if self.correct else "#d9480f"
         items = "".join(f"<li>{escape(line)}</li>" for line in self.lines)
         shown = cards_html(self.cards, self.highlighted) if self.cards else ""
+        detail = f"<pre>{escape(self.detail)}</pre>" if self.detail else ""
         return (
             '<div class="rk-feedback" role="status">'
             f'<div style="color:{colour};font-weight:bold">{escape(mark)} {escape(self.head)}</div>'
-            f"{shown}<ul>{items}</ul></div>"
+            f"{shown}<ul>{items}</ul>{detail}</div>"
         )
 
 
@@ -169,6 +261,7 @@ def _feedback(
     lines: Iterable[str],
     cards: Sequence[Card] = (),
     highlighted: Iterable[Card] = (),
+    codes: Iterable[str] = (),
 ) -> Feedback:
     return Feedback(
         right,
@@ -178,6 +271,7 @@ def _feedback(
         tuple(lines),
         tuple(cards),
         frozenset(highlighted),
+        codes=tuple(codes),
     )
 
 
@@ -185,42 +279,83 @@ def _sentences(verdict: Verdict) -> tuple[str, ...]:
     return tuple(str(r) for r in verdict.reasons)
 
 
+def _rules_of(reasons: Iterable[Reason]) -> tuple[str, ...]:
+    """The rule ids these reasons cite, each once, in order."""
+    return tuple(dict.fromkeys(r.rule for r in reasons if r.rule))
+
+
+def _code_of(sentence: str) -> tuple[str, ...]:
+    """The template code a rendered sentence was made from, if it remembers it."""
+    code = getattr(sentence, "code", None)
+    return (code,) if isinstance(code, str) else ()
+
+
 # --- reading answers ------------------------------------------------------------------------
+
+_DASHES = str.maketrans(dict.fromkeys("‐‑‒–—―−﹣－", "-"))
+_QUOTES = "\"'“”‘’«»„‚`´"
+_TRAILING = ".!?,;:…"
+
+
+def _clean(text: str) -> str:
+    """A typed answer without what doesn't change it: spaces, quotes around it, punctuation
+    after it; every dash a hyphen (``"– 20."`` is ``"- 20"``)."""
+    text = " ".join(text.translate(_DASHES).split())
+    text = text.strip(_QUOTES + " ").rstrip(_TRAILING + " ").strip(_QUOTES + " ")
+    return text
 
 
 def _words(answer: object) -> str:
+    """The answer as lower-case words: ``"Set."`` and ``"  set"`` are ``"set"``,
+    ``"no-meld"`` is ``"no meld"``."""
     if not isinstance(answer, str):
         return ""
-    return " ".join(answer.strip().lower().replace("-", " ").split())
+    text = _clean(unicodedata.normalize("NFKC", answer)).lower()
+    return " ".join(text.replace("-", " ").split())
 
 
-def _read_int(answer: object) -> int:
-    if isinstance(answer, int) and not isinstance(answer, bool):
+_NUMBER = re.compile(r"([+-]?)\s*([0-9]{1,7})(?:\s+(\w+))?")
+
+
+def _read_int(answer: object, accepted: str = "") -> int:
+    """A whole number from an int or from text: ``45``, ``"45 points"``, ``"– 20"``, ``"-20."``."""
+    accepted = accepted or render("exercise_accepts_number")
+    if isinstance(answer, bool):
+        raise _bad(answer, accepted)
+    if isinstance(answer, int):
         return answer
+    if isinstance(answer, float) and answer.is_integer() and abs(answer) < 10**7:
+        return int(answer)
     if isinstance(answer, str):
-        m = re.fullmatch(r"\s*([+-−]?\d+)\s*(?:points?|pts?)?\.?\s*", answer)
-        if m:
-            return int(m.group(1).replace("−", "-"))
-    raise _bad(answer, render("exercise_accepts_number"))
+        text = _clean(unicodedata.normalize("NFKC", answer)).lower()
+        m = _NUMBER.fullmatch(text)
+        if m and (m.group(3) is None or _says(m.group(3), "points")):
+            return int(m.group(1) + m.group(2))
+    raise _bad(answer, accepted)
 
 
-def _read_card(answer: object, choices: Sequence[Card], accepted: str = "") -> Card:
+def _read_card(
+    answer: object, choices: Sequence[Card], accepted: str = "", typed: object = None
+) -> Card:
+    """A card of ``choices`` from the answer (``typed``: what the learner typed, when
+    ``answer`` is already a part of it, for the error message)."""
     accepted = accepted or render(
         "exercise_accepts_card", cards=format_cards(dict.fromkeys(choices))
     )
+    shown = answer if typed is None else typed
     card: Card
     if isinstance(answer, Card):
         card = answer
     elif isinstance(answer, str):
-        text = re.sub(r"^\s*discard\s+", "", answer.strip(), flags=re.I)
+        text = re.sub(r"^discard\s+", "", _clean(answer), flags=re.I)
         try:
             card = parse_card(text)
-        except CardParseError:
-            raise _bad(answer, accepted) from None
+        except ValueError:
+            raise _bad(shown, accepted) from None
     else:
-        raise _bad(answer, accepted)
+        raise _bad(shown, accepted)
     if card not in choices:
-        raise _bad(answer, accepted)
+        raise _bad(shown, accepted)
     return card
 
 
@@ -270,9 +405,46 @@ class Exercise(ABC):
     def explanation(self) -> tuple[str, ...]:
         """Why the answer is right: the engine's sentences."""
 
+    @property
     @abstractmethod
+    def solution(self) -> Any:
+        """A right answer, in a form :meth:`check` reads (a word, a number, a card, a
+        move): what an answer key's solution cell assigns."""
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rule ids this question is about (for a class report: what was missed)."""
+        return ()
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The reason codes of the position (what makes the right answer right)."""
+        return ()
+
     def check(self, answer: object) -> Feedback:
-        """Judge an answer: right or wrong, and why. Garbage raises :class:`AnswerError`."""
+        """Judge an answer: right or wrong, and why, in the engine's sentences.
+
+        An answer that can't be read — any text, any object — raises :class:`AnswerError`,
+        one line saying what this exercise accepts; never another error.
+        """
+        if _blank(answer):
+            raise _bad(answer, self.accepts)
+        try:
+            feedback = self._judge(answer)
+        except AnswerError:
+            raise
+        except (ValueError, TypeError, OverflowError):  # a card or an action that doesn't read
+            raise _bad(answer, self.accepts) from None
+        return replace(
+            feedback,
+            kind=self.kind,
+            rules=feedback.rules or self.rules,
+            codes=feedback.codes or self.codes,
+        )
+
+    @abstractmethod
+    def _judge(self, answer: object) -> Feedback:
+        """Read and judge an answer that is not blank (:meth:`check` does the rest)."""
 
     def figure_html(self) -> str:
         """The position drawn (cards as SVG)."""
@@ -285,9 +457,10 @@ class Exercise(ABC):
         return " ".join([render("exercise_key", answer=answer), *self.explanation])
 
     def _repr_html_(self) -> str:
+        prompt = "<br>".join(escape(line) for line in self.prompt.split("\n"))
         return (
             '<div class="rk-exercise">'
-            f"<p><b>{escape(self.prompt)}</b></p>{self.figure_html()}"
+            f"<p><b>{prompt}</b></p>{self.figure_html()}"
             f'<p class="rk-accepts">{escape(self.accepts)}</p></div>'
         )
 
@@ -339,11 +512,25 @@ class MeldKind(Exercise):
         return self._kind_word(self.verdict.kind)
 
     @property
+    def solution(self) -> str:
+        return self.verdict.kind or "no meld"
+
+    @property
     def explanation(self) -> tuple[str, ...]:
         return _sentences(self.verdict)
 
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return _rules_of(self.verdict.reasons)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return self.verdict.codes
+
     def _read(self, answer: object) -> str | None:
-        words = _words(answer).removeprefix("a ").removeprefix("it is ")
+        words = _words(answer)
+        for lead in ("it is ", "it's ", "its ", "a ", "an "):
+            words = words.removeprefix(lead)
         if _says(words, "run"):
             return "run"
         if _says(words, "set"):
@@ -352,7 +539,7 @@ class MeldKind(Exercise):
             return None
         raise _bad(answer, self.accepts)
 
-    def check(self, answer: object) -> Feedback:
+    def _judge(self, answer: object) -> Feedback:
         given = self._read(answer)
         verdict = self.verdict
         actual = self._kind_word(verdict.kind)
@@ -380,20 +567,24 @@ _REASON_CHOICES = tuple(c for c in MELD_REASONS if c != "run_too_long")  # rare:
 
 @dataclass(frozen=True, repr=False)
 class MeldReason(Exercise):
-    """Valid or not — and if not, why? Answer ``valid``, a reason code, or the letter of one
-    of the offered sentences.
+    """Valid or not — and if not, why? Answer the letter of one of the offered sentences
+    (or ``valid``, or a reason code).
+
+    The prompt shows the sentences, lettered. Beside the right one they are only sentences
+    that are false of these cards, so that no option is a true statement marked wrong:
 
     >>> exercise = MeldReason("5♥ 6♥ 8♥")
-    >>> for line in exercise.options: print(line)
+    >>> print(exercise.prompt)
+    Hungarian Rummy: is 5♥ 6♥ 8♥ a valid meld? If not, why not?
     a) It is a valid meld.
     b) One rank appears twice in the run.
     c) The run skips a card that no joker fills.
-    d) The cards are of different suits.
-    e) The run turns the corner at the ace (K-A-2).
-    >>> exercise.check("c").correct, exercise.check("run_gap").correct
-    (True, True)
+    d) The run turns the corner at the ace (K-A-2).
+    e) A set can't hold that many cards.
+    >>> exercise.check("c").correct, exercise.check("C.").correct, exercise.check("run_gap").correct
+    (True, True, True)
     >>> print(exercise.check("d"))
-    ✘ You said the cards are of different suits, but 5♥ 6♥ 8♥ is not a valid meld in Hungarian Rummy. 5♥ 6♥ 8♥ skips the 7♥: the cards of a run follow one another. (H4)
+    ✘ You said the run turns the corner at the ace (K-A-2), but 5♥ 6♥ 8♥ is not a valid meld in Hungarian Rummy. 5♥ 6♥ 8♥ skips the 7♥: the cards of a run follow one another. (H4)
     """
 
     kind: ClassVar[str] = "meld_reason"
@@ -425,7 +616,11 @@ class MeldReason(Exercise):
     def _default_offer(self) -> tuple[str, ...]:
         verdict = check_meld(self.cards, self.variant)
         right = verdict.codes[:1]
-        pool = [c for c in _REASON_CHOICES if c not in right and self._arises(c)]
+        pool = [
+            c
+            for c in _REASON_CHOICES
+            if c not in verdict.codes and self._arises(c) and not self.plainly_true(c)
+        ]
         rng = random.Random(f"{format_cards(self.cards)}|{self.variant.name}")
         picked = rng.sample(pool, min(3, len(pool)))
         return ("valid", *sorted({*right, *picked}))
@@ -441,6 +636,37 @@ class MeldReason(Exercise):
         if code == "ace_high_not_allowed":
             return not v.ace_above_king
         return True
+
+    def plainly_true(self, code: str) -> bool:
+        """Whether the sentence offered for ``code``, read word for word, is true of these
+        cards (9♠ 9♠ 9♥ *are* of different suits, though that is not why they fail).
+
+        >>> exercise = MeldReason("9♠ 9♠ 9♥")
+        >>> exercise.plainly_true("run_suit_mismatch"), exercise.plainly_true("run_gap")
+        (True, False)
+        """
+        cards = self.cards
+        natural = [c for c in cards if not c.is_joker]
+        jokers = len(cards) - len(natural)
+        ranks = Counter(c.rank for c in natural)
+        twice = any(n > 1 for n in Counter(natural).values())
+        facts = {
+            "valid": self.verdict.ok,
+            "too_few_cards": len(cards) < 3,
+            "identical_cards": twice,
+            "not_in_deck": twice and self.variant.decks == 1,
+            "set_rank_mismatch": len(ranks) > 1,
+            "set_too_large": len(cards) > 4,
+            "run_suit_mismatch": len({c.suit for c in natural}) > 1,
+            "run_duplicate_rank": any(n > 1 for n in ranks.values()),
+            "run_wraps": {1, 2, 13} <= set(ranks),
+            "ace_low_not_allowed": {1, 2} <= set(ranks),
+            "ace_high_not_allowed": {1, 13} <= set(ranks),
+            "too_many_jokers": jokers > 1,
+            "jokers_not_allowed": jokers > 0 and not self.variant.jokers,
+            "run_too_long": len(cards) > 13,
+        }
+        return facts.get(code, code in self.verdict.codes)
 
     def __repr__(self) -> str:
         return f"MeldReason('{format_cards(self.cards)}', {_variant_repr(self.variant)})"
@@ -463,7 +689,8 @@ class MeldReason(Exercise):
 
     @property
     def prompt(self) -> str:
-        return render("exercise_reason_prompt", variant=self.variant.title, cards=self.cards)
+        question = render("exercise_reason_prompt", variant=self.variant.title, cards=self.cards)
+        return "\n".join([question, *self.options])
 
     @property
     def accepts(self) -> str:
@@ -471,16 +698,34 @@ class MeldReason(Exercise):
         return render("exercise_accepts_reason", letters=join(letters))
 
     @property
+    def solution(self) -> str:
+        verdict = self.verdict
+        code = verdict.codes[0] if verdict.codes else "valid"
+        return chr(ord("a") + self.offered.index(code)) if code in self.offered else code
+
+    @property
     def answer(self) -> str:
         verdict = self.verdict
-        return self._sentence(verdict.codes[0] if verdict.codes else "valid")
+        code = verdict.codes[0] if verdict.codes else "valid"
+        if code in self.offered:
+            letter = chr(ord("a") + self.offered.index(code))
+            return f"{letter}) {self._sentence(code)}"
+        return self._sentence(code)
 
     @property
     def explanation(self) -> tuple[str, ...]:
         return _sentences(self.verdict)
 
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return _rules_of(self.verdict.reasons)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return self.verdict.codes
+
     def _read(self, answer: object) -> str:
-        words = _words(answer)
+        words = _words(answer).removesuffix(")")
         if len(words) == 1 and "a" <= words <= chr(ord("a") + len(self.offered) - 1):
             return self.offered[ord(words) - ord("a")]
         if words.isdigit() and 1 <= int(words) <= len(self.offered):
@@ -488,32 +733,32 @@ class MeldReason(Exercise):
         if _says(words, "yes"):
             return "valid"
         code = words.replace(" ", "_")
-        if code in MELD_REASONS or (
-            code in CATALOGUE and code in check_meld(self.cards, self.variant).codes
-        ):
+        if code in MELD_REASONS or (code in CATALOGUE and code in self.verdict.codes):
             return code
         raise _bad(answer, self.accepts)
 
-    def check(self, answer: object) -> Feedback:
+    def _judge(self, answer: object) -> Feedback:
         given = self._read(answer)
         verdict = self.verdict
         right = verdict.ok if given == "valid" else given in verdict.codes
         said = self._sentence(given)
         said = said[0].lower() + said[1:].rstrip(".")
+        wrong = render("exercise_reason_wrong", given=said)
+        if given != "valid" and not verdict.ok and self.plainly_true(given):
+            wrong = render("exercise_reason_true_not_why", given=said)
         return _feedback(
             right,
             said,
             self.answer,
             render("exercise_reason_right", given=said),
-            render("exercise_reason_wrong", given=said),
+            wrong,
             _sentences(verdict),
             verdict.cards or self.cards,
             verdict.highlighted,
         )
 
     def figure_html(self) -> str:
-        items = "".join(f"<li>{escape(o)}</li>" for o in self.options)
-        return cards_html(self.cards) + f'<ul class="rk-options">{items}</ul>'
+        return cards_html(self.cards)
 
 
 # --- counting: the opening, a round, a match --------------------------------------------------
@@ -530,8 +775,10 @@ def _check_number(
     given = _read_int(answer)
     slip = next((s for n, s in slips if n == given), None)
     wrong = render("exercise_number_wrong", given=given, expected=expected)
-    if slip is not None:
+    codes: tuple[str, ...] = ()
+    if slip is not None and given != expected:
         wrong = render("exercise_number_slip", given=given, slip=slip)
+        codes = _code_of(slip)
     return _feedback(
         given == expected,
         str(given),
@@ -540,6 +787,7 @@ def _check_number(
         wrong,
         lines,
         cards,
+        codes=codes,
     )
 
 
@@ -620,8 +868,18 @@ class OpeningValue(Exercise):
         return str(self.total)
 
     @property
+    def solution(self) -> int:
+        return int(self.total)
+
+    @property
     def explanation(self) -> tuple[str, ...]:
         return _sentences(self.verdict)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        jokers = any(c.is_joker for m in self.melds for c in m.cards)
+        cited = (*_rules_of(self.verdict.reasons), self.variant.rule("opening"))
+        return tuple(dict.fromkeys((*cited, *([self.variant.rule("joker")] if jokers else ()))))
 
     def mistakes(self) -> list[tuple[int, str]]:
         """Totals a learner reaches by a common slip, each with the sentence that names it."""
@@ -679,7 +937,7 @@ class OpeningValue(Exercise):
                 )
         return [(n, s) for n, s in out if n != total]
 
-    def check(self, answer: object) -> Feedback:
+    def _judge(self, answer: object) -> Feedback:
         cards = tuple(c for m in self.melds for c in m.cards)
         return _check_number(answer, self.total, self.mistakes(), self.explanation, cards)
 
@@ -702,7 +960,7 @@ class RoundScore(Exercise):
 
     >>> exercise = RoundScore(["5♣", "K♠ 7♥ 🃏", "2♦ 3♦"], winner=0, seat=1, opened=[True, True, False])
     >>> print(exercise.prompt)
-    Seat 0 goes out by discarding 5♣. Seat 1 has opened and holds K♠ 7♥ 🃏. Seat 2 has not opened and holds 2♦ 3♦. What does seat 1 score for this round?
+    Hungarian Rummy: Seat 0 goes out by discarding 5♣. Seat 1 has opened and holds K♠ 7♥ 🃏. Seat 2 has not opened and holds 2♦ 3♦. What does seat 1 score for this round?
     >>> print(exercise.check(17))
     ✘ You said 17, but a joker left in hand costs 20 (H13). Seat 0 went out: -10. (H12) Seat 1 holds K♠ 7♥ 🃏: 37. (H13) Seat 2 never opened: a flat 100. (H13)
     """
@@ -805,7 +1063,9 @@ class RoundScore(Exercise):
                 )
                 parts.append(render(code, seat=s, cards=hand))
         parts.append(render("exercise_score_question", seat=self.seat))
-        return " ".join(parts)
+        return render(
+            "exercise_in_variant", variant=_house_title(self.variant), question=" ".join(parts)
+        )
 
     @property
     def accepts(self) -> str:
@@ -816,8 +1076,16 @@ class RoundScore(Exercise):
         return str(self.points)
 
     @property
+    def solution(self) -> int:
+        return self.points
+
+    @property
     def explanation(self) -> tuple[str, ...]:
         return tuple(str(line) for line in self.result.lines)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return _rules_of(self.result.lines)
 
     def mistakes(self) -> list[tuple[int, str]]:
         """Scores a learner reaches by a common slip, each with the sentence that names it."""
@@ -858,16 +1126,19 @@ class RoundScore(Exercise):
                     )  # fmt: skip
             return out
         hand = self.hands[self.seat]
-        value = hand_total(hand, v.joker_points, v.ace_value)
         if v.low_score_wins and v.unopened_penalty and v.opening_threshold:
             if not self.opened[self.seat]:
-                out.append(
-                    (value, render("exercise_mistake_unopened", points=v.unopened_penalty, rule=penalty))
-                )  # fmt: skip
-            else:
-                out.append(
-                    (v.unopened_penalty, render("exercise_mistake_opened", seat=self.seat, rule=penalty))
-                )  # fmt: skip
+                # the flat penalty decides: whatever the hand was counted at, that is the slip
+                unopened = render(
+                    "exercise_mistake_unopened", points=v.unopened_penalty, rule=penalty
+                )
+                for joker in dict.fromkeys((v.joker_points, 0, 10)):
+                    for ace in dict.fromkeys((v.ace_value, 1, 11)):
+                        out.append((hand_total(hand, joker, ace), unopened))
+                return [(n, s) for n, s in out if n != points]
+            out.append(
+                (v.unopened_penalty, render("exercise_mistake_opened", seat=self.seat, rule=penalty))
+            )  # fmt: skip
         if any(c.is_joker for c in hand):
             for joker in (0, 10):
                 out.append(
@@ -883,7 +1154,7 @@ class RoundScore(Exercise):
                     )  # fmt: skip
         return [(n, s) for n, s in out if n != points]
 
-    def check(self, answer: object) -> Feedback:
+    def _judge(self, answer: object) -> Feedback:
         return _check_number(answer, self.points, self.mistakes(), self.explanation)
 
     def figure_html(self) -> str:
@@ -898,9 +1169,14 @@ class RoundScore(Exercise):
 class MatchWinner(Exercise):
     """Who wins the match after these rounds (H14; R9)? Answer a seat number.
 
+    A match that isn't over yet — fewer than the variant's rounds (H14), or nobody at the
+    target (R9) — asks who is ahead instead; rounds past the end of the match are refused.
+
     >>> exercise = MatchWinner([(-10, 35), (40, -20), (12, -10)])
+    >>> print(exercise.prompt)
+    Hungarian Rummy, 3 rounds into the match (of 7): the rounds scored round 1: -10, 35; round 2: 40, -20; round 3: 12, -10. Who is ahead?
     >>> print(exercise.check(0))
-    ✘ You said seat 0, but in Hungarian Rummy the lowest total wins, not the highest (H14). Totals: seat 0: 42, seat 1: 5. The lowest total wins. (H14)
+    ✘ You said seat 0, but in Hungarian Rummy the lowest total wins, not the highest (H14). Totals: seat 0: 42, seat 1: 5. The lowest total leads. (H14)
     """
 
     kind: ClassVar[str] = "match_winner"
@@ -913,6 +1189,23 @@ class MatchWinner(Exercise):
         if not table or len({len(r) for r in table}) != 1:
             raise ValueError(render("exercise_match_rounds"))
         rules.check_players(len(table[0]))
+        if rules.rounds and len(table) > rules.rounds:
+            raise ValueError(
+                render("exercise_match_too_long", variant=rules.title, rounds=rules.rounds)
+            )
+        if rules.target:
+            totals = [0] * len(table[0])
+            for number, row in enumerate(table[:-1], start=1):
+                totals = [t + p for t, p in zip(totals, row)]
+                if max(totals) >= rules.target:
+                    raise ValueError(
+                        render(
+                            "exercise_match_over",
+                            variant=rules.title,
+                            target=rules.target,
+                            number=number,
+                        )
+                    )
         object.__setattr__(self, "rounds", table)
         object.__setattr__(self, "variant", rules)
 
@@ -923,6 +1216,15 @@ class MatchWinner(Exercise):
     def totals(self) -> tuple[int, ...]:
         """Each seat's total."""
         return tuple(sum(r[s] for r in self.rounds) for s in range(len(self.rounds[0])))
+
+    @property
+    def over(self) -> bool:
+        """Whether these rounds are a whole match: all of them (H14), or a seat at the
+        target (R9)."""
+        v = self.variant
+        if v.rounds:
+            return len(self.rounds) == v.rounds
+        return bool(v.target) and max(self.totals) >= v.target
 
     @cached_property
     def winners(self) -> tuple[int, ...]:
@@ -938,7 +1240,24 @@ class MatchWinner(Exercise):
             render("exercise_match_round", number=i + 1, points=", ".join(map(str, r)))
             for i, r in enumerate(self.rounds)
         ]
-        return render("exercise_match_prompt", variant=self.variant.title, rounds="; ".join(lines))
+        v = self.variant
+        if self.over:
+            return render("exercise_match_prompt", variant=v.title, rounds="; ".join(lines))
+        if v.rounds:
+            return render(
+                "exercise_match_prompt_ahead",
+                variant=v.title,
+                count=len(self.rounds),
+                total=v.rounds,
+                rounds="; ".join(lines),
+            )
+        return render(
+            "exercise_match_prompt_ahead_target",
+            variant=v.title,
+            count=len(self.rounds),
+            target=v.target,
+            rounds="; ".join(lines),
+        )
 
     @property
     def accepts(self) -> str:
@@ -949,29 +1268,44 @@ class MatchWinner(Exercise):
         return join([render("exercise_seat", seat=s) for s in self.winners], "and")
 
     @property
+    def solution(self) -> int:
+        return self.winners[0]
+
+    @property
     def explanation(self) -> tuple[str, ...]:
         totals = ", ".join(
             render("exercise_total", seat=s, total=t) for s, t in enumerate(self.totals)
         )
-        code = "exercise_match_lowest" if self.variant.low_score_wins else "exercise_match_highest"
+        low = self.variant.low_score_wins
+        if self.over:
+            code = "exercise_match_lowest" if low else "exercise_match_highest"
+        else:
+            code = "exercise_match_lowest_leads" if low else "exercise_match_highest_leads"
         rule = self.variant.rule("match")
         return (render("exercise_match_totals", totals=totals), f"{render(code)} ({rule})")
 
-    def check(self, answer: object) -> Feedback:
-        words = _words(answer).removeprefix("seat ")
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return (self.variant.rule("match"),)
+
+    def _judge(self, answer: object) -> Feedback:
         seats = len(self.totals)
         if isinstance(answer, int) and not isinstance(answer, bool):
             seat = answer
-        elif words.isdigit():
-            seat = int(words)
         else:
-            raise _bad(answer, self.accepts)
+            words = _words(answer)
+            for lead in ("seat ", "the seat "):
+                words = words.removeprefix(lead)
+            if not words.isdigit() or len(words) > 3:
+                raise _bad(answer, self.accepts)
+            seat = int(words)
         if not 0 <= seat < seats:
             raise _bad(answer, self.accepts)
         totals = self.totals
         given = render("exercise_seat", seat=seat)
         worst = max(totals) if self.variant.low_score_wins else min(totals)
         rule = self.variant.rule("match")
+        codes: tuple[str, ...] = ()
         if totals[seat] == worst and seat not in self.winners:
             code = (
                 "exercise_mistake_highest"
@@ -979,6 +1313,7 @@ class MatchWinner(Exercise):
                 else "exercise_mistake_lowest"
             )
             wrong = render(code, given=given, variant=self.variant.title, rule=rule)
+            codes = (code,)
         else:
             wrong = render("exercise_seat_wrong", given=given, expected=self.answer)
         return _feedback(
@@ -988,10 +1323,25 @@ class MatchWinner(Exercise):
             render("exercise_seat_right", given=given),
             wrong,
             self.explanation,
+            codes=codes,
         )
 
 
 # --- the turn -------------------------------------------------------------------------------
+
+
+def _turn_state(game: Any) -> str:
+    """Where the seat to act stands in the round: its first turn, or how many turns it has
+    played and whether it had opened before this turn (H8, H9)."""
+    seat = game.current
+    before = game.snapshot()
+    turns = before["turns"][seat]
+    if turns == 0:
+        return render("exercise_turn_first", seat=seat)
+    if not game.variant.opening_threshold:
+        return render("exercise_turn_played", seat=seat, turns=turns)
+    code = "exercise_turn_opened" if before["opened"][seat] else "exercise_turn_unopened"
+    return render(code, seat=seat, turns=turns)
 
 
 @dataclass(frozen=True, repr=False)
@@ -1004,7 +1354,7 @@ class TurnCanEnd(Exercise):
     >>> exercise = TurnCanEnd.after("7♥ 8♥ 9♥ 2♣ 5♠", draw="discard", discard="9♠ K♦",
     ...                              moves=["meld 7h 8h 9h"], turns=3)
     >>> print(exercise.prompt)
-    Seat 0 took K♦ from the discard pile. Seat 0 laid down 7♥ 8♥ 9♥ (meld 1). May seat 0 discard now and end the turn?
+    Hungarian Rummy: Seat 0 has played 3 turns this round and has not opened yet. Seat 0 took K♦ from the discard pile. Seat 0 laid down 7♥ 8♥ 9♥ (meld 1). May seat 0 discard now and end the turn?
     >>> print(exercise.check("yes"))
     ✘ You said yes, but the turn can't end yet. Your melds total 24; opening needs 51 — 27 more. Add a meld, or take these back. (H8) You took K♦ from the discard pile before opening, so it must be part of your opening melds. (H7)
     """
@@ -1032,9 +1382,11 @@ class TurnCanEnd(Exercise):
         turns: int = 1,
         variant: Variant | str = HUNGARIAN,
         stock: CardsLike | None = None,
+        cut_card: str | None = None,
     ) -> TurnCanEnd:
         """Seat 0 of two, holding ``hand``, draws from ``draw`` (``stock``, ``discard`` or
-        ``cut_card``) and makes ``moves`` (actions or their text: ``meld 7h 8h 9h``)."""
+        ``cut_card``, the face-up ``cut_card`` given) and makes ``moves`` (actions or their
+        text: ``meld 7h 8h 9h``)."""
         from rummykit.game.actions import Draw, parse_action
 
         rules = _variant(variant)
@@ -1048,6 +1400,7 @@ class TurnCanEnd(Exercise):
             opened=[opened, True],
             turns=[turns, turns],
             stock=None if stock is None else format_cards(as_cards(stock)),
+            cut_card=cut_card,
         )
         game.play(Draw(draw))
         for move in moves:
@@ -1073,8 +1426,15 @@ class TurnCanEnd(Exercise):
     @property
     def prompt(self) -> str:
         game = self.game
+        seat = game.current
+        v = self.variant
+        state = _turn_state(game)
         events = [str(e) for e in game.events]
-        return " ".join([*events, render("exercise_turn_prompt", seat=game.current)])
+        return render(
+            "exercise_in_variant",
+            variant=_house_title(v),
+            question=" ".join([state, *events, render("exercise_turn_prompt", seat=seat)]),
+        )
 
     @property
     def accepts(self) -> str:
@@ -1085,13 +1445,53 @@ class TurnCanEnd(Exercise):
         return render("exercise_yes" if self.can_end else "exercise_no")
 
     @property
+    def solution(self) -> str:
+        return "yes" if self.can_end else "no"
+
+    @cached_property
+    def _free_take(self) -> Card | None:
+        """The discard taken on the seat's first draw of the round, kept with no obligation
+        (H7), when that is what happened."""
+        game = self.game
+        info = game.turn_info()
+        if info.drew != "discard" or info.taken is not None:
+            return None
+        if not self.variant.discard_take_must_play:
+            return None
+        took = [e for e in game.events if e.code == "draw_discard"]
+        return parse_card(str(took[-1].params["card"])) if took else None
+
+    @property
     def explanation(self) -> tuple[str, ...]:
         status = self.game.turn_status()
         if status.can_end_turn:
-            return (render("exercise_turn_may_end"),)
+            lines = [render("exercise_turn_may_end")]
+            if self._free_take is not None:
+                lines.insert(
+                    0,
+                    render(
+                        "exercise_turn_first_take",
+                        seat=status.seat,
+                        card=self._free_take,
+                        rule=self.variant.rule("discard_take"),
+                    ),
+                )
+            return tuple(lines)
         return tuple(str(r) for r in status.obligations)
 
-    def check(self, answer: object) -> Feedback:
+    @property
+    def rules(self) -> tuple[str, ...]:
+        status = self.game.turn_status()
+        cited = _rules_of(status.obligations)
+        if self._free_take is not None:
+            cited = (*cited, self.variant.rule("discard_take"))
+        return tuple(dict.fromkeys(cited)) or (self.variant.rule("turn"),)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(r.code for r in self.game.turn_status().obligations)
+
+    def _judge(self, answer: object) -> Feedback:
         words = _words(answer)
         if _says(words, "yes"):
             given = True
@@ -1180,6 +1580,10 @@ class DeadwoodValue(Exercise):
         return str(self.arrangement.deadwood_value)
 
     @property
+    def solution(self) -> int:
+        return int(self.arrangement.deadwood_value)
+
+    @property
     def explanation(self) -> tuple[str, ...]:
         return (self.arrangement.message,)
 
@@ -1205,7 +1609,7 @@ class DeadwoodValue(Exercise):
                 )
         return [(n, s) for n, s in out if n != value]
 
-    def check(self, answer: object) -> Feedback:
+    def _judge(self, answer: object) -> Feedback:
         return _check_number(
             answer, self.arrangement.deadwood_value, self.mistakes(), self.explanation, self.hand
         )
@@ -1304,6 +1708,10 @@ class BestDiscard(Exercise):
     def answer(self) -> str:
         return join([str(c) for c in self.best])
 
+    @property
+    def solution(self) -> str:
+        return str(self.best[0])
+
     def _arrangement(self, card: Card) -> str:
         return best_arrangement(self.left(card), self.variant).message
 
@@ -1312,7 +1720,7 @@ class BestDiscard(Exercise):
         card = self.best[0]
         return (render("exercise_discard_leaves", card=card, arrangement=self._arrangement(card)),)
 
-    def check(self, answer: object) -> Feedback:
+    def _judge(self, answer: object) -> Feedback:
         card = _read_card(answer, self.hand)
         table = self.deadwood
         best = self.best
@@ -1338,13 +1746,19 @@ class BestDiscard(Exercise):
 
 @dataclass(frozen=True, repr=False)
 class LayoffTarget(Exercise):
-    """Onto which meld on the table can these cards be laid off (R6, H8)? Answer a meld
-    number, or ``none``.
+    """Onto which meld on the table can these cards be laid off (H4, R6)? Answer a meld
+    number, several (``1 and 3``), ``all``, or ``none``.
 
-    >>> exercise = LayoffTarget("7♥", ["9♠ 9♥ 9♦", "4♥ 5♥ 6♥", "8♠ 8♦ 8♣"])
+    Any meld the cards fit is a right answer, and the feedback names the others:
+
+    >>> exercise = LayoffTarget("A♠", ["J♠ Q♠ K♠", "A♥ A♦ A♣", "2♠ 3♠ 4♠"])
     >>> exercise.targets
-    (1,)
-    >>> print(exercise.check(3))
+    (0, 1, 2)
+    >>> print(exercise.check("3"))
+    ✔ Right: meld 3. A♠ fits onto 2♠ 3♠ 4♠, making A♠ 2♠ 3♠ 4♠. (H4) It also fits onto meld 1 and meld 2. A♠ fits onto J♠ Q♠ K♠, making J♠ Q♠ K♠ A♠. (H4) A♠ fits onto A♥ A♦ A♣, making A♠ A♥ A♦ A♣. (H4)
+    >>> exercise.check("1 and 3").correct, exercise.check("all").correct
+    (True, True)
+    >>> print(LayoffTarget("7♥", ["9♠ 9♥ 9♦", "4♥ 5♥ 6♥", "8♠ 8♦ 8♣"]).check(3))
     ✘ You said meld 3, but 7♥ can't go onto 8♠ 8♦ 8♣. Not a set: 7♥ is not an 8. (H4) 7♥ fits onto 4♥ 5♥ 6♥, making 4♥ 5♥ 6♥ 7♥. (H4)
     """
 
@@ -1395,58 +1809,107 @@ class LayoffTarget(Exercise):
     def accepts(self) -> str:
         return render("exercise_accepts_meld", last=len(self.table))
 
+    @staticmethod
+    def _names(indices: Iterable[int]) -> str:
+        return join([render("exercise_meld", number=i + 1) for i in indices], "and")
+
     @property
     def answer(self) -> str:
         if not self.targets:
             return render("exercise_layoff_none")
-        return join([render("exercise_meld", number=i + 1) for i in self.targets])
+        return self._names(self.targets)
+
+    @property
+    def solution(self) -> int | str:
+        return self.targets[0] + 1 if self.targets else "none"
 
     @property
     def explanation(self) -> tuple[str, ...]:
         if not self.targets:
             return tuple(s for i in range(len(self.table)) for s in self._why_not(i))
-        return _sentences(self.verdict(self.targets[0]))
+        return tuple(s for i in self.targets for s in _sentences(self.verdict(i)))
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        cited = (r for v in self._verdicts for r in _rules_of(v.reasons))
+        return tuple(dict.fromkeys((self.variant.rule("layoff"), *cited)))
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c for v in self._verdicts for c in v.codes))
 
     def _why_not(self, index: int) -> tuple[str, ...]:
         return tuple(str(r) for r in self.verdict(index).failures) or _sentences(
             self.verdict(index)
         )
 
-    def check(self, answer: object) -> Feedback:
-        words = _words(answer).removeprefix("meld ").removeprefix("onto meld ")
+    def _read(self, answer: object) -> tuple[int, ...]:
+        """The melds named, as indices from 0 (none: an empty tuple)."""
+        count = len(self.table)
         if isinstance(answer, int) and not isinstance(answer, bool):
-            index: int | None = answer - 1  # people number melds from 1
-        elif words.isdigit():
-            index = int(words) - 1
-        elif _says(words, "no"):
-            index = None
+            numbers = [answer]
+        elif isinstance(answer, (list, tuple, set, frozenset)) and all(
+            isinstance(n, int) and not isinstance(n, bool) for n in answer
+        ):
+            numbers = list(answer)
         else:
+            words = _words(answer)
+            if _says(words, "all"):
+                return tuple(range(count))
+            if _says(words, "no"):
+                return ()
+            tokens = [t for t in re.split(r"[\s,;&+/]+", words) if t]
+            filler = [t for t in tokens if not t.isdigit()]
+            if not tokens or any(not _says(t, "and") and not _says(t, "meld") for t in filler):
+                raise _bad(answer, self.accepts)
+            numbers = [int(t) for t in tokens if t.isdigit() and len(t) <= 3]
+            if len(numbers) != len(tokens) - len(filler):
+                raise _bad(answer, self.accepts)
+        if not numbers or any(not 1 <= n <= count for n in numbers):
             raise _bad(answer, self.accepts)
-        if index is not None and not 0 <= index < len(self.table):
-            raise _bad(answer, self.accepts)
+        return tuple(sorted({n - 1 for n in numbers}))  # people number melds from 1
+
+    def _judge(self, answer: object) -> Feedback:
+        named = self._read(answer)
         targets = self.targets
-        if index is None:
+        if not named:
             given = render("exercise_layoff_none")
-            right = not targets
-            wrong = render("exercise_layoff_wrong_none", given=given, cards=self.cards)
-            lines = self.explanation
+            return _feedback(
+                not targets,
+                given,
+                self.answer,
+                render("exercise_layoff_right", given=given),
+                render("exercise_layoff_wrong_none", given=given, cards=self.cards),
+                self.explanation,
+            )
+        given = self._names(named)
+        missed = [i for i in named if i not in targets]
+        others = [i for i in targets if i not in named]
+        if not missed:
+            lines = tuple(s for i in named for s in _sentences(self.verdict(i)))
+            if others:
+                also = render("exercise_layoff_also", cards=self.cards, melds=self._names(others))
+                lines += (also, *(s for i in others for s in _sentences(self.verdict(i))))
+            feedback = _feedback(
+                True, given, self.answer, render("exercise_layoff_right", given=given), "", lines
+            )
+            return replace(
+                feedback, others=tuple(render("exercise_meld", number=i + 1) for i in others)
+            )
+        lines = tuple(s for i in missed for s in _sentences(self.verdict(i)))
+        if targets:
+            lines += self.explanation
         else:
-            given = render("exercise_meld", number=index + 1)
-            right = index in targets
-            verdict = self.verdict(index)
-            wrong = render("exercise_layoff_wrong", given=given)
-            lines = _sentences(verdict)
-            if not right and targets:
-                lines = (*lines, *self.explanation)
-            elif not right:
-                lines = (*lines, render("exercise_layoff_nowhere", cards=self.cards))
+            lines += (render("exercise_layoff_nowhere", cards=self.cards),)
+        codes = tuple(dict.fromkeys(c for i in missed for c in self.verdict(i).codes))
         return _feedback(
-            right,
+            False,
             given,
             self.answer,
-            render("exercise_layoff_right", given=given),
-            wrong,
+            "",
+            render("exercise_layoff_wrong", given=given),
             lines,
+            codes=codes,
         )
 
     def figure_html(self) -> str:
@@ -1504,10 +1967,29 @@ class GoOut(_HandAndTable):
         return render("exercise_go_out_answer", cards=join([str(c) for c in found]))
 
     @property
+    def solution(self) -> str:
+        return str(self.discards[0]) if self.discards else "no"
+
+    @property
     def explanation(self) -> tuple[str, ...]:
         return (str(self.plan),)
 
-    def check(self, answer: object) -> Feedback:
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return (self.variant.rule("going_out"),)
+
+    def _card(self, answer: object) -> Card:
+        """The last discard named: ``2c``, ``discard 2c``, ``yes, 2c``, ``yes, discarding 2c``."""
+        if not isinstance(answer, str):
+            return _read_card(answer, self.hand, self.accepts)
+        text = _clean(answer)
+        lead = re.match(r"([^\W\d]+)[\s,;:!]+(.*)$", text)
+        if lead and _says(_words(lead.group(1)), "yes"):
+            text = lead.group(2)
+        text = re.sub(r"^(?:by\s+)?(?:discarding|discard|with)\s+", "", text, flags=re.I)
+        return _read_card(text, self.hand, self.accepts, typed=answer)
+
+    def _judge(self, answer: object) -> Feedback:
         found = self.discards
         if _says(_words(answer), "no"):
             given = render("exercise_no")
@@ -1519,15 +2001,18 @@ class GoOut(_HandAndTable):
                 render("exercise_go_out_wrong_no", given=given),
                 self.explanation,
             )
-        card = _read_card(answer, self.hand, self.accepts)
+        card = self._card(answer)
         given = render("exercise_go_out_answer", cards=str(card))
         mine = can_go_out(self.without(card), self.variant, self.table, final_discard=False)
-        lines = (str(mine),) if card in found else (str(mine), *self.explanation)
+        others = [c for c in found if c != card]
+        lines: tuple[str, ...] = (str(mine),) if card in found else (str(mine), *self.explanation)
+        if card in found and others:
+            lines += (render("exercise_go_out_also", cards=join([str(c) for c in others])),)
         if not found:
             wrong = render("exercise_go_out_wrong_cannot", given=given)
         else:
             wrong = render("exercise_go_out_wrong_card", given=given, card=card)
-        return _feedback(
+        feedback = _feedback(
             card in found,
             given,
             self.answer,
@@ -1535,12 +2020,22 @@ class GoOut(_HandAndTable):
             wrong,
             lines,
         )
+        return replace(feedback, others=tuple(str(c) for c in others) if card in found else ())
 
 
 def _read_melds(answer: object, variant: Variant) -> list[tuple[Card, ...]]:
+    """The melds of an answer: separated by ``+`` or ``;`` — or by commas, when every part
+    between two commas holds several cards (``As 2s 3s, Kh Kd Kc``); a comma between single
+    cards stays inside a meld (``K♠, A♠, 2♠``)."""
     accepted = render("exercise_accepts_melds")
+    parts: list[Any]
     if isinstance(answer, str):
-        parts = [p for p in re.split(r"[+|;/]", answer) if p.strip()]
+        text = _clean(answer)
+        parts = [p for p in re.split(r"[+|;/]", text) if p.strip()]
+        if len(parts) == 1 and "," in text:
+            pieces = [p for p in text.split(",") if p.strip()]
+            if len(pieces) > 1 and all(len(p.split()) >= 2 for p in pieces):
+                parts = pieces
     elif isinstance(answer, (list, tuple)):
         parts = list(answer)
     else:
@@ -1549,7 +2044,7 @@ def _read_melds(answer: object, variant: Variant) -> list[tuple[Card, ...]]:
     for part in parts:
         try:
             cards = part.cards if isinstance(part, Meld) else as_cards(part)
-        except (CardParseError, TypeError):
+        except (ValueError, TypeError):
             raise _bad(answer, accepted) from None
         if not cards:
             raise _bad(answer, accepted)
@@ -1613,10 +2108,18 @@ class FindOpening(Exercise):
         return " + ".join(str(m) for m in best.melds)
 
     @property
+    def solution(self) -> str:
+        return " + ".join(str(m) for m in self.best.melds) if self.best.ok else "no"
+
+    @property
     def explanation(self) -> tuple[str, ...]:
         return (str(self.best),)
 
-    def check(self, answer: object) -> Feedback:
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return (self.variant.rule("opening"),)
+
+    def _judge(self, answer: object) -> Feedback:
         v = self.variant
         best = self.best
         if _says(_words(answer), "no"):
@@ -1640,15 +2143,17 @@ class FindOpening(Exercise):
         if bad:
             verdict = check_meld(bad[0], v)
             wrong = render("exercise_find_opening_bad_meld", given=said, meld=bad[0])
+            hint = (render("exercise_melds_separate"),) if len(bad[0]) >= 6 else ()
             return _feedback(
                 False,
                 given,
                 self.answer,
                 "",
                 wrong,
-                (*[str(r) for r in verdict.failures], *self.explanation),
+                (*[str(r) for r in verdict.failures], *hint, *self.explanation),
                 verdict.cards,
                 verdict.highlighted,
+                codes=verdict.codes,
             )
         melds = [make_meld(g, v) for g in groups]
         verdict = check_opening(melds, v)
@@ -1664,14 +2169,23 @@ class FindOpening(Exercise):
         else:
             wrong = render("exercise_find_opening_less", given=said, points=total, best=best.points)
             lines = self.explanation
-        return _feedback(
+        others: tuple[str, ...] = ()
+        if right:
+            lines = _sentences(verdict)
+            if Counter(c for g in groups for c in g) != Counter(
+                c for m in best.melds for c in m.cards
+            ):
+                others = (self.answer,)
+                lines += (render("exercise_find_opening_also", melds=self.answer),)
+        feedback = _feedback(
             right,
             given,
             self.answer,
             render("exercise_find_opening_right", given=said, points=total),
             wrong,
-            lines if not right else _sentences(verdict),
+            lines,
         )
+        return replace(feedback, others=others)
 
     def figure_html(self) -> str:
         return _hand_html(self.hand)
@@ -1728,14 +2242,37 @@ class FreeJoker(_HandAndTable):
         )
 
     @cached_property
-    def exchanges(self) -> tuple[tuple[str, int], ...]:
-        """Every legal exchange as (card handed in, meld index from 0), by the referee;
-        people read and answer meld numbers from 1."""
-        from rummykit.game.actions import ExchangeJoker
+    def routes(self) -> dict[tuple[str, int], Card | None]:
+        """Every way to free a joker this turn, by the referee: (card handed in, meld index
+        from 0) → the card to lay off onto that meld first, or ``None`` when the exchange is
+        allowed at once. A set of three with a joker frees it in two moves when the hand
+        holds both missing suits: lay off one, hand in the other (H11)."""
+        from rummykit.game.actions import ExchangeJoker, LayOff
 
-        return tuple(
-            (str(a.card), a.meld) for a in self.game.legal_actions() if isinstance(a, ExchangeJoker)
-        )
+        game = self._game
+        found: dict[tuple[str, int], Card | None] = {
+            (str(a.card), a.meld): None
+            for a in game.legal_actions()
+            if isinstance(a, ExchangeJoker)
+        }
+        for first in game.legal_actions():
+            if not isinstance(first, LayOff) or len(first.cards) != 1:
+                continue
+            if not any(c.is_joker for c in self.table[first.meld].cards):
+                continue
+            after = self.game
+            after.play(first)
+            for a in after.legal_actions():
+                if isinstance(a, ExchangeJoker) and a.meld == first.meld:
+                    found.setdefault((str(a.card), a.meld), first.cards[0])
+        return found
+
+    @cached_property
+    def exchanges(self) -> tuple[tuple[str, int], ...]:
+        """Every way to free a joker, as (card handed in, meld index from 0): the exchanges
+        the referee allows now, then those after one lay-off (:attr:`routes`); people read
+        and answer meld numbers from 1."""
+        return tuple(self.routes)
 
     @property
     def prompt(self) -> str:
@@ -1747,30 +2284,56 @@ class FreeJoker(_HandAndTable):
     def accepts(self) -> str:
         return render("exercise_accepts_joker", last=len(self.table))
 
+    def _way(self, card: str, index: int) -> str:
+        via = self.routes[(card, index)]
+        if via is None:
+            return render("exercise_joker_answer", card=card, number=index + 1)
+        return render("exercise_joker_answer_after", card=card, number=index + 1, laid=via)
+
     @property
     def answer(self) -> str:
         found = self.exchanges
         if not found:
             return render("exercise_layoff_none")
-        return join([render("exercise_joker_answer", card=c, number=i + 1) for c, i in found])
+        return join([self._way(c, i) for c, i in found])
+
+    @property
+    def solution(self) -> str:
+        found = self.exchanges
+        return f"{found[0][0]} from {found[0][1] + 1}" if found else "none"
+
+    def _verdict(self, card: Card, index: int) -> tuple[Verdict, tuple[str, ...]]:
+        """The referee's verdict on handing in ``card`` for the joker of meld ``index`` —
+        after the lay-off that route needs first — and the sentences of that lay-off."""
+        from rummykit.game.actions import ExchangeJoker, LayOff
+
+        via = self.routes.get((str(card), index))
+        if via is None:
+            return self._game.check(ExchangeJoker(card, index)), ()
+        game = self.game
+        first = LayOff((via,), index)
+        before = _sentences(game.check(first))
+        game.play(first)
+        return game.check(ExchangeJoker(card, index)), before
 
     @property
     def explanation(self) -> tuple[str, ...]:
-        from rummykit.game.actions import ExchangeJoker
-
         found = self.exchanges
         if not found:
             return (render("exercise_joker_nothing"),)
         card, index = found[0]
-        verdict = self._game.check(ExchangeJoker(parse_card(card), index))
+        verdict, before = self._verdict(parse_card(card), index)
         return (
+            *before,
             *_sentences(verdict),
             render("exercise_joker_then", rule=self.variant.rule("joker_exchange")),
         )
 
-    def check(self, answer: object) -> Feedback:
-        from rummykit.game.actions import ExchangeJoker
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return (self.variant.rule("joker_exchange"),)
 
+    def _judge(self, answer: object) -> Feedback:
         found = self.exchanges
         words = _words(answer)
         if _says(words, "no"):
@@ -1786,24 +2349,30 @@ class FreeJoker(_HandAndTable):
         if isinstance(answer, tuple) and len(answer) == 2:
             text = f"{answer[0]} from {answer[1]}"
         elif isinstance(answer, str):
-            text = re.sub(r"^\s*exchange\s+", "", answer.strip(), flags=re.I)
+            text = re.sub(r"^exchange\s+", "", _clean(answer), flags=re.I)
         else:
             raise _bad(answer, self.accepts)
-        m = re.fullmatch(r"\s*(\S+)\s+(?:from|in|on|for)\s+(?:meld\s+)?(\d+)\s*", text, flags=re.I)
+        m = re.fullmatch(r"(\S+)\s+[^\d]*?([0-9]{1,3})", text)
         if not m:
             raise _bad(answer, self.accepts)
-        try:
-            card = parse_card(m.group(1))
-        except CardParseError:
-            raise _bad(answer, self.accepts) from None
+        card = parse_card(m.group(1))  # a card that doesn't read: check() says what to answer
         index = int(m.group(2)) - 1  # people number melds from 1
         if not 0 <= index < len(self.table):
             raise _bad(answer, self.accepts)
-        given = render("exercise_joker_answer", card=card, number=index + 1)
-        verdict = self._game.check(ExchangeJoker(card, index))
-        right = (str(card), index) in found
-        lines = _sentences(verdict) if right else (*_sentences(verdict), *self.explanation)
-        return _feedback(
+        right = (str(card), index) in self.routes
+        given = (
+            self._way(str(card), index)
+            if right
+            else render("exercise_joker_answer", card=card, number=index + 1)
+        )
+        verdict, before = self._verdict(card, index)
+        lines = (*before, *_sentences(verdict))
+        others = [self._way(c, i) for c, i in found if (c, i) != (str(card), index)]
+        if not right:
+            lines += self.explanation
+        elif others:
+            lines += (render("exercise_joker_also", ways=join(others)),)
+        feedback = _feedback(
             right,
             given,
             self.answer,
@@ -1812,7 +2381,580 @@ class FreeJoker(_HandAndTable):
             lines,
             verdict.cards,
             verdict.highlighted,
+            codes=verdict.codes,
         )
+        return replace(feedback, others=tuple(others) if right else ())
+
+
+# --- the referee and the computer: what happens, what the computer plays, your own agent -----
+
+
+def _same_move(a: Any, b: Any) -> bool:
+    """Whether two actions are the same move: melds and lay-offs with their cards in any
+    order (``meld 7h 6h 5h`` is ``meld 5♥ 6♥ 7♥``)."""
+    if type(a) is not type(b):
+        return False
+    da, db = a.to_dict(), b.to_dict()
+    for d in (da, db):
+        if isinstance(d.get("cards"), list):
+            d["cards"] = sorted(d["cards"])
+    return bool(da == db)
+
+
+def _read_move(answer: object, accepted: str) -> Any:
+    """A move from a learner's text (``meld 5h 6h 7h``, ``discard K♠``, ``draw``,
+    ``take discard``), or the action itself."""
+    from rummykit.game.actions import Action, parse_action
+
+    if isinstance(answer, Action):
+        return answer
+    if not isinstance(answer, str):
+        raise _bad(answer, accepted)
+    return parse_action(_clean(answer))  # ActionParseError is a ValueError: check() says so
+
+
+#: Two options whose scores differ by less than this are equal: the trace shows scores to one
+#: decimal, and a learner who reads two equal scores may name either.
+_TIE = 0.05
+
+
+@dataclass(frozen=True, repr=False)
+class PredictMove(Exercise):
+    """What does the computer play here (R12)? Answer a move, written the way the referee
+    reads it: ``meld 5♥ 6♥ 7♥``, ``discard K♠``, ``draw``, ``take discard``.
+
+    The agent decides on the seat's observation, and its trace is the explanation. Equal
+    moves are equal — a meld's cards in any order — and every option the trace scores as
+    high as the chosen one is a right answer too:
+
+    >>> from rummykit.game import Game
+    >>> game = Game.from_position(
+    ...     "rommi", hands=["9♣ K♠ K♦ 2♣ Q♣ 3♥ J♦", "3♠ 4♠ 8♦ J♥ 10♦ 6♣ 2♦"],
+    ...     discard="8♥", table=[(0, "5♥ 6♥ 7♥")], current=0, phase="play", turns=[3, 3])
+    >>> exercise = PredictMove("easy", game)
+    >>> exercise
+    PredictMove('easy', seat=0, hand='K♠ 3♥ J♦ K♦ 2♣ 9♣ Q♣')
+    >>> feedback = exercise.check("discard K♦")
+    >>> feedback.correct, feedback.others
+    (True, ('discard K♠', 'discard Q♣', 'discard J♦'))
+    """
+
+    kind: ClassVar[str] = "predict_move"
+    level: str
+    observation: Any
+    variant: Variant = HUNGARIAN
+
+    def __init__(self, level: str, position: Any, seat: int | None = None) -> None:
+        from rummykit.ai import make_agent
+
+        make_agent(level)  # an unknown level is refused here, with the levels there are
+        observation = position
+        if hasattr(position, "observation") and callable(position.observation):
+            observation = position.observation(position.current if seat is None else seat)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "observation", observation)
+        object.__setattr__(self, "variant", observation.variant)
+
+    def __repr__(self) -> str:
+        obs = self.observation
+        return f"PredictMove({self.level!r}, seat={obs.seat}, hand='{format_cards(obs.hand)}')"
+
+    @cached_property
+    def decision(self) -> Any:
+        """The agent's :class:`~rummykit.ai.Decision` on the observation."""
+        from rummykit.ai import make_agent
+
+        return make_agent(self.level).decide(self.observation)
+
+    @cached_property
+    def best(self) -> tuple[Any, ...]:
+        """The chosen move, then every move the trace scores as high (within a tenth)."""
+        decision = self.decision
+        chosen = decision.action
+        scored = {id(c): c for c in decision.trace.candidates}
+        top = next((c.score for c in scored.values() if _same_move(c.action, chosen)), None)
+        ties = [
+            c.action
+            for c in decision.trace.ranked()
+            if top is not None and top - c.score < _TIE and not _same_move(c.action, chosen)
+        ]
+        return (chosen, *ties)
+
+    @property
+    def prompt(self) -> str:
+        obs = self.observation
+        seen = []  # what the seat sees besides its hand: the table, the discard, the cut card
+        if obs.table:
+            seen.append(
+                render("exercise_predict_table", melds=MeldSum(p.meld.cards for p in obs.table))
+            )
+        if obs.discard_pile:
+            seen.append(render("exercise_predict_pile", card=obs.discard_pile[-1]))
+        if obs.cut_card is not None:
+            seen.append(render("exercise_predict_cut", card=obs.cut_card))
+        position = render(
+            "exercise_predict_prompt",
+            variant=obs.variant.title,
+            seat=obs.seat,
+            hand=obs.hand,
+            phase=render(f"exercise_predict_phase_{obs.phase}"),
+        )
+        return " ".join([position, *seen, render("exercise_predict_question", level=self.level)])
+
+    @property
+    def accepts(self) -> str:
+        return render("exercise_accepts_move")
+
+    @property
+    def answer(self) -> str:
+        return join([str(a) for a in self.best])
+
+    @property
+    def solution(self) -> Any:
+        return self.best[0]
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        return ()
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        # R12 is Rommi's rule for computer players; Hungarian Rummy's rules have none
+        return ("R12",) if self.variant.rulebook == "R" else ()
+
+    def _judge(self, answer: object) -> Feedback:
+        from rummykit.game.actions import Discard
+
+        try:
+            move = _read_move(answer, self.accepts)
+        except ValueError:
+            if self.observation.phase != "play" or not isinstance(answer, str):
+                raise
+            move = Discard(parse_card(_clean(answer)))  # a card alone: the card discarded
+        best = self.best
+        level = self.level
+        legal = any(_same_move(move, a) for a in self.observation.legal_actions)
+        right = any(_same_move(move, a) for a in best)
+        chosen = best[0]
+        others = tuple(str(a) for a in best if not _same_move(a, move))
+        if right:
+            head = render("exercise_predict_right", level=level, move=chosen)
+            lines = (
+                (render("exercise_predict_also", moves=join(list(others), "and")),)
+                if others
+                else ()
+            )
+            if not _same_move(move, chosen):
+                head = render("exercise_predict_right_tie", level=level, move=move, chosen=chosen)
+        else:
+            code = "exercise_predict_wrong" if legal else "exercise_predict_illegal"
+            head = render(code, given=move, level=level, move=chosen)
+            lines = ()
+        feedback = _feedback(right, str(move), self.answer, head, head, lines)
+        return replace(feedback, others=others if right else (), detail=str(self.decision.trace))
+
+    def figure_html(self) -> str:
+        obs = self.observation
+        melds = tuple(placed.meld for placed in obs.table)
+        return _hand_html(obs.hand, _table_html(melds))
+
+
+@dataclass(frozen=True, repr=False)
+class WhatHappens(Exercise):
+    """A seat makes a move: does the referee refuse it, does the round end, or does play go
+    on? Answer ``refused``, ``ends`` or ``goes on``.
+
+    The referee plays the move on a copy of the position; its verdict, its events and the
+    round's result are the explanation (H9 on a first turn, H15 and R10 at an empty stock,
+    R7 going out, R11 a lap without progress).
+
+    >>> from rummykit.game import Game
+    >>> game = Game.from_position("rommi", hands=["9♥ 10♥ J♥", "Q♠ 3♣ 4♣"], discard="8♦",
+    ...                           current=0, phase="play", turns=[3, 3])
+    >>> exercise = WhatHappens(game, "meld 9h 10h Jh")
+    >>> exercise.outcome
+    'ends'
+    >>> print(exercise.check("play goes on"))
+    ✘ You said play goes on, but the round ends. Seat 0 laid down 9♥ 10♥ J♥ (meld 1). Seat 0 went out. (R7) Seat 1 holds Q♠ 3♣ 4♣: 17. (R8) Seat 0 wins the round and scores 17. (R8)
+    """
+
+    kind: ClassVar[str] = "what_happens"
+    record: str
+    move: Any
+    variant: Variant = HUNGARIAN
+
+    OUTCOMES: ClassVar[tuple[str, ...]] = ("refused", "ends", "goes_on")
+
+    def __init__(self, game: Any, move: Any) -> None:
+        if game.is_over:
+            raise ValueError(render("exercise_happens_over"))
+        action = move
+        if isinstance(move, str):
+            from rummykit.game.actions import parse_action
+
+            action = parse_action(move)
+        object.__setattr__(self, "record", game.to_json())
+        object.__setattr__(self, "move", action)
+        object.__setattr__(self, "variant", game.variant)
+
+    @property
+    def game(self) -> Any:
+        """The position before the move (a fresh copy each time)."""
+        from rummykit.game.record import loads
+
+        return loads(self.record)
+
+    def __repr__(self) -> str:
+        return f"WhatHappens(seat={self.game.current}, move={str(self.move)!r})"
+
+    @cached_property
+    def _played(self) -> tuple[str, Verdict, Any]:
+        """The outcome, the referee's verdict on the move, and the game after it."""
+        game = self.game
+        verdict = game.check(self.move)
+        if not verdict.ok:
+            return "refused", verdict, game
+        before = len(game.events)
+        game.play(self.move)
+        game.events[:] = game.events[before:]  # only what the move made happen
+        return ("ends" if game.is_over else "goes_on"), verdict, game
+
+    @property
+    def outcome(self) -> str:
+        """``refused``, ``ends`` or ``goes_on``: what the referee does with the move."""
+        return self._played[0]
+
+    @property
+    def prompt(self) -> str:
+        game = self.game
+        seat = game.current
+        state = render(
+            "exercise_happens_state",
+            seat=seat,
+            hand=game.hand(seat),
+            stock=game.stock_size,
+            pile=len(game.discard_pile),
+        )
+        if not game.stock_size and self.variant.reshuffle_discards:
+            again = game.snapshot()["reshuffled"]
+            state += " " + render(
+                "exercise_happens_stock_again" if again else "exercise_happens_stock_first",
+                rule=self.variant.rule("empty_stock"),
+            )
+        question = render("exercise_happens_prompt", seat=seat, move=self.move)
+        return render(
+            "exercise_in_variant",
+            variant=_house_title(self.variant),
+            question=f"{_turn_state(game)} {state} {question}",
+        )
+
+    @property
+    def accepts(self) -> str:
+        return render("exercise_accepts_happens")
+
+    @staticmethod
+    def _word(outcome: str) -> str:
+        return render(f"exercise_happens_{outcome}")
+
+    @property
+    def answer(self) -> str:
+        return self._word(self.outcome)
+
+    @property
+    def solution(self) -> str:
+        return self.outcome.replace("_", " ")
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        outcome, verdict, game = self._played
+        if outcome == "refused":
+            return _sentences(verdict)
+        lines = tuple(str(e) for e in game.events)
+        if outcome == "ends":
+            return lines + tuple(str(line) for line in game.result.lines)
+        if any(e.code == "reshuffle" for e in game.events):
+            rule = self.variant.rule("empty_stock")  # the rule that rebuilt the stock
+            lines += (f"{render(f'rule_{rule}')} ({rule})",)
+        return (*lines, str(game.turn_status()))
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        outcome, verdict, game = self._played
+        if outcome == "refused":
+            return _rules_of(verdict.failures)
+        if outcome == "ends":
+            return _rules_of(game.result.lines)
+        if any(e.code == "reshuffle" for e in game.events):
+            return (self.variant.rule("empty_stock"),)
+        return (self.variant.rule("turn"),)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        outcome, verdict, game = self._played
+        if outcome == "refused":
+            return verdict.codes
+        if outcome == "ends":
+            return (f"round_{game.result.how}",)
+        return tuple(e.code for e in game.events)
+
+    def _judge(self, answer: object) -> Feedback:
+        words = _words(answer)
+        for lead in ("it is ", "it's ", "the move is ", "it ", "the "):
+            words = words.removeprefix(lead)
+        given = next((o for o in self.OUTCOMES if _says(words, o)), None)
+        if given is None:
+            raise _bad(answer, self.accepts)
+        said, actual = self._word(given), self._word(self.outcome)
+        return _feedback(
+            given == self.outcome,
+            said,
+            actual,
+            render("exercise_happens_right", given=said),
+            render("exercise_happens_wrong", given=said, actual=actual),
+            self.explanation,
+        )
+
+    def figure_html(self) -> str:
+        game = self.game
+        melds = tuple(placed.meld for placed in game.table)
+        return _hand_html(game.hand(game.current), _table_html(melds))
+
+
+@dataclass(frozen=True, repr=False)
+class AgentCheck(Exercise):
+    """Your own agent, checked: it plays seeded rounds against a built-in level, and every
+    move it makes must be legal and come with a trace. Answer the agent — its class, or one
+    made from it.
+
+    >>> from rummykit.ai import EasyAgent
+    >>> exercise = AgentCheck("rommi", against="easy", rounds=2)
+    >>> exercise.check(EasyAgent).correct
+    True
+    >>> exercise.check("my agent")
+    Traceback (most recent call last):
+    ...
+    rummykit.exercises.AnswerError: 'my agent' is not an answer here: answer your agent: a class with a name and a decide(observation) method, or one made from it
+    """
+
+    kind: ClassVar[str] = "agent"
+    variant: Variant
+    against: str
+    rounds: int
+    seed: int
+
+    _MOVES: ClassVar[int] = 600  # a round this long means an agent that never ends its turns
+
+    def __init__(
+        self,
+        variant: Variant | str = "rommi",
+        *,
+        against: str = "easy",
+        rounds: int = 10,
+        seed: int = 1,
+    ) -> None:
+        from rummykit.ai import make_agent
+
+        make_agent(against)
+        if rounds < 1:
+            raise ValueError(render("tournament_no_games"))
+        object.__setattr__(self, "variant", _variant(variant))
+        object.__setattr__(self, "against", against)
+        object.__setattr__(self, "rounds", rounds)
+        object.__setattr__(self, "seed", seed)
+
+    def __repr__(self) -> str:
+        return (
+            f"AgentCheck({_variant_repr(self.variant)}, against={self.against!r}, "
+            f"rounds={self.rounds}, seed={self.seed})"
+        )
+
+    @property
+    def prompt(self) -> str:
+        return render(
+            "exercise_agent_prompt",
+            rounds=self.rounds,
+            variant=self.variant.title,
+            level=self.against,
+        )
+
+    @property
+    def accepts(self) -> str:
+        return render("exercise_accepts_agent")
+
+    @property
+    def answer(self) -> str:
+        return render("exercise_agent_answer")
+
+    @property
+    def solution(self) -> Any:
+        from rummykit.ai import NormalAgent
+
+        return NormalAgent
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        return (render("exercise_agent_rules"),)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return ("R12",) if self.variant.rulebook == "R" else ()
+
+    def _agent(self, answer: object) -> Any:
+        agent = answer
+        if isinstance(answer, type):
+            try:
+                agent = answer()
+            except Exception as error:  # the learner's constructor: said in one line
+                raise AnswerError(
+                    render("exercise_agent_broken_init", error=_error_words(error))
+                ) from None
+        if isinstance(agent, (str, bytes, int, float)) or not callable(
+            getattr(agent, "decide", None)
+        ):
+            raise _bad(answer, self.accepts)
+        return agent
+
+    def _judge(self, answer: object) -> Feedback:
+        from rummykit.ai import Decision, Trace, make_agent
+        from rummykit.game import Game
+
+        agent = self._agent(answer)
+        name = str(getattr(agent, "name", "") or type(agent).__name__)
+        other = make_agent(self.against)
+        points = [0, 0]  # the agent's, the level's
+        moves = 0
+        for number in range(self.rounds):
+            game = Game.new(self.variant, players=2, seed=self.seed + number)
+            mine = number % 2  # the agent plays each seat in turn
+            while not game.is_over:
+                seat = game.current
+                obs = game.observation(seat)
+                if seat != mine:
+                    game.play(other.decide(obs).action)
+                    continue
+                moves += 1
+                problem = None
+                try:
+                    decision = agent.decide(obs)
+                except Exception as error:  # the learner's code: its error, in one line
+                    problem = render("exercise_agent_raised", error=_error_words(error))
+                else:
+                    if not isinstance(decision, Decision) or not isinstance(decision.trace, Trace):
+                        problem = render("exercise_agent_no_decision", got=_shown(decision))
+                    else:
+                        verdict = game.check(decision.action)
+                        if not verdict.ok:
+                            problem = str(verdict)
+                if problem is None and len(game.actions) > self._MOVES:
+                    problem = render("exercise_agent_endless", moves=self._MOVES)
+                if problem is not None:
+                    head = render("exercise_agent_wrong", name=name, round=number + 1, move=moves)
+                    return _feedback(False, name, self.answer, "", head, (problem,))
+                game.play(decision.action)
+            result = game.result
+            assert result is not None  # the loop ran until the round was over
+            points[0] += result.points[mine]
+            points[1] += result.points[1 - mine]
+        mean = [round(p / self.rounds, 1) for p in points]
+        head = render("exercise_agent_right", name=name, rounds=self.rounds, moves=moves)
+        line = render(
+            "exercise_agent_score", name=name, mine=mean[0], level=self.against, theirs=mean[1]
+        )
+        return _feedback(True, name, self.answer, head, "", (line,))
+
+
+@dataclass(frozen=True, repr=False)
+class ReadInterval(Exercise):
+    """A tournament's result: does it show that one player is stronger? Answer yes or no.
+
+    Yes only when the 95% confidence interval of the difference leaves zero out on that
+    player's side (:class:`~rummykit.tournament.Comparison`):
+
+    >>> from rummykit.tournament import Comparison
+    >>> exercise = ReadInterval(Comparison("hard", "normal", 1.45, (-0.02, 2.92), None), 120)
+    >>> print(exercise.prompt)
+    After 120 rounds, hard − normal is +1.45 points per round, with the 95% interval [-0.02, +2.92]. Does this show that hard is stronger than normal?
+    >>> print(exercise.check("yes"))
+    ✘ You said yes, but the answer is no. The interval holds zero: these rounds can't tell which of the two is stronger.
+    """
+
+    kind: ClassVar[str] = "read_interval"
+    comparison: Any
+    games: int
+    variant: Variant = HUNGARIAN
+
+    def __init__(self, comparison: Any, games: int) -> None:
+        if comparison.ci is None:
+            raise ValueError(render("exercise_interval_none"))
+        object.__setattr__(self, "comparison", comparison)
+        object.__setattr__(self, "games", int(games))
+        object.__setattr__(self, "variant", HUNGARIAN)
+
+    def __repr__(self) -> str:
+        c = self.comparison
+        return f"ReadInterval({c.first!r}, {c.second!r}, games={self.games})"
+
+    @property
+    def shows(self) -> bool:
+        """Whether the interval shows the first player stronger."""
+        return bool(self.comparison.better == self.comparison.first)
+
+    @property
+    def prompt(self) -> str:
+        c = self.comparison
+        return render(
+            "exercise_interval_prompt",
+            games=self.games,
+            first=c.first,
+            second=c.second,
+            difference=f"{c.difference:+.2f}",
+            low=f"{c.ci[0]:+.2f}",
+            high=f"{c.ci[1]:+.2f}",
+        )
+
+    @property
+    def accepts(self) -> str:
+        return render("exercise_accepts_yes_no")
+
+    @property
+    def answer(self) -> str:
+        return render("exercise_yes" if self.shows else "exercise_no")
+
+    @property
+    def solution(self) -> str:
+        return "yes" if self.shows else "no"
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        c = self.comparison
+        if c.better is None:
+            return (render("exercise_interval_holds_zero"),)
+        return (render("exercise_interval_leaves_zero", better=c.better),)
+
+    def _judge(self, answer: object) -> Feedback:
+        words = _words(answer)
+        if _says(words, "yes"):
+            given = True
+        elif _says(words, "no"):
+            given = False
+        else:
+            raise _bad(answer, self.accepts)
+        said = render("exercise_yes" if given else "exercise_no")
+        return _feedback(
+            given == self.shows,
+            said,
+            self.answer,
+            render("exercise_number_right", given=said),
+            render("exercise_number_wrong", given=said, expected=self.answer),
+            self.explanation,
+        )
+
+
+def _error_words(error: BaseException) -> str:
+    """An error of the learner's code in one line: its type and message."""
+    text = " ".join(str(error).split())
+    text = text if len(text) <= 80 else text[:79] + "…"
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 # --- quizzes and worksheets -------------------------------------------------------------------
@@ -1833,19 +2975,30 @@ class Tally:
 class Quiz:
     """Numbered exercises (from 1) that keep each student's tally.
 
+    The tally counts a student's **first** answer to each exercise: trying again shows the
+    feedback again but doesn't change the tally (an answer that can't be read is not an
+    answer, and doesn't count either).
+
     >>> quiz = Quiz([MeldKind("K♠ A♠ 2♠"), OpeningValue(["7♥ 8♥ 9♥", "10♠ 10♦ 10♣"])])
     >>> quiz.check(1, "no", student="Ana").correct, quiz.check(2, 54, student="Ana").correct
     (True, True)
-    >>> quiz.check(2, 44, student="Ben").correct
-    False
+    >>> quiz.check(2, 44, student="Ben").correct, quiz.check(2, 54, student="Ben").correct
+    (False, True)
     >>> quiz
     Quiz(exercises=2, students={'Ana': Tally(right=2, asked=2), 'Ben': Tally(right=0, asked=1)})
+
+    :meth:`to_json` exports the first answers, for :func:`rummykit.class_report`.
     """
 
     exercises: list[Exercise]
     title: str = ""
     tallies: dict[str, Tally] = field(default_factory=dict)
     answers: dict[str, dict[int, Feedback]] = field(default_factory=dict)
+    first: dict[str, dict[int, Feedback]] = field(default_factory=dict)
+    tries: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    FORMAT: ClassVar[str] = "rummykit-quiz"
+    VERSION: ClassVar[int] = 1
 
     def __post_init__(self) -> None:
         self.exercises = list(self.exercises)
@@ -1857,22 +3010,75 @@ class Quiz:
         return self.exercises[number - 1]
 
     def check(self, number: int, answer: object, student: str = "") -> Feedback:
-        """Check ``student``'s answer to exercise ``number`` and count it in their tally.
+        """Check ``student``'s answer to exercise ``number``; their first answer to it
+        counts in their tally.
 
         An answer that can't be read raises :class:`AnswerError` and is not counted."""
         feedback = self.exercise(number).check(answer)
-        tally = self.tallies.get(student, Tally())
-        self.tallies[student] = Tally(tally.right + feedback.correct, tally.asked + 1)
         self.answers.setdefault(student, {})[number] = feedback
+        tries = self.tries.setdefault(student, {})
+        tries[number] = tries.get(number, 0) + 1
+        first = self.first.setdefault(student, {})
+        if number not in first:
+            first[number] = feedback
+            tally = self.tallies.get(student, Tally())
+            self.tallies[student] = Tally(tally.right + feedback.correct, tally.asked + 1)
         return feedback
 
     def tally(self, student: str = "") -> Tally:
-        """A student's tally so far."""
+        """A student's tally so far (first answers)."""
         return self.tallies.get(student, Tally())
 
     def worksheet(self) -> Worksheet:
         """These exercises as a printable worksheet with its answer key."""
         return Worksheet(self.exercises, self.title)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The quiz and every student's first answers, JSON-ready (for a class report).
+
+        >>> quiz = Quiz([MeldKind("K♠ A♠ 2♠")], "Melds")
+        >>> _ = quiz.check(1, "run", student="Ana")
+        >>> data = quiz.to_dict()
+        >>> data["answers"][0]["student"], data["answers"][0]["correct"], data["answers"][0]["rules"]
+        ('Ana', False, ['H4'])
+        """
+        from rummykit.messages import get_language
+
+        return {
+            "format": self.FORMAT,
+            "version": self.VERSION,
+            "title": self.title,
+            "language": get_language(),
+            "exercises": [
+                {  # no answer here: a student's export must not be an answer key
+                    "number": number,
+                    "kind": exercise.kind,
+                    "prompt": exercise.prompt,
+                    "rules": list(exercise.rules),
+                }
+                for number, exercise in enumerate(self.exercises, start=1)
+            ],
+            "answers": [
+                {
+                    "student": student,
+                    "number": number,
+                    "tries": self.tries.get(student, {}).get(number, 1),
+                    **feedback.to_dict(),
+                }
+                for student, answers in self.first.items()
+                for number, feedback in sorted(answers.items())
+            ],
+        }
+
+    def to_json(self, indent: int | None = 1) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write :meth:`to_json` to ``path`` (a ``.json`` file) and return it."""
+        target = Path(path)
+        target.write_text(self.to_json() + "\n", encoding="utf-8")
+        return target
 
     def __repr__(self) -> str:
         return f"Quiz(exercises={len(self.exercises)}, students={self.tallies!r})"
@@ -1969,18 +3175,41 @@ KINDS = (
 """What :func:`make_exercises` can make."""
 
 
+#: The kinds a variant can only pose with an opening threshold (H8): there is no opening total
+#: to count, nor an opening to reach before a turn may end, in Rommi.
+_NEEDS_OPENING = ("opening_value", "turn_can_end")
+
+
+def kinds_for(variant: Variant | str) -> tuple[str, ...]:
+    """The kinds of :data:`KINDS` that ``variant`` can pose.
+
+    >>> kinds_for("rommi")
+    ('meld_kind', 'meld_reason', 'layoff_target', 'round_score', 'match_winner', 'deadwood_value')
+    """
+    rules = _variant(variant)
+    return tuple(k for k in KINDS if rules.opening_threshold or k not in _NEEDS_OPENING)
+
+
 def make_exercises(
-    seed: int, count: int = 10, kinds: Sequence[str] = KINDS, variant: Variant | str = HUNGARIAN
+    seed: int,
+    count: int = 10,
+    kinds: Sequence[str] | None = None,
+    variant: Variant | str = HUNGARIAN,
 ) -> list[Exercise]:
-    """``count`` exercises drawn from ``seed``, cycling through ``kinds``.
+    """``count`` exercises drawn from ``seed``, cycling through ``kinds`` (default: every
+    kind the variant can pose, :func:`kinds_for`). Every exercise is posed under ``variant``.
 
     >>> [e.kind for e in make_exercises(3, 4)]
     ['meld_kind', 'meld_reason', 'opening_value', 'layoff_target']
     >>> make_exercises(3, 4) == make_exercises(3, 4)
     True
+    >>> {e.variant.name for e in make_exercises(3, 16, variant="rommi")}
+    {'rommi'}
     """
-    unknown = [k for k in kinds if k not in KINDS]
-    if unknown or not kinds:
+    rules = _variant(variant)
+    chosen = kinds_for(rules) if kinds is None else tuple(kinds)
+    unknown = [k for k in chosen if k not in KINDS]
+    if unknown or not chosen:
         raise ValueError(
             render(
                 "exercise_unknown_kind",
@@ -1988,9 +3217,18 @@ def make_exercises(
                 choices=", ".join(KINDS),
             )
         )
-    rules = _variant(variant)
+    impossible = [k for k in chosen if k not in kinds_for(rules)]
+    if impossible:
+        raise ValueError(
+            render(
+                "exercise_kind_needs_opening",
+                kind=impossible[0],
+                variant=rules.title,
+                choices=", ".join(kinds_for(rules)),
+            )
+        )
     rng = random.Random(seed)
-    return [_MAKERS[kinds[i % len(kinds)]](rng, rules) for i in range(count)]
+    return [_MAKERS[chosen[i % len(chosen)]](rng, rules) for i in range(count)]
 
 
 def random_meld(rng: random.Random, variant: Variant, joker: bool = False) -> tuple[Card, ...]:
@@ -2038,12 +3276,7 @@ def _make_reason(rng: random.Random, rules: Variant) -> Exercise:
     return MeldReason(_make_meld_cards(rng, rules), rules)
 
 
-def _opening_rules(rules: Variant) -> Variant:
-    return rules if rules.opening_threshold else HUNGARIAN
-
-
 def _make_opening(rng: random.Random, rules: Variant) -> Exercise:
-    rules = _opening_rules(rules)
     melds = [
         random_meld(rng, rules, joker=i == 0 and rng.random() < 0.4)
         for i in range(rng.choice((2, 3)))
@@ -2103,25 +3336,34 @@ def _make_score(rng: random.Random, rules: Variant) -> Exercise:
 
 
 def _make_match(rng: random.Random, rules: Variant) -> Exercise:
+    """A whole match: all of its rounds (H14), or rounds until a seat reaches the target
+    (R9) — never a question of who wins a match that isn't over."""
     players = rng.choice((2, 3))
-    rounds = []
-    for _ in range(rng.choice((2, 3, 4))):
+    rounds: list[list[int]] = []
+    totals = [0] * players
+    while True:
         winner = rng.randrange(players)
         if rules.low_score_wins:
             row = [
                 rng.choice((rules.go_out_points, rules.go_out_hand_points))
                 if s == winner
+                else rules.unopened_penalty
+                if rules.unopened_penalty and rng.random() < 0.15
                 else rng.randint(2, 60)
                 for s in range(players)
             ]
         else:
             row = [rng.randint(5, 60) if s == winner else 0 for s in range(players)]
         rounds.append(row)
+        totals = [t + p for t, p in zip(totals, row)]
+        if rules.rounds and len(rounds) == rules.rounds:
+            break
+        if not rules.rounds and max(totals) >= (rules.target or 100):
+            break
     return MatchWinner(rounds, rules)
 
 
 def _make_turn(rng: random.Random, rules: Variant) -> Exercise:
-    rules = _opening_rules(rules)
     for _ in range(100):
         melds = [random_meld(rng, rules) for _ in range(rng.choice((1, 2)))]
         cards = [c for m in melds for c in m]
@@ -2138,7 +3380,7 @@ def _make_turn(rng: random.Random, rules: Variant) -> Exercise:
         try:
             return TurnCanEnd.after(
                 format_cards(hand), moves=moves, draw="discard" if take else "stock",
-                discard=discard, turns=2,
+                discard=discard, turns=2, variant=rules,
             )  # fmt: skip
         except ValueError:
             continue

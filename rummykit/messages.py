@@ -124,6 +124,19 @@ TEMPLATES: dict[str, str] = {
     ),
     "count_files_one": "{n} file",
     "count_files_other": "{n} files",
+    "tutorials_cli_edition_help": (
+        "student (the default): no answers, no stored feedback, no teacher's notes; teacher: "
+        "the lessons with their answers, feedback and a teacher's note (not for the class)"
+    ),
+    "tutorials_edition_student": (
+        "This is the student edition: the answers are left to the students "
+        "(for the teacher's, add --edition teacher)."
+    ),
+    "tutorials_edition_teacher": (
+        "This is the teacher edition: every exercise answered, its feedback stored, a teacher's "
+        "note at the top of each lesson. Don't hand it out to the class."
+    ),
+    "edition_unknown": "'{edition}' is not an edition: choose {choices}",
     # --- meld checks: failures -----------------------------------------------------------
     "or_join": "{head} or {last}",
     "and_join": "{head} and {last}",
@@ -622,15 +635,23 @@ TEMPLATES: dict[str, str] = {
     "exercise_mark_right": "✔",
     "exercise_mark_wrong": "✘",
     "exercise_bad_answer": "'{answer}' is not an answer here: answer {accepted}",
+    "exercise_no_answer": "No answer yet: answer {accepted}.",
+    "exercise_in_variant": "{variant}: {question}",
+    "exercise_kind_needs_opening": (
+        "{kind} questions need an opening threshold, which {variant} doesn't have: choose "
+        "among {choices}"
+    ),
     "exercise_accepts_number": "a whole number, like 45",
     "exercise_accepts_card": "one card of the hand: {cards}",
     "exercise_accepts_kind": "run, set or no meld",
-    "exercise_accepts_reason": "valid, a reason code like run_gap, or the letter {letters}",
+    "exercise_accepts_reason": "the letter of a sentence: {letters}",
     "exercise_accepts_seat": "a seat number, from 0 to {last}",
-    "exercise_accepts_meld": "a meld number, from 1 to {last}, or none",
+    "exercise_accepts_meld": "a meld number from 1 to {last}, several (1 and 3), all, or none",
     "exercise_accepts_yes_no": "yes or no",
     "exercise_accepts_go_out": "no, or the card you discard last: one of {cards}",
-    "exercise_accepts_melds": "the melds, separated by +, like 7h 8h 9h + Qs Qd Qc (or no)",
+    "exercise_accepts_melds": (
+        "the melds, separated by + (or commas, or semicolons), like 7h 8h 9h + Qs Qd Qc — or no"
+    ),
     "exercise_accepts_joker": "the card you hand in and the meld number, like 6h from 1 (melds 1 to {last}), or none",
     "exercise_unknown_code": "'{code}' is not a reason code: choose among {choices}",
     "exercise_unknown_kind": "'{kind}' is not a kind of exercise: choose among {choices}",
@@ -660,6 +681,7 @@ TEMPLATES: dict[str, str] = {
     "exercise_reason_prompt": "{variant}: is {cards} a valid meld? If not, why not?",
     "exercise_reason_right": "Right: {given}.",
     "exercise_reason_wrong": "You said {given}, but",
+    "exercise_reason_true_not_why": "You said {given} — true of these cards, but not why they fail:",
     "exercise_reason_valid": "It is a valid meld.",
     "exercise_reason_too_few_cards": "It has fewer than three cards.",
     "exercise_reason_identical_cards": "Two identical cards stand in one set.",
@@ -716,7 +738,22 @@ TEMPLATES: dict[str, str] = {
         "going out scores {points} here: only opening and going out in the same turn with "
         "one's own melds doubles it ({rule})"
     ),
-    "exercise_match_prompt": "{variant}: the rounds scored {rounds}. Who wins the match?",
+    "exercise_match_prompt": "{variant}, a whole match: the rounds scored {rounds}. Who wins the match?",
+    "exercise_match_prompt_ahead": (
+        "{variant}, {count} rounds into the match (of {total}): the rounds scored {rounds}. "
+        "Who is ahead?"
+    ),
+    "exercise_match_prompt_ahead_target": (
+        "{variant}, {count} rounds into a game to {target}: the rounds scored {rounds}. "
+        "Who is ahead?"
+    ),
+    "exercise_match_too_long": "a match of {variant} has {rounds} rounds: give at most {rounds}",
+    "exercise_match_over": (
+        "in {variant} the game ends when a total reaches {target}, as one did after round "
+        "{number}: leave out the rounds after it"
+    ),
+    "exercise_match_lowest_leads": "The lowest total leads.",
+    "exercise_match_highest_leads": "The highest total leads.",
     "exercise_match_round": "round {number}: {points}",
     "exercise_match_rounds": "give each round's points, one number per seat, the same seats every round",
     "exercise_match_totals": "Totals: {totals}.",
@@ -733,6 +770,17 @@ TEMPLATES: dict[str, str] = {
     "exercise_turn_prompt": "May seat {seat} discard now and end the turn?",
     "exercise_turn_not_play": "the turn must be in its play phase: after the draw, before the discard",
     "exercise_turn_may_end": "Nothing stands in the way: a discard ends the turn.",
+    "exercise_turn_first": "It is seat {seat}'s very first turn of the round.",
+    "exercise_turn_played": "Seat {seat} has played {turns:turns} this round.",
+    "exercise_turn_opened": "Seat {seat} has played {turns:turns} this round and has opened.",
+    "exercise_turn_unopened": (
+        "Seat {seat} has played {turns:turns} this round and has not opened yet."
+    ),
+    "count_turns_one": "{n} turn",
+    "count_turns_other": "{n} turns",
+    "exercise_turn_first_take": (
+        "Seat {seat} took {card} on its first draw of the round, so it may simply keep it ({rule})."
+    ),
     "exercise_turn_right": "Right: {given}.",
     "exercise_turn_wrong_yes": "You said {given}, but the turn can't end yet.",
     "exercise_turn_wrong_no": "You said {given}, but the turn may end now.",
@@ -756,6 +804,7 @@ TEMPLATES: dict[str, str] = {
     "exercise_layoff_wrong": "You said {given}, but",
     "exercise_layoff_wrong_none": "You said {given}, but {cards} fits on the table.",
     "exercise_layoff_nowhere": "{cards} fits onto no meld on the table.",
+    "exercise_layoff_also": "It also fits onto {melds}.",
     "exercise_go_out_prompt": (
         "You have opened, drawn, and hold {hand}. Can you go out this turn, and with which "
         "final discard?"
@@ -766,6 +815,7 @@ TEMPLATES: dict[str, str] = {
     "exercise_go_out_wrong_no": "You said {given}, but you can go out this turn.",
     "exercise_go_out_wrong_cannot": "You said {given}, but this hand can't go out this turn.",
     "exercise_go_out_wrong_card": "You said {given}, but keeping {card} back for the discard leaves cards you can't place.",
+    "exercise_go_out_also": "Discarding {cards} goes out too.",
     "exercise_find_opening_prompt": (
         "Your hand: {hand}. Find the opening of at least {threshold} worth the most points "
         "({rule}), keeping a card to discard."
@@ -779,14 +829,88 @@ TEMPLATES: dict[str, str] = {
     "exercise_find_opening_bad_meld": "You said {given}, but {meld} is not a meld:",
     "exercise_find_opening_no_discard": "You said {given}, but that uses every card: keep one to discard.",
     "exercise_not_in_hand": "You said {given}, but you don't hold {cards}.",
+    "exercise_melds_separate": (
+        "To lay down several melds, separate them with + (or commas, or semicolons): "
+        "As 2s 3s + Kh Kd Kc."
+    ),
+    "exercise_find_opening_also": "{melds} is worth as much.",
     "exercise_joker_prompt": "You have opened and hold {hand}. Which joker on the table can you free, and with which card ({rule})?",
     "exercise_joker_answer": "{card} for the joker in meld {number}",
+    "exercise_joker_answer_after": (
+        "{card} for the joker in meld {number}, after laying off {laid} onto it"
+    ),
+    "exercise_joker_also": "Also right: {ways}.",
     "exercise_joker_nothing": "No card in this hand frees a joker on the table.",
     "exercise_joker_then": "Then play the joker again before you discard ({rule}).",
     "exercise_joker_right": "Right: {given}.",
     "exercise_joker_right_none": "Right: no joker can be freed with this hand.",
     "exercise_joker_wrong": "You said {given}, but the referee refuses it.",
     "exercise_joker_wrong_none": "You said {given}, but one joker can be freed.",
+    "exercise_accepts_move": "a move, like discard K♠, meld 5♥ 6♥ 7♥, draw or take discard",
+    "exercise_predict_prompt": "{variant}: seat {seat} holds {hand} and {phase}.",
+    "exercise_predict_question": "What does {level} play?",
+    "exercise_predict_table": "On the table: {melds}.",
+    "exercise_predict_pile": "The top of the discard pile is {card}.",
+    "exercise_predict_cut": "The cut card is {card}.",
+    "exercise_predict_phase_draw": "is about to draw",
+    "exercise_predict_phase_play": "has drawn",
+    "exercise_predict_right": "Right: {level} plays {move}.",
+    "exercise_predict_right_tie": "Right: {move} scores as high as {chosen}, which {level} plays.",
+    "exercise_predict_also": "As good, by its trace: {moves}.",
+    "exercise_predict_wrong": "You said {given}, but {level} plays {move}.",
+    "exercise_predict_illegal": (
+        "You said {given}, but that move is not allowed here; {level} plays {move}."
+    ),
+    "exercise_happens_over": "the round is already over: give a position where a seat is to act",
+    "exercise_happens_state": (
+        "Seat {seat} holds {hand}; the stock holds {stock:cards} and the discard pile {pile:cards}."
+    ),
+    "exercise_happens_prompt": (
+        "Seat {seat} plays: {move}. Does the referee refuse the move, does the round end, or "
+        "does play go on?"
+    ),
+    "exercise_happens_stock_first": "The stock has not run out before in this round.",
+    "exercise_happens_stock_again": (
+        "The stock has run out once already in this round, and was rebuilt then ({rule})."
+    ),
+    "exercise_accepts_happens": "refused, ends or goes on",
+    "exercise_happens_refused": "the referee refuses the move",
+    "exercise_happens_ends": "the round ends",
+    "exercise_happens_goes_on": "play goes on",
+    "exercise_happens_right": "Right: {given}.",
+    "exercise_happens_wrong": "You said {given}, but {actual}.",
+    "exercise_interval_prompt": (
+        "After {games} rounds, {first} − {second} is {difference} points per round, with the "
+        "95% interval [{low}, {high}]. Does this show that {first} is stronger than {second}?"
+    ),
+    "exercise_interval_none": "a comparison needs its confidence interval: play more than one game",
+    "exercise_interval_holds_zero": (
+        "The interval holds zero: these rounds can't tell which of the two is stronger."
+    ),
+    "exercise_interval_leaves_zero": (
+        "The interval leaves zero out: {better} is stronger, with 95% confidence."
+    ),
+    "exercise_agent_prompt": (
+        "Your agent plays {rounds} rounds of {variant} against {level}: is every move it makes "
+        "legal, with a trace that explains it?"
+    ),
+    "exercise_accepts_agent": (
+        "your agent: a class with a name and a decide(observation) method, or one made from it"
+    ),
+    "exercise_agent_answer": "an agent whose every move is legal and explained",
+    "exercise_agent_rules": (
+        "An agent sees only its own seat's observation and chooses one of the legal actions, "
+        "with a trace that says why."
+    ),
+    "exercise_agent_broken_init": "your agent can't be made: {error}",
+    "exercise_agent_raised": "Its decide raised {error}.",
+    "exercise_agent_no_decision": "Its decide returned {got}, not a Decision with a Trace.",
+    "exercise_agent_endless": "The round went on past {moves} moves: does your agent ever discard?",
+    "exercise_agent_wrong": "{name} stopped in round {round}, at its move {move}:",
+    "exercise_agent_right": (
+        "{name} played {rounds:rounds}, {moves} moves, every one legal and explained."
+    ),
+    "exercise_agent_score": "Points per round: {name} {mine}, {level} {theirs}.",
     "puzzle_title": "Puzzle: {kind} (grade {grade})",
     "puzzle_kind_opening": "find the opening",
     "puzzle_kind_go_out": "going out",
@@ -918,6 +1042,188 @@ TEMPLATES: dict[str, str] = {
     "review_cli_all_help": "list every mistake, not only the 3 costliest",
     "review_cli_detail_help": "show the computer player's whole reasoning under each mistake",
     "review_cli_json_help": "print the review as one JSON object",
+    # --- teaching a class: nbgrader assignments and the class report ---------------------
+    "assignment_cli_help": "make a lesson an nbgrader assignment",
+    "assignment_cli_description": (
+        "Write a lesson notebook as an nbgrader source assignment in a course folder: each "
+        "checked exercise an autograded answer, with hidden tests that call rummykit's checker. "
+        "Then run nbgrader's own commands (generate_assignment, release_assignment, collect, "
+        "autograde, generate_feedback). Exit status: 0 written, 2 not."
+    ),
+    "assignment_cli_notebook_help": (
+        "the lesson: a notebook file, or the name of one that comes with rummykit "
+        "(01_melds, pt/01_combinacoes)"
+    ),
+    "assignment_cli_course_help": (
+        "the nbgrader course folder (created if needed; the assignment goes into its source/)"
+    ),
+    "assignment_cli_name_help": "the assignment's name (default: the lesson's, like 01_melds)",
+    "assignment_cli_points_help": "points for each exercise (default: 1)",
+    "assignment_cli_force_help": "write over the assignment's notebook if it is there already",
+    "assignment_no_lesson": (
+        "'{name}' is neither a notebook file nor a lesson that comes with rummykit: the "
+        "lessons are {choices}"
+    ),
+    "assignment_not_notebook": "{name} is not a notebook: {error}",
+    "assignment_no_check": (
+        "an answer cell must check its exercise, as in print(exercise1.check(answer)); this one "
+        "starts {cell}"
+    ),
+    "assignment_bad_points": "the points for each exercise must be above 0, not {points}",
+    "assignment_no_exercises": (
+        "this notebook has no answer cells (cells tagged answer): there is nothing to grade"
+    ),
+    "assignment_bad_name": "'{name}' can't name an assignment: use letters, digits, -, _ and .",
+    "assignment_exists": "{path} is there already: add --force to write over it",
+    "assignment_cannot_write": "can't write into {path}: {error}",
+    "assignment_checked_later": (
+        "Exercise {number} is checked when your teacher grades the assignment: the feedback "
+        "will explain your answer."
+    ),
+    "assignment_intro": (
+        "**An assignment: {count:exercises}, {points} points.** Write each answer where the "
+        "cell says your answer, between the quotes, and run every cell from the top. Your "
+        "answers are checked when your teacher grades the assignment, and the feedback explains "
+        "each one."
+    ),
+    "count_exercises_one": "{n} exercise",
+    "count_exercises_other": "{n} exercises",
+    "assignment_written": "Written: {path} ({count:exercises}, each checked by rummykit).",
+    "assignment_next": (
+        "Next, in {course}: nbgrader generate_assignment {name}, then release_assignment, "
+        "collect, autograde and generate_feedback (docs/teaching.md shows each step)."
+    ),
+    "report_cli_help": "what the class got right and wrong, per student and per rule",
+    "report_cli_description": (
+        "Read an nbgrader course's gradebook and autograded notebooks, and quiz tallies "
+        "exported as JSON, and write class-report.html (with a chart) and class-report.csv: "
+        "per student and per rule, what was right and what was wrong. Exit status: 0 written, "
+        "2 nothing to report."
+    ),
+    "report_cli_course_help": "the nbgrader course folder, the one holding gradebook.db",
+    "report_cli_assignment_help": "only this assignment (repeat for more; default: every one)",
+    "report_cli_quiz_help": (
+        "a quiz export (the quiz widget's Export, or quiz.save(FILE)); repeat for more"
+    ),
+    "report_cli_output_help": "the folder to write the report into (default: the course folder)",
+    "report_title": "{title}: what the class got right and wrong",
+    "report_default_title": "Class report",
+    "report_student_line": "{student}: {right} right out of {asked}",
+    "report_rule_line": "{rule}: {right} right, {wrong} wrong; missed by {students}",
+    "report_chart_title": "The share of wrong answers, by rule",
+    "report_chart_bar": "{wrong} of {total} wrong",
+    "report_rules_heading": "By rule",
+    "report_students_heading": "By student",
+    "report_col_source": "assignment or quiz",
+    "report_col_question": "question",
+    "report_col_result": "result",
+    "report_col_given": "answer",
+    "report_col_rules": "rules",
+    "report_col_feedback": "feedback",
+    "report_col_rule": "rule",
+    "report_col_sentence": "what the rule says",
+    "report_col_right": "right",
+    "report_col_wrong": "wrong",
+    "report_col_missed": "missed by",
+    "report_col_codes": "reason codes of the wrong answers",
+    "report_no_rule": (
+        "Questions about no rule of the game: deadwood, the best discard, the computer's "
+        "play, your own agent."
+    ),
+    "report_no_rule_short": "no rule",
+    "report_bad_quiz": "{name} is not a rummykit quiz export: {field} is missing or wrong",
+    "report_unreadable": "can't read {path}: {error}",
+    "report_no_gradebook": "{path} holds no gradebook.db: run nbgrader autograde there first",
+    "report_no_nbgrader": (
+        'reading an nbgrader course needs nbgrader: pip install "rummykit[grading]"'
+    ),
+    "report_empty": (
+        "nothing to report: give an nbgrader course with autograded rummykit assignments, or "
+        "quiz exports (--quiz FILE)"
+    ),
+    "report_written": "Written: {html} and {csv}.",
+    "quiz_export": "Export",
+    "quiz_exported": "Saved to {path}.",
+    "rule_H1": "Two 52-card decks and 4 jokers, 108 cards, for 2 to 4 players.",
+    "rule_H2": (
+        "Seats are numbered clockwise; play and the deal pass to the left, and the dealer "
+        "moves one seat each round."
+    ),
+    "rule_H3": (
+        "Everyone gets 14 cards and the player to the dealer's left 15, who starts with a "
+        "discard; a cut card lies face up beside the stock."
+    ),
+    "rule_H4": (
+        "A set is 3 or 4 cards of one rank in different suits; a run is 3 or more cards in "
+        "order in one suit, the ace at either end but never in the middle (K-A-2)."
+    ),
+    "rule_H5": (
+        "A joker stands for one card, at most one joker per meld, and counts as the card it "
+        "stands for."
+    ),
+    "rule_H6": "A turn: draw one card, lay down what you can, discard one card.",
+    "rule_H7": (
+        "Your first draw of a round may take the discard and keep it; a later take must be on "
+        "the table by the end of that turn."
+    ),
+    "rule_H8": (
+        "To open, lay down new melds worth at least 51 in one turn (J, Q, K and the ace 10); "
+        "lay-offs and joker exchanges come after."
+    ),
+    "rule_H9": "Nobody may open on their very first turn of a round.",
+    "rule_H10": (
+        "The cut card may be taken only to go out in that same turn; otherwise it goes back "
+        "and you draw as usual."
+    ),
+    "rule_H11": (
+        "An opened player may hand in the card a joker stands for and take the joker, and must "
+        "play it again in that turn."
+    ),
+    "rule_H12": (
+        "Going out, the last card by a discard, scores −10, or −20 when you open and go out in "
+        "one turn with your own melds."
+    ),
+    "rule_H13": (
+        "The others pay for the cards in their hands (the ace 10, a joker 20), or a flat 100 "
+        "if they never opened."
+    ),
+    "rule_H14": "A match is seven rounds; the lowest total wins.",
+    "rule_H15": (
+        "An empty stock is rebuilt once from the discard pile; when it runs out again, the "
+        "round ends with no winner."
+    ),
+    "rule_R1": "One 52-card deck, no jokers, 2 to 4 players.",
+    "rule_R2": (
+        "Two players get 7 cards each, three or four get 10 each; one card face up starts the "
+        "discard pile."
+    ),
+    "rule_R3": (
+        "A group is 3 or 4 cards of one rank in different suits; a run is 3 or more cards in "
+        "order in one suit, the ace high only (Q-K-A)."
+    ),
+    "rule_R4": (
+        "A turn: draw from the stock or the discard pile, meld and lay off as you like, then "
+        "discard."
+    ),
+    "rule_R5": "There is no opening threshold: anyone may meld and lay off from their first turn.",
+    "rule_R6": "A lay-off must leave the meld legal, and any player's meld may be extended.",
+    "rule_R7": (
+        "A round ends the moment a player has no cards left after a legal move (with "
+        "discard_to_win, only by a discard)."
+    ),
+    "rule_R8": (
+        "The round's winner scores what the others hold: the ace 1 (11 with ace_high), J, Q "
+        "and K 10, the others their value."
+    ),
+    "rule_R9": "Rounds go on until a score reaches the target (100); the highest score wins.",
+    "rule_R10": "Asking to draw from an empty stock ends the deal: the lowest hand wins the round.",
+    "rule_R11": (
+        "With the stock empty, a whole lap without a meld or a lay-off ends the deal as in R10."
+    ),
+    "rule_R12": (
+        "Computer players see only their own hand and what is public, and choose among the "
+        "legal moves."
+    ),
     # --- charts ---------------------------------------------------------------------------
     "tournament_upto_range": "a tournament of {total:games} can stop after 1 to {total} games, not {games}",
     "chart_bad_steps": "a chart needs at least one step, not {steps}",
@@ -1151,31 +1457,14 @@ TEMPLATES: dict[str, str] = {
         "flat penalty: about {cost} points to me"
     ),
     "ai_term_not_searched": (
-        "scored by its deadwood now, {value:points}: more than the {count} searched options "
-        "leave (at most {limit}), and the next draw can only lower it"
-    ),
-    "ai_term_not_searched_equal": (
-        "scored by its deadwood now, {value:points}: no less than the {count} searched "
+        "scored by its deadwood now, counted against it: no less than the {count} searched "
         "options leave (at most {limit}), and the next draw can only lower it"
     ),
-    "ai_term_not_searched_group": (
-        "each scored by its deadwood now: no less than the {count} searched options leave "
-        "(at most {limit}), and the next draw can only lower it"
-    ),
     "ai_term_not_searched_lowest": (
-        "scored as it is, {value:points} of deadwood — more than the {count} searched "
-        "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
-        "about {chance}% of the time, for about {pot} points"
-    ),
-    "ai_term_not_searched_lowest_equal": (
-        "scored as it is, {value:points} of deadwood — no less than the {count} searched "
-        "options leave (at most {limit}), and a draw can only lower it: the lowest hand "
-        "about {chance}% of the time, for about {pot} points"
-    ),
-    "ai_term_not_searched_lowest_group": (
-        "each scored as it is, by its deadwood now — no less than the {count} searched "
-        "options leave (at most {limit}), and a draw can only lower it — and its chance of "
-        "the lowest hand, for about {pot} points"
+        "scored as it is: its deadwood now is no less than the {count} searched options "
+        "leave (at most {limit}), and a draw can only lower it; its score is its chance of "
+        "the lowest hand against the others' {cards} cards at about {rate} points a card, "
+        "times about {pot} points"
     ),
     "ai_term_opening_gain": "my best opening goes from {before} to {after} with {card}",
     "ai_term_stock_no_sure_gain": "a stock card adds nothing for sure to my opening",
@@ -1196,19 +1485,8 @@ TEMPLATES: dict[str, str] = {
         "the {threshold} needed, at half a point each"
     ),
     "ai_term_opening_not_searched": (
-        "scored by its opening points now, {points} (counting up to the {threshold} needed, "
-        "at half a point each) — fewer than the {count} searched options keep (at least "
-        "{limit})"
-    ),
-    "ai_term_opening_not_searched_equal": (
-        "scored by its opening points now, {points} (counting up to the {threshold} needed, "
-        "at half a point each) — no more than the {count} searched options keep (at least "
-        "{limit})"
-    ),
-    "ai_term_opening_not_searched_group": (
-        "each scored by its opening points now (counting up to the {threshold} needed, at "
-        "half a point each) — no more than the {count} searched options keep (at least "
-        "{limit})"
+        "scored by its opening points now (counting up to the {threshold} needed, at half a "
+        "point each): no more than the {count} searched options keep (at least {limit})"
     ),
     "ai_plan_no_melds": "no meld",
     "ai_plan_nothing": (
@@ -1950,6 +2228,13 @@ TEMPLATES: dict[str, str] = {
     "exercise_words_no": "no|none|nothing|neither|no meld|not a meld|invalid|n",
     "exercise_words_run": "run",
     "exercise_words_set": "set|group",
+    "exercise_words_points": "points|point|pts|pt",
+    "exercise_words_all": "all|all of them|every meld|all melds|every one|each",
+    "exercise_words_and": "and|&",
+    "exercise_words_meld": "meld|melds|onto|on|to|number|numbers",
+    "exercise_words_refused": "refused|refuse|it is refused|the referee refuses|not allowed|illegal|forbidden",
+    "exercise_words_ends": "ends|end|the round ends|round ends|it ends|over|the round is over",
+    "exercise_words_goes_on": "goes on|play goes on|go on|continues|play continues|allowed|nothing",
     "ai_level_easy": "easy",
     "ai_level_normal": "normal",
     "ai_level_hard": "hard",
@@ -2101,6 +2386,34 @@ NOTES: dict[str, str] = {
     "exercise_words_set": (
         "Not a sentence: the words a learner may type for a set (group), separated by |. The "
         "English ones are read as well."
+    ),
+    "exercise_words_points": (
+        "Not a sentence: the words a learner may type after a number (45 points), separated "
+        "by |. The English ones are read as well."
+    ),
+    "exercise_words_all": (
+        "Not a sentence: the words a learner may type for every meld on the table, separated "
+        "by |. The English ones are read as well."
+    ),
+    "exercise_words_and": (
+        "Not a sentence: the words a learner may type between two meld numbers (1 and 3), "
+        "separated by |. The English ones are read as well."
+    ),
+    "exercise_words_meld": (
+        "Not a sentence: single words a learner may type around meld numbers (onto meld 3), "
+        "separated by |. The English ones are read as well."
+    ),
+    "exercise_words_refused": (
+        "Not a sentence: the words a learner may type for 'the referee refuses the move', "
+        "separated by |. The English ones are read as well."
+    ),
+    "exercise_words_ends": (
+        "Not a sentence: the words a learner may type for 'the round ends', separated by |. "
+        "The English ones are read as well."
+    ),
+    "exercise_words_goes_on": (
+        "Not a sentence: the words a learner may type for 'play goes on', separated by |. "
+        "The English ones are read as well."
     ),
     "list_separator": "Not a sentence: what stands between the items of a list but the last two.",
     "cli_arg_invalid_value": "{kind} is the name of a Python type, such as int: keep it as it is.",

@@ -197,7 +197,7 @@ class TerminalGame:
         try:
             game.play(action, 0)
         except IllegalAction as refused:
-            self.say(str(refused.verdict))
+            self.say(" ".join(str(in_second_person(r, 0)) for r in refused.verdict.reasons))
             return False
         drawn = list((Counter(game.hand(0)) - Counter(before)).elements())
         self.flush_events(game, drawn[0] if drawn and action.kind == "draw" else None)

@@ -1,7 +1,9 @@
 """The tutorial notebooks that come with rummykit: copy them to a folder, open JupyterLab there.
 
 A wheel carries the notebooks as package data (``rummykit/notebooks``); a source checkout
-finds them in the repository's ``notebooks/`` folder.
+finds them in the repository's ``notebooks/`` folder. They are copied as the **student
+edition** — no answers, no stored feedback, no teacher's notes — unless the teacher edition
+is asked for (:mod:`rummykit.grading.editions`).
 
 >>> import tempfile
 >>> names = [name for name, _ in tutorial_files()]
@@ -40,6 +42,7 @@ __all__ = [
     "copy_notebooks",
     "lab_arguments",
     "lab_command",
+    "notebook_bytes",
     "notebooks_command",
     "notebooks_source",
     "tutorial_files",
@@ -98,9 +101,14 @@ def _is_tutorial(item: Traversable) -> bool:
 
 
 def copy_notebooks(
-    folder: str | os.PathLike[str], *, force: bool = False, keep: bool = False
+    folder: str | os.PathLike[str],
+    *,
+    force: bool = False,
+    keep: bool = False,
+    edition: str = "student",
 ) -> list[Path]:
-    """Copy the tutorial notebooks into ``folder`` (created if needed); return what was written.
+    """Copy the tutorial notebooks into ``folder`` (created if needed), as the ``student``
+    or ``teacher`` edition; return what was written.
 
     A file already in the folder stops the copy before anything is written, unless ``force``
     (overwrite it) or ``keep`` (leave it and copy the others).
@@ -116,6 +124,12 @@ def copy_notebooks(
     >>> again
     []
     """
+    from rummykit.grading.editions import EDITIONS
+
+    if edition not in EDITIONS:
+        raise TutorialsError(
+            render("edition_unknown", edition=edition, choices=", ".join(EDITIONS))
+        )
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise TutorialsError(render("tutorials_not_a_folder", folder=str(target)))
@@ -138,13 +152,29 @@ def copy_notebooks(
                 continue
             path = target / name
             path.parent.mkdir(exist_ok=True)
-            path.write_bytes(item.read_bytes())
+            path.write_bytes(
+                notebook_bytes(item, edition) if name.endswith(".ipynb") else item.read_bytes()
+            )
             written.append(path)
     except OSError as error:
         raise TutorialsError(
             render("tutorials_cannot_write", folder=str(target), error=error.strerror or error)
         ) from error
     return written
+
+
+def notebook_bytes(item: Traversable, edition: str = "student") -> bytes:
+    """A tutorial notebook as written out in ``edition``: the teacher's as it comes, the
+    student's made from it (:func:`rummykit.grading.editions.student_edition`)."""
+    raw = item.read_bytes()
+    if edition == "teacher":
+        return raw
+    import json
+
+    from rummykit.grading.editions import edition as make_edition
+
+    notebook = make_edition(json.loads(raw.decode("utf-8")), "student")
+    return (json.dumps(notebook, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
 def _report(written: list[Path], folder: Path) -> None:
@@ -159,15 +189,17 @@ def _fail(command: str, error: Exception) -> int:
     return 2
 
 
-def notebooks_command(folder: str, force: bool) -> int:
-    """``rummykit notebooks DIR [--force]``: 0 when the notebooks were copied, 2 when not."""
+def notebooks_command(folder: str, force: bool, edition: str = "student") -> int:
+    """``rummykit notebooks DIR [--edition student|teacher] [--force]``: 0 when the notebooks
+    were copied, 2 when not."""
     try:
-        written = copy_notebooks(folder, force=force)
+        written = copy_notebooks(folder, force=force, edition=edition)
     except TutorialsError as error:
         return _fail("notebooks", error)
     _report(written, Path(folder))
     # the first English lesson (the files come English first, then each language's folder)
     first = next(path.relative_to(folder).as_posix() for path in written if path.suffix == ".ipynb")
+    print(render(f"tutorials_edition_{edition}"))
     print(render("tutorials_next", folder=folder, first=first))
     return 0
 
@@ -184,13 +216,15 @@ def lab_arguments(folder: str | os.PathLike[str], extra: list[str] | None = None
     return [sys.executable, "-m", "jupyterlab", *root, *(extra or []), str(folder)]
 
 
-def lab_command(folder: str, force: bool, extra: list[str] | None = None) -> int:
+def lab_command(
+    folder: str, force: bool, extra: list[str] | None = None, edition: str = "student"
+) -> int:
     """``rummykit lab [DIR]``: copy the notebooks that aren't in ``folder`` yet, then run
     JupyterLab there until it stops (its exit status), or 2 when it can't start."""
     if importlib.util.find_spec("jupyterlab") is None:
         return _fail("lab", TutorialsError(render("tutorials_no_jupyterlab")))
     try:
-        written = copy_notebooks(folder, force=force, keep=True)
+        written = copy_notebooks(folder, force=force, keep=True, edition=edition)
     except TutorialsError as error:
         return _fail("lab", error)
     _report(written, Path(folder))

@@ -58,7 +58,7 @@ _RULEBOOKS: dict[str, dict[str, str]] = {
         "first_turn": "H9",
         "cut_card": "H10",
         "joker_exchange": "H11",
-        "layoff": "H6",  # "cards added to those already on the table" (never rearranged)
+        "layoff": "H4",  # a lay-off must leave the meld valid (H4), after the opening (H8)
         "going_out": "H12",
         "penalty": "H13",
         "match": "H14",

@@ -138,8 +138,12 @@ def test_garbage_answers_raise_an_error_naming_what_is_accepted(exercise, answer
     with pytest.raises(AnswerError) as error:
         exercise.check(answer)
     message = str(error.value)
-    assert "is not an answer here: answer " in message
+    blank = answer is None or (isinstance(answer, str) and not answer.strip())
+    lead = "No answer yet: answer " if blank else "is not an answer here: answer "
+    assert lead in message
     assert exercise.accepts in message
+    assert "\n" not in message
+    assert error.value._render_traceback_() == [message]  # all IPython shows: one line
 
 
 def test_a_bool_is_never_read_as_a_number():
@@ -157,7 +161,7 @@ def test_out_of_range_answers_are_refused():
         LayoffTarget("7♥", ["4♥ 5♥ 6♥", "9♠ 9♥ 9♦"]).check(0)
     with pytest.raises(AnswerError, match="one card of the hand: 7♥ 8♥ 9♥ K♣"):
         BestDiscard("7♥ 8♥ 9♥ K♣").check("Q♣")
-    with pytest.raises(AnswerError, match="letter a, b"):
+    with pytest.raises(AnswerError, match="the letter of a sentence: a, b"):
         MeldReason("5♥ 6♥ 8♥").check("z")
 
 

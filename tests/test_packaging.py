@@ -23,6 +23,7 @@ import pytest
 
 from rummykit import __version__, tutorials
 from rummykit.cli import explain_lines, main
+from rummykit.grading.editions import student_edition
 from rummykit.melds import check_meld
 from rummykit.messages import render
 
@@ -192,12 +193,21 @@ def test_the_installed_command_copies_every_notebook(venv: Path, tmp_path: Path)
     )
     assert copied_files == NOTEBOOKS
     for name in NOTEBOOKS:
-        assert (folder / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
         assert render("tutorials_written_file", name=name) in copied.stdout.splitlines()
-        if name.endswith(".ipynb"):
+        if name.endswith(".ipynb"):  # the student edition of each lesson
             notebook = json.loads((folder / name).read_text(encoding="utf-8"))
             assert notebook["nbformat"] == 4 and notebook["cells"], name
+            lesson = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))
+            assert notebook == student_edition(lesson), name
+        else:
+            assert (folder / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
     assert render("tutorials_written", count=len(NOTEBOOKS), folder=str(folder)) in copied.stdout
+    assert render("tutorials_edition_student") in copied.stdout
+    teacher = tmp_path / "teacher"
+    mine = run(venv / "rummykit", "notebooks", "--edition", "teacher", teacher, cwd=tmp_path)
+    assert mine.returncode == 0, mine.stderr
+    for name in NOTEBOOKS:  # the teacher edition: the lessons as the repository keeps them
+        assert (teacher / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
 
     # a learner's edits survive a second run, which copies nothing and says why
     first = folder / NOTEBOOKS[0]
@@ -210,7 +220,8 @@ def test_the_installed_command_copies_every_notebook(venv: Path, tmp_path: Path)
 
     forced = run(venv / "rummykit", "notebooks", "--force", folder, cwd=tmp_path)
     assert forced.returncode == 0
-    assert first.read_bytes() == (ROOT / "notebooks" / NOTEBOOKS[0]).read_bytes()
+    lesson = json.loads((ROOT / "notebooks" / NOTEBOOKS[0]).read_text(encoding="utf-8"))
+    assert json.loads(first.read_text(encoding="utf-8")) == student_edition(lesson)
 
 
 def test_lab_without_jupyterlab_says_which_extra_to_install(venv: Path, tmp_path: Path) -> None:
@@ -333,7 +344,10 @@ def test_lab_copies_only_what_is_missing_and_opens_the_folder(
     assert main(["lab", str(folder)]) == 0
     assert "Copied" not in capsys.readouterr().out
     assert main(["lab", "--force", str(folder)]) == 0
-    assert (folder / NOTEBOOKS[0]).read_bytes() == (ROOT / "notebooks" / NOTEBOOKS[0]).read_bytes()
+    lesson = json.loads((ROOT / "notebooks" / NOTEBOOKS[0]).read_text(encoding="utf-8"))
+    assert json.loads((folder / NOTEBOOKS[0]).read_text(encoding="utf-8")) == student_edition(
+        lesson
+    )
 
 
 def test_lab_defaults_to_a_folder_in_the_current_one(

@@ -310,16 +310,17 @@ class BaseAgent(ABC):
                 self.step("ai_cannot_open", points=opening.points, threshold=v.opening_threshold)
             if not self._opened_now(obs):
                 return None
-        # 3. opened: melds of the best arrangement, then lay-offs, then joker exchanges
-        melds = plan.arrangement_melds(obs, hand)
-        if melds and self.lays_melds(obs):
-            for meld in melds:
+        # 3. opened: melds of the best arrangement (lay-offs counted), then lay-offs, then
+        # joker exchanges
+        best = plan.arrangement(obs, hand, discard=True)
+        if best.melds and self.lays_melds(obs):
+            for meld in best.melds:
                 legal = plan.find_legal(obs, plan.meld_action(meld))
                 if legal is not None:
                     self.step("ai_meld", meld.cards, cards=meld.cards)
                     return legal, Note("ai_why_meld")
-        deadwood = best_arrangement(hand, v).deadwood  # every card outside a meld
-        for lay in plan.layoff_moves(obs, deadwood):
+        loose = best_arrangement(hand, v).deadwood  # every card outside a meld
+        for lay in plan.layoff_moves(obs, [*best.laid_off, *loose]):
             if isinstance(lay, LayOff) and self.lays_off_onto(obs, lay.meld):
                 self.step("ai_layoff", lay.cards, cards=lay.cards, meld=lay.meld + 1)  # from 1
                 return lay, Note("ai_why_layoff")
@@ -696,14 +697,14 @@ class HardAgent(NormalAgent):
         rate, sizes = self._others_at_end(obs)
         chance = plan.lowest_chance(now, sizes, rate)
         params = {
-            "value": now,
             "limit": limit,
             "count": self.shortlist,
-            "chance": f"{100 * chance:.1f}",
+            "cards": sum(sizes),
+            "rate": f"{rate:.1f}",
             "pot": f"{self.out_bonus:.0f}",
         }
-        code = "ai_term_not_searched_lowest" + ("" if now > limit else "_equal")
-        return Term("lowest_hand", chance * self.out_bonus, Note(code, params))
+        note = Note("ai_term_not_searched_lowest", params)
+        return Term("lowest_hand", chance * self.out_bonus, note)
 
     def holds_melds(self, obs: Observation) -> bool:
         """Without an opening rule, whether to keep melds in hand: while every other player
@@ -984,8 +985,7 @@ class HardAgent(NormalAgent):
                 terms = [self._lowest_now_term(obs, now, short[-1][2])]
             else:
                 worst = short[-1][2]
-                code = "ai_term_not_searched" if now > worst else "ai_term_not_searched_equal"
-                note = Note(code, {"value": now, "limit": worst, "count": self.shortlist})
+                note = Note("ai_term_not_searched", {"limit": worst, "count": self.shortlist})
                 terms = [Term("deadwood_now", -float(now), note)]
             if d.card.is_joker:
                 terms.append(Term("joker", -self.joker_keep, Note("ai_term_joker_hard")))
@@ -1074,14 +1074,12 @@ class HardAgent(NormalAgent):
                     ),
                 ]
             else:
-                limit = short[-1][2]
                 note = Note(
-                    "ai_term_opening_not_searched" + ("" if points < limit else "_equal"),
+                    "ai_term_opening_not_searched",
                     {
-                        "points": points,
                         "threshold": threshold,
                         "count": self.opening_shortlist,
-                        "limit": limit,
+                        "limit": short[-1][2],
                     },
                 )
                 terms = [Term("opening_points", self.opening_weight * min(points, threshold), note)]

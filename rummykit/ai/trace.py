@@ -190,8 +190,10 @@ class Trace:
         if ranked:
             lines.append(render("ai_candidates_header"))
             best = ranked[0].score
-            searched = [c for c in ranked if c.searched]
-            rough = [c for c in ranked if not c.searched]
+            # options the search scored roughly share one sentence and go on one line; one
+            # with a term of its own (a joker kept) is shown with its terms like the others
+            rough = [c for c in ranked if not c.searched and len(c.terms) == 1]
+            searched = [c for c in ranked if c not in rough]
             for i, c in enumerate(searched):
                 mark = "→" if c.action == self.chosen else " "
                 head = render("ai_option", action=str(c.action), score=signed(c.score))
@@ -277,16 +279,9 @@ class Trace:
 
 
 def _rough_reason(rough: Sequence[Candidate]) -> Note | None:
-    """Why the options not searched were scored as they were, in one sentence true of them
-    all: their shared note, or its ``_group`` form (the same without each one's figures)."""
-    notes = [c.terms[0].note for c in rough if c.terms]
-    if not notes:
-        return None
-    if len({str(n) for n in notes}) == 1:
-        return notes[0]
-    base = notes[0].code.removesuffix("_equal")
-    group = f"{base}_group"
-    return Note(group, notes[0].params) if group in TEMPLATES else None
+    """Why the options not searched were scored as they were: their one shared sentence."""
+    notes = {str(c.terms[0].note): c.terms[0].note for c in rough if c.terms}
+    return next(iter(notes.values())) if len(notes) == 1 else None
 
 
 def action_cards(action: Action) -> tuple[Card, ...]:

@@ -16,7 +16,10 @@ can't be read shows the checker's error, naming what is accepted.
 from __future__ import annotations
 
 import html
+import os
+import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -31,7 +34,9 @@ __all__ = ["PuzzleWidget", "QuizWidget"]
 
 class QuizWidget(widgets.VBox):
     """A quiz, one exercise at a time: answer box, Check, feedback, back and next, and the
-    student's tally (kept in the :class:`~rummykit.exercises.Quiz`)."""
+    student's tally (kept in the :class:`~rummykit.exercises.Quiz`: their first answer to
+    each question counts). **Export** saves the answers as JSON for the class report
+    (:func:`rummykit.class_report`)."""
 
     @speaks_own_language
     def __init__(self, quiz: Quiz, student: str = "", *, language: str | None = None) -> None:
@@ -47,16 +52,19 @@ class QuizWidget(widgets.VBox):
         self._forward = widgets.Button(description=render("quiz_next"), icon="arrow-right")
         self._feedback = widgets.HTML()
         self._tally = widgets.HTML()
+        self._export = widgets.Button(description=render("quiz_export"), icon="download")
+        self._saved = widgets.HTML()
         self._check.on_click(lambda _b: self.answer(self._box.value))
         self._back.on_click(lambda _b: self.go(self.number - 1))
         self._forward.on_click(lambda _b: self.next())
+        self._export.on_click(lambda _b: self.export())
         super().__init__(  # type: ignore[no-untyped-call]
             [
                 self._question,
                 widgets.HBox([self._box, self._check]),
                 self._feedback,
                 widgets.HBox([self._back, self._forward]),
-                self._tally,
+                widgets.HBox([self._tally, self._export, self._saved]),
             ]
         )
         self.go(1)
@@ -93,8 +101,18 @@ class QuizWidget(widgets.VBox):
         self.go(self.number + 1)
 
     @speaks_own_language
+    def export(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Save the quiz's answers as JSON (default: ``quiz-<student>.json`` in the notebook's
+        folder) for the class report, and say where."""
+        name = re.sub(r"[^\w-]+", "-", self.student).strip("-") or "student"
+        target = self.quiz.save(path if path is not None else f"quiz-{name}.json")
+        self._saved.value = html.escape(render("quiz_exported", path=str(target)))
+        return target
+
+    @speaks_own_language
     def answer(self, text: object) -> Feedback | None:
-        """Check an answer, count it in the tally, and show the feedback (or the error)."""
+        """Check an answer, count it in the tally if it is the student's first to this
+        question, and show the feedback (or, in one line, why the answer can't be read)."""
         try:
             self.feedback = self.quiz.check(self.number, text, student=self.student)
         except AnswerError as error:

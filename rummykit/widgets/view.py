@@ -9,10 +9,9 @@ cards by their text and stays small.
 The learner is "You" everywhere: :func:`~rummykit.voice.in_second_person` words the
 engine's reasons and events about the learner's seat with the ``widget_you_…`` templates.
 
->>> in_second_person(Reason("score_out", "R7", (), {"seat": 0}), 0).message
-'You went out.'
->>> in_second_person(Reason("score_out", "R7", (), {"seat": 1}), 0).message
-'Seat 1 went out.'
+>>> from rummykit.game import Game
+>>> status_text(Game.new("rommi", players=2, seed=1).turn_status())
+'Your turn: draw from the stock or the discard pile.'
 """
 
 from __future__ import annotations
