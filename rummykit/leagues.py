@@ -46,6 +46,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -64,7 +65,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from rummykit.agents.files import AgentImportError, FileAgent, import_agent
+from rummykit.agents.files import AgentImportError, import_agent
 from rummykit.agents.forfeit import Forfeit
 from rummykit.agents.process import ProcessAgent, level_command, stop_idle
 from rummykit.agents.sandbox import Limits, SandboxError, resolve, sandbox_line, unavailable
@@ -174,17 +175,42 @@ def _own_view(files: Sequence[Path], folder: Path) -> tuple[list[str], Path]:
     return list(dict.fromkeys(view)), cwd
 
 
-def _module_files(module: str) -> tuple[Path, Path] | None:
-    """Where ``module`` is imported from, and what of it the sandbox must show: its file
-    (a top-level module) or its top package's folder; None for a module of no file."""
-    where = getattr(sys.modules.get(module), "__file__", None)
-    if not where:
-        return None
-    path = Path(where).resolve()
-    parts = module.split(".")
-    for _ in parts[1:]:
-        path = path.parent
-    return path.parent, path
+def _python_program(spec: str, folder: Path) -> tuple[str, list[Path], Path | None]:
+    """What ``rummykit agent --agent`` is given for a ``python`` entry, the files its sandbox
+    must show, and the folder it imports a module from — found without running a line of
+    the entrant's code in the referee (a module-level monkeypatch would land here).
+
+    ``FILE.py:Name``: the file, which must exist. ``package.module:Name``: the top package's
+    folder or the module's file, located without importing it.
+    """
+    where, sep, attr = spec.strip().rpartition(":")
+    if not sep or not where or not attr.isidentifier():
+        raise LeagueError(render("agent_spec_form", spec=spec))
+    if where.endswith(".py"):
+        path = (folder / where).resolve()
+        if not path.is_file():
+            error = render("agent_no_file", path=path)
+            raise LeagueError(render("tournament_import_failed", spec=spec, error=error))
+        return f"{path}:{attr}", [path], None
+    top = where.split(".")[0]
+    try:
+        found = importlib.util.find_spec(top)  # the top name only: nothing is executed
+    except (ImportError, ValueError):
+        found = None
+    if found is None:
+        local = folder / top
+        place = local if local.is_dir() else local.with_suffix(".py")
+        if not place.exists():
+            error = render("tournament_no_module", module=top)
+            raise LeagueError(render("tournament_import_failed", spec=spec, error=error))
+        return spec.strip(), [place.resolve()], folder
+    if found.submodule_search_locations:
+        place = Path(next(iter(found.submodule_search_locations)))
+    elif found.origin and found.has_location:
+        place = Path(found.origin)
+    else:  # a built-in module: nothing to show
+        return spec.strip(), [], None
+    return spec.strip(), [place.resolve()], place.resolve().parent
 
 
 def _entrant(entry: object, folder: Path, defaults: _Defaults) -> Entrant:
@@ -235,19 +261,13 @@ def _entrant(entry: object, folder: Path, defaults: _Defaults) -> Entrant:
             argv = level_command(level)
             if not isolated:
                 return Entrant(name, kind, level, load_agent(level))
-        elif kind == "python":
+        elif kind == "python" and not isolated:  # trusted: imported here, run here
             made = import_agent(str(value), own or folder)
             name = name or str(getattr(made, "name", None) or agent_label(made))
-            if not isolated:
-                return Entrant(name, kind, str(value), made)
-            if isinstance(made, FileAgent):
-                where = f"{made.path}:{made.attr}"
-                files.append(Path(made.path))
-            else:
-                where = str(value)
-                found = _module_files(str(value).rpartition(":")[0])
-                if found is not None:
-                    root, files[:] = found[0], [found[1]]
+            return Entrant(name, kind, str(value), made)
+        elif kind == "python":  # never imported here: its code runs in its sandbox only
+            where, files[:], root = _python_program(str(value), own or folder)
+            name = name or where.rpartition(":")[2]
             argv = [sys.executable, "-m", "rummykit", "agent", "--agent", where]
         else:
             argv = shlex.split(value) if isinstance(value, str) else [str(a) for a in value]

@@ -1967,6 +1967,7 @@ TEMPLATES: dict[str, str] = {
     "league_bad_limit": "the limits of {name} are not valid: {error}",
     "league_bad_folder": "{folder} is not a folder inside the league folder {league}",
     "league_bad_setting": "a league setting is not valid: {error}",
+    "tournament_no_module": "there is no module {module}, installed or in the league folder",
     "league_lost_heading": "Lost games ({count:games}, counted for nobody):",
     "league_lost_game": "game {index} (deal seed {seed}), {seating}: {reason}",
     "league_checksums": "Files written (SHA-256; sha256sum -c checks these lines):",

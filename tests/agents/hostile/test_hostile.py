@@ -282,8 +282,15 @@ def test_monkeypatching_the_referee_from_a_python_entry(
     """Its patches of the scoring and the standings stay in its own process: the league is
     exactly the control league, where the same moves came from a program that patches
     nothing."""
+    import rummykit.game.scoring
+    import rummykit.tournament
+
+    before = (rummykit.game.scoring.hand_value, rummykit.tournament.standings_of)
     folder = make_folder(tmp_path)
     result = run(folder, {"name": "attacker", "python": "patcher/patcher.py:Patcher"})
+    # not a line of it ran in the referee's own process (setting the league up included)
+    assert (rummykit.game.scoring.hand_value, rummykit.tournament.standings_of) == before
+    assert not any("patcher" in name for name in sys.modules)
     assert records(result) == records(control) and not result.forfeits
     assert [s.agent for s in result.standings] == [s.agent for s in control.standings]
     assert result.standing("attacker") == control.standing("attacker")
