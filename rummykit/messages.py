@@ -1370,6 +1370,10 @@ TEMPLATES: dict[str, str] = {
         "arrangement that leaves the least deadwood, and {card} doesn't"
     ),
     "ai_term_take": "with {card} taken and my worst card thrown away: {value:points} of deadwood",
+    "ai_term_cut_back": (
+        "the cut card {card} goes back unless it takes me out this turn (H10), and I draw "
+        "again: counted as no change, {value:points} of deadwood"
+    ),
     "ai_term_take_played": (
         "with {card} taken and played this turn (H7), and my worst card thrown away: "
         "{value:points} of deadwood"

@@ -1333,22 +1333,18 @@ class _TableDeadwood:
             return found
         if len(self.laid) > _CACHE_LIMIT:
             self.laid.clear()
-        avail = Counter(key)
         options = [g for g in (_meld_groups(m, key, self.rules) for m in self.melds) if g]
-        seen: set[tuple[Card, ...]] = set()
-
-        def place(index: int, avail: Counter[Card], laid: tuple[Card, ...]) -> None:
-            if index == len(options):
-                seen.add(_sorted(laid))
-                return
-            place(index + 1, avail, laid)
-            for group in options[index]:
-                need = Counter(group)
-                if all(avail[c] >= n for c, n in need.items()):
-                    place(index + 1, avail - need, laid + group)
-
-        place(0, avail, ())
-        found = sorted(seen, key=len)
+        # the sets laid off so far, each once (a joker alone fits many melds: the same set)
+        states: dict[tuple[Card, ...], Counter[Card]] = {(): Counter(key)}
+        for groups in options:
+            grown = dict(states)
+            for laid, avail in states.items():
+                for group in groups:
+                    need = Counter(group)
+                    if all(avail[c] >= n for c, n in need.items()):
+                        grown.setdefault(_sorted(laid + group), avail - need)
+            states = grown
+        found = sorted(states, key=len)
         self.laid[key] = found
         return found
 
