@@ -2009,14 +2009,18 @@ def _check_choice(a: Audit, note: Note, at: At, p: Any, *, tie: bool) -> None:
         return
     best, second = ranked[0], ranked[1]
     gap = best.score - second.score
+    # the learner compares the scores as they are shown, to the tenth: a tie is two scores
+    # shown the same, and a lead is the difference of the two scores shown
+    best_shown, second_shown = _number(signed(best.score)), _number(signed(second.score))
+    shown_gap = round(best_shown - second_shown, 1)
     if tie:
-        others = [c for c in ranked[1:] if abs(best.score - c.score) < 0.05]
+        others = [c for c in ranked[1:] if signed(c.score) == signed(best.score)]
         if not others:
             a.fail("tie_not_tie", note, at, f"{best.action} leads {second.action} by {gap:.2f}")
     else:
         others = [c for c in ranked[1:] if abs(c.score - second.score) < 1e-9]
-        if not _shows(p["diff"], gap):
-            a.fail("lead", note, at, f"the lead over the runner-up is {gap:.2f}")
+        if abs(_number(p["diff"]) - shown_gap) > 1e-9:
+            a.fail("lead", note, at, f"the scores shown differ by {shown_gap:.1f}")
         if _number(p["diff"]) <= 0:
             why = f"{best.action} and {second.action} score the same: “as good as”, not “ahead of”"
             a.fail("tie_as_lead", note, at, why)

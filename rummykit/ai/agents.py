@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from rummykit.ai import planning as plan
-from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace, agent_name, signed
+from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace, agent_name, gap, signed
 from rummykit.cards import JOKER, Card, format_cards
 from rummykit.game.actions import (
     Action,
@@ -388,7 +388,7 @@ class BaseAgent(ABC):
         best = ranked[0]
         card = best.action.card if isinstance(best.action, Discard) else None
         if len(ranked) > 1:
-            diff = f"{best.score - ranked[1].score:.1f}"
+            diff = gap(best.score, ranked[1].score)  # as the two scores are shown
             params = {
                 "card": card,
                 "score": signed(best.score),
