@@ -19,7 +19,7 @@ from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game.actions import Action, Discard, ExchangeJoker, LayOff, PlayMeld
 from rummykit.game.facts import Event
 from rummykit.game.observation import Observation
-from rummykit.melds import Meld, layoff_readings
+from rummykit.melds import Meld
 from rummykit.solver import (
     Arrangement,
     Opening,
@@ -507,11 +507,6 @@ def exchange_moves(obs: Observation) -> list[ExchangeJoker]:
     return [a for a in obs.legal_actions if isinstance(a, ExchangeJoker)]
 
 
-def fits_table(obs: Observation, card: Card) -> bool:
-    """Whether ``card`` could be laid off onto some meld on the table."""
-    return any(layoff_readings(tm.meld, (card,), obs.variant) for tm in obs.table)
-
-
 # --- what the table and the unseen cards offer ----------------------------------------------
 
 _SUIT_NO = {suit: i for i, suit in enumerate(SUITS)}
@@ -826,13 +821,6 @@ class Outlook:
                     size += 1
         return spots
 
-    def swap(self, hand: Sequence[Card], card: Card) -> int:
-        """The least deadwood once ``card`` is drawn and kept out of every meld: thrown
-        back, or kept instead of the card the hand can best spare."""
-        return min(
-            self.deadwood(hand), self.deadwood(hand, discard=True) + self.variant.card_value(card)
-        )
-
     def forecast(self, hand: Sequence[Card]) -> Forecast:
         """What the next draw is expected to do for ``hand``: the expected deadwood after
         drawing and discarding the best card (0 for a draw that goes out), the unseen
@@ -861,14 +849,14 @@ class Outlook:
 
     def _draws(self, hand: Sequence[Card]) -> Iterator[tuple[Card, int, int, bool]]:
         """Per unseen card: its copies, the least deadwood once it is drawn and the turn
-        played out (:meth:`after_draw`), and whether that is less than a swap leaves
-        (:meth:`swap`) — then the card goes into a meld or onto the table, in every
-        arrangement that leaves that least."""
+        played out (:meth:`after_draw`), and whether that is less than a swap leaves (the card
+        thrown back, or kept instead of the one the hand can best spare) — then the card
+        goes into a meld or onto the table, in every arrangement that leaves that least."""
         relevant = self.relevant(hand)
         keep = self.deadwood(hand)
         spare = self.deadwood(hand, discard=True)
         for card, count, value in self.unseen:
-            swap = min(keep, spare + value)  # :meth:`swap`
+            swap = min(keep, spare + value)  # thrown back, or kept instead of the worst
             if card.is_joker or card in relevant:
                 dead = self.after_draw(hand, card)
                 yield card, count, dead, dead < swap
