@@ -401,9 +401,15 @@ def add_league(commands: Subcommands) -> None:
     )
     parser.add_argument("--rounds", type=int, help=render("cli_league_rounds_help"))
     parser.add_argument("--time-limit", type=float, help=render("cli_league_time_limit_help"))
+    parser.add_argument("--start-limit", type=float, help=render("cli_league_start_limit_help"))
+    parser.add_argument("--game-limit", type=float, help=render("cli_league_game_limit_help"))
+    parser.add_argument(
+        "--sandbox", choices=("auto", "bwrap", "none"), help=render("cli_league_sandbox_help")
+    )
     parser.add_argument("--workers", "-w", type=int, default=2, help=render("cli_workers_help"))
     parser.add_argument("--scheduler", metavar="ADDRESS", help=render("cli_league_scheduler_help"))
     parser.add_argument("--html", metavar="FILE", help=render("cli_league_html_help"))
+    parser.add_argument("--save", metavar="FILE", help=render("cli_league_save_help"))
     parser.add_argument("--quiet", "-q", action="store_true", help=render("cli_quiet_help"))
     parser.add_argument("--json", action="store_true", help=render("cli_league_json_help"))
 

@@ -1436,6 +1436,10 @@ TEMPLATES: dict[str, str] = {
         "arrangement that leaves the least deadwood, and {card} doesn't"
     ),
     "ai_term_take": "with {card} taken and my worst card thrown away: {value:points} of deadwood",
+    "ai_term_cut_back": (
+        "the cut card {card} goes back unless it takes me out this turn (H10), and I draw "
+        "again: counted as no change, {value:points} of deadwood"
+    ),
     "ai_term_take_played": (
         "with {card} taken and played this turn (H7), and my worst card thrown away: "
         "{value:points} of deadwood"
@@ -1865,7 +1869,7 @@ TEMPLATES: dict[str, str] = {
         'one JSON object, e.g. {{"type": "action", "id": 1, "text": "draw"}}'
     ),
     "protocol_expected": "a '{expected}' line was due, but the agent sent '{got}'",
-    "protocol_version": "the agent speaks protocol {version}; this referee speaks {ours}",
+    "protocol_version": "the agent speaks protocol {version}; this referee speaks only {ours}",
     "protocol_bad_field": "the field '{field}' must be {expected}",
     "protocol_bad_observation": "the observation could not be read: {error}",
     "protocol_missing_key": "'{key}' is missing",
@@ -1971,6 +1975,82 @@ TEMPLATES: dict[str, str] = {
     "cli_league_html_help": "also write the leaderboard as an HTML file",
     "cli_league_json_help": "print the result as one JSON object",
     "cli_league_no_dask": "--scheduler needs Dask: pip install 'rummykit[cluster]'",
+    # --- the sandbox, and a league no entrant can stop (rummykit.agents.sandbox, workers) ------
+    "sandbox_bad_limit": "the limit {name} must be a whole number from 1 to 1000000, not {value!r}",
+    "sandbox_exit_status": "bwrap ended with exit status {status}",
+    "sandbox_not_linux": "bubblewrap runs only on Linux, and this is {platform}",
+    "sandbox_no_bwrap": (
+        "bubblewrap (bwrap) is not installed: on Debian or Ubuntu, apt install bubblewrap"
+    ),
+    "sandbox_unknown": "'{name}' is not a sandbox: choose {choices}",
+    "sandbox_unavailable": "no sandbox for the agent programs here: {why}",
+    "sandbox_limits_only": (
+        "No sandbox here ({why}): agent programs run with the resource limits only."
+    ),
+    "sandbox_line_bwrap": (
+        "Sandbox: bubblewrap, each program in namespaces of its own (its own processes only, "
+        "no network), its own files read-only; each process at most {memory} MiB of memory, "
+        "{cpu} CPU seconds, {file_size} MiB files, {open_files} open files; {processes_text}."
+    ),
+    "sandbox_processes": "at most {processes} processes and threads in all",
+    "sandbox_processes_root": "no process limit (the kernel does not hold root to it)",
+    "sandbox_line_none": (
+        "No sandbox (sandbox none): programs ran as the organiser's own user, with the limits "
+        "only: each process at most {memory} MiB of memory, {cpu} CPU seconds, {file_size} MiB "
+        "files, {open_files} open files."
+    ),
+    "sandbox_line_missing": (
+        "No sandbox here ({why}): programs ran with the limits only: each process at most "
+        "{memory} MiB of memory, {cpu} CPU seconds, {file_size} MiB files, {open_files} open "
+        "files."
+    ),
+    "protocol_line_too_long": (
+        "the line is {size} bytes long, over the protocol's limit of {limit} bytes (1 MiB)"
+    ),
+    "protocol_too_deep": "the line is nested deeper than {limit} levels, the protocol's limit",
+    "protocol_number_too_long": (
+        "a number in the line ({start}…) is longer than {limit} characters, the protocol's limit"
+    ),
+    "protocol_not_json_constant": "{name} is not JSON: every number must be finite",
+    "protocol_version_type": (
+        '"protocol" must be a whole number (the version, {ours}), not {value} ({kind})'
+    ),
+    "protocol_expects_versions": "a list of protocol versions (whole numbers)",
+    "json_type_string": "a string",
+    "json_type_number": "a number with a fraction",
+    "json_type_boolean": "a boolean",
+    "json_type_null": "no value",
+    "json_type_array": "an array",
+    "json_type_object": "an object",
+    "forfeit_unread": ("it did not read the referee's line within {detail} s (its input was full)"),
+    "forfeit_closed_output": "the program closed its standard output but kept running",
+    "forfeit_cpu_limit": "the program used up its {detail} CPU seconds and was stopped",
+    "forfeit_file_limit": "the program wrote a file over its limit of {detail} MiB",
+    "forfeit_signal": "the program was killed by the signal {detail}",
+    "workers_died": "the worker playing it ended (exit status {status})",
+    "workers_error": "the referee could not play it: {error}",
+    "workers_stalled": "no result within {limit} s: its worker froze and was replaced",
+    "workers_lost": "{reason} (tried {tries:times})",
+    "count_times_one": "{n} time",
+    "count_times_other": "{n} times",
+    "league_unknown_entry_key": ("a league entry has unknown keys {names}: known are {choices}"),
+    "league_bad_limit": "the limits of {name} are not valid: {error}",
+    "league_bad_folder": "{folder} is not a folder inside the league folder {league}",
+    "league_bad_setting": "a league setting is not valid: {error}",
+    "tournament_no_module": "there is no module {module}, installed or in the league folder",
+    "league_lost_heading": "Lost games ({count:games}, counted for nobody):",
+    "league_lost_game": "game {index} (deal seed {seed}), {seating}: {reason}",
+    "league_checksums": "Files written (SHA-256; sha256sum -c checks these lines):",
+    "cli_league_start_limit_help": "seconds a program may take to say hello (default: 30)",
+    "cli_league_game_limit_help": (
+        "seconds of wall clock a game may take before its worker is replaced and the game "
+        "tried again (default: 600, or 200 times the slowest program's time limit)"
+    ),
+    "cli_league_sandbox_help": (
+        "where programs run: bwrap (bubblewrap, or refuse to start), none (the limits "
+        "only), auto (bwrap where it works; the default)"
+    ),
+    "cli_league_save_help": "also write the whole result as a JSON file",
     # --- the card table widget (set-up errors) ---------------------------------------------
     "widget_ai_count": (
         "ai: give one level for every computer seat, one per seat ({players}), or one per "

@@ -415,16 +415,22 @@ class _Reviewer:
 
     def _draw(self, number: int, action: Action) -> None:
         obs = self.game.observation(self.seat)
-        decision = self.agent.decide(obs)
+        self._weigh(number, "draw", obs, self.agent.decide(obs), action)
+
+    def _weigh(
+        self, number: int, kind: str, obs: Observation, decision: Decision | None, action: Action
+    ) -> None:
+        """One draw or discard of the learner's against the computer's ``decision``."""
         self.checked += 1
-        if same_action(decision.action, action):
+        if decision is None or same_action(decision.action, action):
             return
         cost = cost_of(decision, action)
         if cost is None:
             return
-        reason = _draw_reason(obs, decision, action)
+        why = _draw_reason if kind == "draw" else _discard_reason
+        reason = why(obs, decision, action)
         self._add(
-            Mistake(number, self.seat, "draw", obs, action, decision, cost, reason, self.agent.name)
+            Mistake(number, self.seat, kind, obs, action, decision, cost, reason, self.agent.name)
         )
 
     # --- the play and the discard -----------------------------------------------------
@@ -527,18 +533,12 @@ class _Reviewer:
     def _discard(self, number: int, action: Action) -> None:
         obs = self.game.observation(self.seat)
         weigh = getattr(self.agent, "weigh_discards", None)
-        decision = weigh(obs) if callable(weigh) else self.agent.decide(obs)
-        self.checked += 1
-        if decision is None or same_action(decision.action, action):
-            return
-        cost = cost_of(decision, action)
-        if cost is None:
-            return
-        reason = _discard_reason(obs, decision, action)
-        self._add(
-            Mistake(
-                number, self.seat, "discard", obs, action, decision, cost, reason, self.agent.name
-            )
+        self._weigh(
+            number,
+            "discard",
+            obs,
+            weigh(obs) if callable(weigh) else self.agent.decide(obs),
+            action,
         )
 
 

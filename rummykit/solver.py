@@ -1325,6 +1325,11 @@ class _TableDeadwood:
                     break
         return best
 
+    def laid_sets(self, cards: Iterable[Card]) -> list[tuple[Card, ...]]:
+        """Every set of ``cards`` that can be laid off together (the empty one first)."""
+        near = [c for c in cards if c in self.fits]
+        return self._laid(near) if near else [()]
+
     def _laid(self, near: list[Card]) -> list[tuple[Card, ...]]:
         """Every set of these cards that can be laid off together (the empty one first)."""
         key = tuple(sorted(near, key=Card.sort_key))
@@ -1333,22 +1338,18 @@ class _TableDeadwood:
             return found
         if len(self.laid) > _CACHE_LIMIT:
             self.laid.clear()
-        avail = Counter(key)
         options = [g for g in (_meld_groups(m, key, self.rules) for m in self.melds) if g]
-        seen: set[tuple[Card, ...]] = set()
-
-        def place(index: int, avail: Counter[Card], laid: tuple[Card, ...]) -> None:
-            if index == len(options):
-                seen.add(_sorted(laid))
-                return
-            place(index + 1, avail, laid)
-            for group in options[index]:
-                need = Counter(group)
-                if all(avail[c] >= n for c, n in need.items()):
-                    place(index + 1, avail - need, laid + group)
-
-        place(0, avail, ())
-        found = sorted(seen, key=len)
+        # the sets laid off so far, each once (a joker alone fits many melds: the same set)
+        states: dict[tuple[Card, ...], Counter[Card]] = {(): Counter(key)}
+        for groups in options:
+            grown = dict(states)
+            for laid, avail in states.items():
+                for group in groups:
+                    need = Counter(group)
+                    if all(avail[c] >= n for c, n in need.items()):
+                        grown.setdefault(_sorted(laid + group), avail - need)
+            states = grown
+        found = sorted(states, key=len)
         self.laid[key] = found
         return found
 
@@ -1397,8 +1398,7 @@ def layoff_sets(
     """
     melds = _table_melds(table, variant)
     counter = _TableDeadwood(melds, variant, _rules(variant).counters()[False], False)
-    near = [c for c in as_cards(hand) if c in counter.fits]
-    return counter._laid(near) if near else [()]
+    return counter.laid_sets(as_cards(hand))
 
 
 def _best_with_table(

@@ -50,6 +50,7 @@ from typing import Any, TypeAlias, Union
 
 from rummykit.agents.files import AgentImportError, import_agent
 from rummykit.agents.forfeit import Forfeit, ForfeitRecord, forfeit_points
+from rummykit.agents.process import ProcessAgent, stop_idle
 from rummykit.ai.agents import Agent
 from rummykit.ai.levels import AGENTS, make_agent
 from rummykit.game.match import Match
@@ -58,6 +59,7 @@ from rummykit.messages import render
 from rummykit.runtime import BrowserLimit, in_browser
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
+from rummykit.workers import supervise
 
 __all__ = [
     "AgentSpec",
@@ -173,6 +175,7 @@ class GameRecord:
     how: str
     actions: int
     forfeit: ForfeitRecord | None = None  # how = "forfeit": who forfeited, and why
+    lost: str = ""  # how = "lost": why the game could not be played (it counts for nobody)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -187,6 +190,8 @@ class GameRecord:
         }
         if self.forfeit is not None:
             out["forfeit"] = self.forfeit.to_dict()
+        if self.lost:
+            out["lost"] = self.lost
         return out
 
 
@@ -311,8 +316,8 @@ def _turn(game: Game, agent: Agent, seat: int, guarded: bool) -> None:
     except (Forfeit, TournamentError):
         raise
     except Exception as exc:
-        if not guarded or isinstance(exc, IllegalAction):
-            raise
+        if not guarded or isinstance(exc, IllegalAction) or isinstance(agent, ProcessAgent):
+            raise  # a program's own errors are forfeits already: this one is the referee's
         lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
         raise Forfeit("error", f"{type(exc).__name__}: {exc}", "".join(lines)[-2000:]) from None
 
@@ -359,6 +364,15 @@ def _cluster_mean(samples: Sequence[tuple[int, float, int]]) -> tuple[float, flo
 
 def _interval(mean: float, se: float | None) -> tuple[float, float] | None:
     return None if se is None else (mean - Z95 * se, mean + Z95 * se)
+
+
+def _clipped(ci: tuple[float, float] | None, low: float, high: float) -> tuple[float, float] | None:
+    """An interval kept inside the range its value can take (a win rate: 0 to 1).
+
+    >>> _clipped((0.719, 1.031), 0.0, 1.0)
+    (0.719, 1.0)
+    """
+    return None if ci is None else (max(low, ci[0]), min(high, ci[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -435,6 +449,8 @@ def standings_of(
     per_game: dict[str, dict[int, tuple[int, float, float, int]]] = {a: {} for a in labels}
     scores: dict[str, list[int]] = {a: [] for a in labels}
     for i, (record, cluster) in enumerate(zip(records, clusters)):
+        if record.how == "lost":  # never played: it counts for nobody
+            continue
         share = 1.0 / len(record.winners) if record.winners else 0.0
         for agent in labels:
             seats = [s for s, name in enumerate(record.seating) if name == agent]
@@ -467,7 +483,7 @@ def standings_of(
             rows[i][4],
             _interval(rows[i][3], rows[i][5]),
             rows[i][6],
-            _interval(rows[i][6], rows[i][7]),
+            _clipped(_interval(rows[i][6], rows[i][7]), 0.0, 1.0),
             forfeits[rows[i][0]],
         )
         for place, i in enumerate(order)
@@ -802,9 +818,22 @@ def run_games(
     workers: int,
     progress: Callable[[int, int], None] | None,
     executor: Executor | None = None,
+    *,
+    limit: float | None = None,
+    tries: int = 3,
+    apart: bool = False,
 ) -> list[GameRecord]:
     """Play the games, in worker processes (or on ``executor``) when the agents can travel;
-    the records come back in game order whoever played them."""
+    the records come back in game order whoever played them.
+
+    With ``limit`` (seconds per game, wall clock) the games are supervised
+    (:func:`rummykit.workers.supervise`): a game whose worker freezes or dies is tried
+    again, up to ``tries`` times, then recorded as lost (``how="lost"``) with the reason.
+    ``apart``: play in a worker process even with one worker (agents that are programs:
+    the referee that waits for them is not the process that must finish the league).
+    """
+    if limit is not None:
+        return _supervised(tasks, workers, progress, executor, limit, tries, apart)
     total = len(tasks)
     records: dict[int, GameRecord] = {}
 
@@ -838,4 +867,49 @@ def run_games(
     for task in tasks:
         if task.index not in records:
             note([_play_task(task)])
+    return [records[i] for i in range(total)]
+
+
+def _supervised(
+    tasks: list[_Task],
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+    executor: Executor | None,
+    limit: float,
+    tries: int,
+    apart: bool,
+) -> list[GameRecord]:
+    total = len(tasks)
+    records: dict[int, GameRecord] = {}
+
+    def done(position: int, record: GameRecord) -> None:
+        records[position] = record
+        if progress is not None:
+            progress(len(records), total)
+
+    portable = total > 0 and _portable(tasks)
+    if executor is None and in_browser():
+        workers = 1
+    count = max(1, min(workers, os.cpu_count() or 1, total))
+    if not portable or (executor is None and count == 1 and not apart):
+        count = 0  # this process plays them: trusted agents only
+    lost = supervise(
+        tasks,
+        _play_task,
+        limit=limit,
+        tries=tries,
+        done=done,
+        workers=max(1, workers) if executor is not None and portable else count,
+        executor=executor if portable else None,
+        cleanup=stop_idle,
+    )
+    for position, why in lost.items():
+        task = tasks[position]
+        reason = render("workers_lost", reason=why.reason, tries=why.tries)
+        empty = (0,) * task.players
+        records[position] = GameRecord(
+            task.index, task.deal_seed, task.seating, empty, (), "lost", 0, lost=reason
+        )
+        if progress is not None:
+            progress(len(records), total)
     return [records[i] for i in range(total)]

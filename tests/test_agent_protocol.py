@@ -10,9 +10,13 @@ import os
 import pickle
 import random
 import re
+import shutil
 import subprocess
 import sys
+import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,12 +25,18 @@ from rummykit.agents.protocol import (
     ProtocolError,
     decide_message,
     decode,
+    encode,
     read_answer,
     read_hello,
     read_observation,
+    schema,
 )
+from rummykit.agents.sandbox import Limits
 from rummykit.ai import make_agent
+from rummykit.cards import Card, make_deck
 from rummykit.game import Game, IllegalAction
+from rummykit.game.state import Event
+from rummykit.leagues import league
 from rummykit.tournament import run_tournament
 from rummykit.variants import variant
 
@@ -400,3 +410,253 @@ def test_without_select_a_thread_reads_the_answers(monkeypatch: pytest.MonkeyPat
     with pytest.raises(Forfeit, match=r"no answer within 0\.5 s"):
         misbehaving("hang", time_limit=0.5).decide(game.observation(game.current))
     assert not zombies()
+
+
+# --- the referee tells the program, and reads it with limits (issue 29) -----------------------
+
+
+NODE = shutil.which("node")
+JS_AGENT = ROOT / "examples" / "agents" / "meld_first.js"
+
+
+def node_or_skip() -> str:
+    if NODE is None:
+        if os.environ.get("RUMMYKIT_REQUIRE_NODE") == "1":
+            pytest.fail("RUMMYKIT_REQUIRE_NODE=1 but there is no node here")
+        pytest.skip("node is not installed: the JavaScript example agent can't run")
+    return NODE
+
+
+def told(stderr: str) -> list[dict[str, object]]:
+    """The referee's lines a misbehaving program wrote back to its standard error."""
+    return [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
+
+
+def test_the_hello_is_answered_with_the_welcome_and_a_forfeit_is_told() -> None:
+    agent = misbehaving("garbage", time_limit=2)
+    game = Game.new("rommi", 2, seed=1)
+    with pytest.raises(Forfeit) as caught:
+        agent.decide(game.observation(game.current))
+    welcome, error = told(caught.value.stderr)
+    validator().validate(welcome)
+    assert welcome["type"] == "welcome" and welcome["protocol"] == 1
+    assert welcome["protocols"] == [1] and welcome["name"] == "garbage"
+    assert welcome["time_limit"] == 2 and welcome["limits"] == Limits().to_dict()
+    assert welcome["sandbox"] in ("bwrap", "none")
+    # told why, with the forfeit's code and its sentence, before it was stopped
+    validator().validate(error)
+    assert error["type"] == "error" and error["code"] == "garbage"
+    assert error["message"] == str(caught.value)
+    assert "'I think I'll discard the queen' is not a JSON object" in str(error["message"])
+
+
+def test_versions_are_negotiated_and_a_mismatch_says_what_each_side_speaks() -> None:
+    hello = {"type": "hello", "name": "x", "variants": ["rommi"]}
+    assert read_hello({**hello, "protocol": 2, "protocols": [1, 2]})[2] == 1
+    for said, words in [
+        ({"protocol": 2}, "the agent speaks protocol 2; this referee speaks only 1"),
+        ({"protocol": 2, "protocols": [2, 3]}, "speaks protocol 2, 3; this referee speaks only 1"),
+        (
+            {"protocol": "1"},
+            """"protocol" must be a whole number (the version, 1), not "1" (a string)""",
+        ),
+        ({"protocol": None}, "not null (no value)"),
+        ({"protocol": True}, "not true (a boolean)"),
+        ({"protocol": 1, "protocols": ["1"]}, "'protocols' must be a list of protocol versions"),
+    ]:
+        with pytest.raises(ProtocolError) as refused:
+            read_hello({**hello, **said})
+        assert words in str(refused.value)
+        assert "this referee speaks 1" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ('{"type": "action", "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+         "nested deeper than 32 levels, the protocol's limit"),
+        ('{"type": "action", "x": ' + "[" * 33 + "]" * 33 + "}",
+         "nested deeper than 32 levels, the protocol's limit"),
+        ('{"type": "action", "id": ' + "9" * 41 + "}",
+         "a number in the line (999999999999…) is longer than 40 characters"),
+        ('{"type": "action", "id": 1e' + "9" * 40 + "}", "longer than 40 characters"),
+        ('{"type": "action", "id": NaN}', "NaN is not JSON: every number must be finite"),
+        ('{"type": "action", "x": "' + "y" * (1 << 20) + '"}',
+         "bytes long, over the protocol's limit of 1048576 bytes (1 MiB)"),
+    ],
+)  # fmt: skip
+def test_the_referee_reads_a_program_s_line_with_limits(line: str, words: str) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        decode(line.encode(), limits=True)
+    assert words in str(refused.value)
+
+
+def test_lines_within_the_limits_are_read() -> None:
+    deep = '{"type": "action", "x": ' + "[" * 31 + "]" * 31 + "}"
+    assert decode(deep, limits=True)["type"] == "action"
+    assert decode('{"type": "action", "id": ' + "9" * 40 + "}", limits=True)["id"] == int("9" * 40)
+
+
+def test_an_answer_nested_too_deep_is_garbage_and_the_program_is_not_reused() -> None:
+    game = Game.new("rommi", 2, seed=1)
+    script = (
+        "import json, sys\n"
+        "print(json.dumps({'type': 'hello', 'protocol': 1, 'name': 'deep', 'variants': ['rommi']}), flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'decide':\n"
+        '        print(\'{"type": "action", "id": %d, "text": "draw", "trace": %s}\' % (m[\'id\'], \'[\' * 100000 + \']\' * 100000), flush=True)\n'
+    )
+    agent = ProcessAgent([PY, "-c", script], time_limit=5)
+    with pytest.raises(Forfeit) as caught:
+        agent.decide(game.observation(game.current))
+    assert caught.value.code == "garbage"
+    assert "nested deeper than 32 levels, the protocol's limit" in str(caught.value)
+    assert "RecursionError" not in caught.value.stderr  # the referee's own error isn't shown
+    assert agent._program is None and not zombies()
+
+
+@pytest.mark.parametrize(
+    ("mode", "sandbox", "words"),
+    [
+        # bwrap itself holds the program's output open: there, closing it is silence
+        ("shut", "none", "the program closed its standard output but kept running"),
+        ("segv", "auto", "the program was killed by the signal SIGSEGV"),
+        ("segv", "none", "the program was killed by the signal SIGSEGV"),
+        ("crash", "auto", "the program ended (exit status 3)"),
+    ],
+)
+def test_how_a_program_ended_is_said_as_it_was(mode: str, sandbox: str, words: str) -> None:
+    game = Game.new("rommi", 2, seed=1)
+    agent = ProcessAgent([PY, str(AGENTS / "misbehaving.py"), mode], sandbox=sandbox)
+    with pytest.raises(Forfeit) as caught:
+        agent.decide(game.observation(game.current))
+    assert caught.value.code == "crash" and str(caught.value) == words
+    assert "None" not in str(caught.value)
+    assert not zombies()
+
+
+def test_a_program_that_does_not_read_its_input_cannot_stall_the_referee() -> None:
+    game = Game.new("hungarian", 2, seed=1)
+    obs = game.observation(game.current)
+    event = obs.history[0] if obs.history else Event(0, "draw_stock", {})
+    huge = replace(obs, history=(event,) * 30_000)  # a question of megabytes: the pipe fills
+    agent = misbehaving("deaf", time_limit=0.5)
+    started = time.monotonic()
+    with pytest.raises(Forfeit) as caught:
+        agent.decide(huge)
+    assert caught.value.code == "timeout"
+    assert (
+        str(caught.value) == "it did not read the referee's line within 0.5 s (its input was full)"
+    )
+    assert time.monotonic() - started < 5 and not zombies()
+
+
+def test_a_program_that_ignores_the_end_and_sigterm_is_killed() -> None:
+    game = Game.new("rommi", 2, seed=1)
+    agent = misbehaving("stubborn", time_limit=0.5)
+    started = time.monotonic()
+    with pytest.raises(Forfeit):
+        agent.decide(game.observation(game.current))
+    assert time.monotonic() - started < 4 and not zombies()
+
+
+# --- the JSON Schema: every message, both ways ------------------------------------------------
+
+
+KINDS = ("hello", "welcome", "decide", "action", "verdict", "error", "bye")
+
+
+def validator() -> Any:
+    jsonschema = pytest.importorskip("jsonschema")
+    found = schema()
+    jsonschema.Draft202012Validator.check_schema(found)
+    return jsonschema.Draft202012Validator(found)
+
+
+def test_every_message_both_ways_matches_the_shipped_schema(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Real games through real programs (the levels, the sh and JavaScript examples, and
+    programs that earn verdicts and forfeits): every line the referee writes and every line
+    it reads is recorded and validated against the JSON Schema in the package."""
+    import rummykit.agents.process as process
+
+    sent: list[dict[str, Any]] = []
+    read: list[dict[str, Any]] = []
+
+    def encoding(message: dict[str, Any]) -> bytes:
+        sent.append(json.loads(json.dumps(message)))
+        return encode(message)
+
+    def decoding(line: bytes | str, limits: bool = False) -> dict[str, Any]:
+        found = decode(line, limits)
+        read.append(found)
+        return found
+
+    monkeypatch.setattr(process, "encode", encoding)
+    monkeypatch.setattr(process, "decode", decoding)
+    process.stop_idle()
+    lineups: list[tuple[str, int, list[object]]] = [
+        ("hungarian", 3, [ProcessAgent.level("normal"), ProcessAgent(["sh", str(SH_AGENT)]), "easy"]),
+        ("rommi", 2, [misbehaving("second_chance"), ProcessAgent.level("easy")]),
+        ("rommi", 2, [misbehaving("illegal"), misbehaving("garbage")]),
+    ]  # fmt: skip
+    if NODE is not None:
+        lineups.append(("hungarian", 4, [ProcessAgent([NODE, str(JS_AGENT)]), "normal"]))
+        lineups.append(("rommi", 3, [ProcessAgent([NODE, str(JS_AGENT)]), "easy"]))
+    for variant_name, players, agents in lineups:
+        run_tournament(variant_name, players, agents, games=1, seed=5, workers=1)  # type: ignore[arg-type]
+    process.stop_idle()
+    check = validator()
+    whole = schema()
+    by_kind = {kind: check.evolve(schema={**whole, **whole["$defs"][kind]}) for kind in KINDS}
+    first: dict[str, dict[str, Any]] = {}
+    for message in sent + read:
+        kind = message["type"]
+        assert kind in by_kind, message
+        errors = [e.message for e in by_kind[kind].iter_errors(message)]
+        assert not errors, (kind, errors[:3])
+        first.setdefault(kind, message)
+    for message in first.values():
+        assert check.is_valid(message)  # against the whole schema: exactly one message form
+    assert {m["type"] for m in sent} == {"welcome", "decide", "verdict", "error", "bye"}
+    assert {m["type"] for m in read} >= {"hello", "action"}
+    cards = [c for m in sent if m["type"] == "decide" for c in m["observation"]["hand"]]
+    assert cards and all(Card(c) in make_deck(1, 1) for c in cards)  # the referee's own form
+
+
+def test_the_schema_refuses_what_the_referee_refuses() -> None:
+    check = validator()
+    game = Game.new("rommi", 2, seed=2)
+    good = decide_message(game.observation(game.current), 1, 1)
+    assert check.is_valid(good)
+    for bad in (
+        {**good, "id": 0},
+        {**good, "observation": {**good["observation"], "hand": ["1♠"]}},
+        {"type": "action", "id": 1},
+        {"type": "action", "id": 1, "action": {"type": "fold"}},
+        {"type": "hello", "protocol": "1", "name": "x", "variants": []},
+        {"type": "hello", "protocol": 1, "name": " ", "variants": []},
+    ):
+        assert not check.is_valid(bad), bad
+    assert check.is_valid({"type": "action", "id": 3, "text": "discard 9s",
+                           "trace": {"steps": ["a plain sentence"], "why": "one more"}})  # fmt: skip
+
+
+def test_the_javascript_example_plays_a_league_without_a_forfeit(tmp_path: Path) -> None:
+    node = node_or_skip()
+    for name in ("meld_first.js", "first_legal.sh"):
+        shutil.copy(ROOT / "examples" / "agents" / name, tmp_path)
+    for variant_name, players in (("rommi", 2), ("hungarian", 3)):
+        entries = [
+            {"name": "js", "command": [node, "meld_first.js"]},
+            {"name": "sh", "command": ["sh", "first_legal.sh"]},
+            {"name": "easy", "level": "easy"},
+        ]
+        (tmp_path / "league.json").write_text(json.dumps({"agents": entries}))
+        result = league(tmp_path, variant_name, players, games=players, seed=2, workers=1,
+                        progress=False)  # fmt: skip
+        assert len(result.records) == (3 if players == 2 else 1) * players
+        assert result.standing("js").forfeits == 0 and not result.forfeits
+        assert result.standing("js").samples == (2 if players == 2 else 1) * players

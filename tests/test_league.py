@@ -3,7 +3,9 @@ cluster), forfeits that don't stop the league, and reports a teacher can read.""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import sys
 from collections import Counter
@@ -13,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from rummykit.cli import main
-from rummykit.leagues import LeagueError, league
-from rummykit.tournament import run_tournament
+from rummykit.leagues import LeagueError, league, read_manifest, write_results
+from rummykit.tournament import GameRecord, run_tournament, standings_of
 
 ROOT = Path(__file__).resolve().parent.parent
 AGENTS = Path(__file__).resolve().parent / "agents"
@@ -60,7 +62,9 @@ def test_the_same_seed_gives_the_same_league_and_another_seed_another() -> None:
 
 
 def test_many_entrants_play_a_swiss_schedule() -> None:
-    entrants = [entrant(f"p{i}", python="test_tournament:FirstLegal") for i in range(9)]
+    entrants = [
+        entrant(f"p{i}", python="test_tournament:FirstLegal", process=False) for i in range(9)
+    ]
     result = league(
         entrants,
         "rommi",
@@ -230,3 +234,104 @@ def test_a_dask_cluster_gives_the_same_league_as_one_process() -> None:
     assert played and {t["worker"] for t in played} <= set(workers)  # the cluster played them
     assert there == here
     assert tournament == run_tournament("rommi", 2, ["easy", "normal"], games=2, seed=2, workers=1)
+
+
+# --- a league nobody can cheat (issue 29): what the teacher reads and keeps -----------------
+
+
+def test_results_are_written_atomically_with_checksums_in_the_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    page, data = tmp_path / "board.html", tmp_path / "results.json"
+    data.write_text("an older league's results")
+    argv = ["league", str(EXAMPLES), "--games", "2", "-w", "1", "-q", "--sandbox", "none"]
+    assert main([*argv, "--html", str(page), "--save", str(data)]) == 0
+    out = capsys.readouterr().out
+    sums = dict(reversed(line.split("  ", 1)) for line in out.splitlines()[-2:])
+    for path in (page, data):
+        assert sums[str(path)] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert "Files written (SHA-256; sha256sum -c checks these lines):" in out
+    saved = json.loads(data.read_text())
+    assert saved["sandbox"]["mode"] == "none" and set(saved["entrants"]) >= {"first-legal"}
+    assert "No sandbox (sandbox none): programs ran as the organiser's own user" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.html", "results.json"]  # no temp
+
+
+def test_writing_results_that_fails_leaves_the_old_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = league(["easy", "normal"], "rommi", 2, games=2, seed=1, workers=1, progress=False)
+    path = tmp_path / "results.json"
+    path.write_text("the old results")
+
+    def broken(handle: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(OSError, match="No space left"):
+        write_results(result, {"json": path})
+    assert path.read_text() == "the old results" and [p.name for p in tmp_path.iterdir()] == [
+        "results.json"
+    ]
+
+
+def test_win_rate_intervals_stay_between_0_and_100_percent() -> None:
+    # seven deals of two rotations: the first agent wins every game of six of them
+    records = []
+    for deal in range(7):
+        for k in range(2):
+            seating = ("a", "b") if k == 0 else ("b", "a")
+            winner = seating.index("a") if deal < 6 else seating.index("b")
+            points = tuple(10 if s == winner else 0 for s in range(2))
+            records.append(GameRecord(2 * deal + k, deal, seating, points, (winner,), "out", 9))
+    standings, _ = standings_of(records, ["a", "b"], [r.deal_seed for r in records], False)
+    a = next(s for s in standings if s.agent == "a")
+    assert a.win_rate == pytest.approx(6 / 7) and a.win_ci is not None
+    assert a.win_ci[1] == 1.0 and 0.0 <= a.win_ci[0] < 6 / 7  # clipped, not 103%
+    b = next(s for s in standings if s.agent == "b")
+    assert b.win_ci is not None and b.win_ci[0] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        ({"level": "easy", "memroy": 512}, "unknown keys memroy"),
+        ({"level": "easy", "memory": 0}, "the limit memory must be a whole number from 1"),
+        ({"level": "easy", "cpu": "lots"}, "the limit cpu must be a whole number"),
+        ({"command": ["sh", "x.sh"], "folder": "../elsewhere"}, "not a folder inside the league"),
+    ],
+)
+def test_bad_entries_are_refused_naming_the_key(
+    tmp_path: Path, entry: dict[str, object], words: str
+) -> None:
+    (tmp_path / "league.json").write_text(json.dumps({"agents": [entry, {"level": "normal"}]}))
+    with pytest.raises(LeagueError, match=words):
+        league(tmp_path, progress=False)
+
+
+def test_a_program_sees_its_own_folder_or_only_its_own_files(tmp_path: Path) -> None:
+    for name in ("alice", "bob"):
+        (tmp_path / name).mkdir()
+        shutil.copy(EXAMPLES / "first_legal.sh", tmp_path / name)
+    shutil.copy(EXAMPLES / "first_legal.sh", tmp_path / "carol.sh")
+    shutil.copy(EXAMPLES / "lowball.py", tmp_path / "alice")
+    manifest = {
+        "agents": [
+            {"name": "alice", "python": "alice/lowball.py:LowBall"},
+            {"name": "bob", "command": ["sh", "first_legal.sh"], "folder": "bob"},
+            {"name": "carol", "command": ["sh", "carol.sh"]},
+            {"name": "teacher", "python": "alice/lowball.py:LowBall", "process": False},
+        ]
+    }
+    (tmp_path / "league.json").write_text(json.dumps(manifest))
+    entrants, _ = read_manifest(tmp_path)
+    agents = {e.name: getattr(e.factory, "agent", None) for e in entrants}
+    root = tmp_path.resolve()
+    assert agents["alice"].visible == (str(root / "alice"),)  # type: ignore[union-attr]
+    assert agents["bob"].visible == (str(root / "bob"),)  # type: ignore[union-attr]
+    assert agents["bob"].cwd == str(root / "bob")  # type: ignore[union-attr]
+    assert agents["carol"].visible == (str(root / "carol.sh"),)  # type: ignore[union-attr]
+    assert agents["teacher"] is None  # trusted: in the referee's process
+    assert {e.name: e.process for e in entrants} == {
+        "alice": True, "bob": True, "carol": True, "teacher": False
+    }  # fmt: skip

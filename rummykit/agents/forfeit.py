@@ -38,14 +38,17 @@ class Forfeit(Exception):
     """An agent lost the round by forfeit: ``code`` says why, ``detail`` in words, and
     ``stderr`` is the end of what the agent's program wrote to its standard error."""
 
-    def __init__(self, code: str, detail: str = "", stderr: str = "") -> None:
-        super().__init__(code, detail, stderr)
+    def __init__(
+        self, code: str, detail: str = "", stderr: str = "", template: str | None = None
+    ) -> None:
+        super().__init__(code, detail, stderr, template)
         self.code = code
         self.detail = detail
         self.stderr = stderr
+        self.template = template or f"forfeit_{code}"  # the sentence, when the code has several
 
     def __str__(self) -> str:
-        return render(f"forfeit_{self.code}", detail=self.detail)
+        return render(self.template, detail=self.detail)
 
 
 @dataclass(frozen=True, slots=True)

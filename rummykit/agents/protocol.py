@@ -2,20 +2,29 @@
 
 One JSON object per line, UTF-8, each with a ``"type"``. The agent speaks first:
 
-- agent → referee ``{"type": "hello", "protocol": 1, "name": "hard", "variants": [...]}``;
-- referee → agent ``{"type": "decide", "id": 1, "observation": {...}, "options": {...},
-  "turn": {...}, "turn_status": {...}}``: the seat's observation in its JSON form
-  (:meth:`Observation.to_dict`, the legal actions included), the variant's house rules and
-  the public facts of the turn;
+- agent → referee ``{"type": "hello", "protocol": 1, "name": "hard", "variants": [...]}``
+  (``"protocols": [1, 2]`` too, when it speaks several versions);
+- referee → agent ``{"type": "welcome", "protocol": 1, "protocols": [1], ...}``: the version
+  the referee chose and every version it speaks, the program's name in the standings, its
+  time limits and resource limits;
+- referee → agent ``{"type": "decide", "id": 1, "game": 1, "observation": {...},
+  "options": {...}, "turn": {...}, "turn_status": {...}}``: the seat's observation in its
+  JSON form (:meth:`Observation.to_dict`, the legal actions included), the variant's house
+  rules and the public facts of the turn; ``game`` counts the games this program has played;
 - agent → referee ``{"type": "action", "id": 1, "action": {...}}`` (the action's JSON form)
   or ``{"type": "action", "id": 1, "text": "discard 9s"}`` (its text form), optionally with
   ``"trace"`` in the Decision trace's JSON form (:meth:`Trace.to_dict`);
 - referee → agent ``{"type": "verdict", "id": 1, "verdict": {...}, "message": "..."}`` when
   the action was refused: one more answer to the same ``id``, then a forfeit;
-- either side ``{"type": "error", "message": "..."}``; the referee's last line is
+- either side ``{"type": "error", "message": "..."}`` (the referee's with the forfeit
+  ``code`` too, just before it stops the program); the referee's last line is
   ``{"type": "bye"}``, and the agent exits then, or when its input ends.
 
-This module turns values into those messages and back; it runs nothing.
+The JSON Schema of every message ships beside this module (:func:`schema`). The referee
+reads a program's lines with limits — :data:`MAX_LINE` bytes, :data:`MAX_DEPTH` levels of
+nesting, :data:`MAX_NUMBER` characters in a number — and refuses a line over any of them
+with a protocol error that names the limit. This module turns values into those messages
+and back; it runs nothing.
 
 >>> from rummykit.game import Game
 >>> game = Game.new("rommi", players=2, seed=3)
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import fields, replace
+from importlib import resources
 from typing import Any, TypeVar
 
 from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace
@@ -43,7 +53,11 @@ from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_LINE",
+    "MAX_NUMBER",
     "PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
     "ProtocolError",
     "action_message",
     "check_variant",
@@ -55,19 +69,45 @@ __all__ = [
     "read_hello",
     "read_observation",
     "read_trace",
+    "schema",
     "variant_names",
     "verdict_message",
+    "welcome_message",
 ]
 
 PROTOCOL_VERSION = 1
 """The protocol version this rummykit speaks (the ``protocol`` of the hello line)."""
 
+PROTOCOL_VERSIONS = (1,)
+"""Every protocol version this referee speaks (the welcome line lists them)."""
+
 MAX_LINE = 1 << 20
 """The longest line either side accepts (1 MiB); a longer one is garbage."""
+
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects the referee reads in a program's line."""
+
+MAX_NUMBER = 40
+"""The most characters of one number the referee reads in a program's line."""
 
 
 class ProtocolError(ValueError):
     """A line did not follow the agent protocol."""
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of every message of the protocol, both ways.
+
+    ``schema()["$defs"]`` holds each message (``hello``, ``welcome``, ``decide``,
+    ``action``, ``verdict``, ``error``, ``bye``) and the values inside them (``card``,
+    ``action_form``, ``observation``, ``trace``, ``verdict_form``...).
+
+    >>> {"hello", "welcome", "decide", "action", "verdict", "error", "bye"} <= set(schema()["$defs"])
+    True
+    """
+    text = resources.files(__package__).joinpath("protocol.schema.json").read_text("utf-8")
+    found: dict[str, Any] = json.loads(text)
+    return found
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -79,8 +119,12 @@ def encode(message: dict[str, Any]) -> bytes:
     return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
-def decode(line: bytes | str) -> dict[str, Any]:
+def decode(line: bytes | str, limits: bool = False) -> dict[str, Any]:
     """One line back into a message; anything but a JSON object with a ``type`` is refused.
+
+    With ``limits`` (the referee reading a program's line), a line longer than
+    :data:`MAX_LINE`, nested deeper than :data:`MAX_DEPTH` or with a number longer than
+    :data:`MAX_NUMBER` characters is refused too, naming the limit.
 
     >>> decode(b'{"type": "bye"}')
     {'type': 'bye'}
@@ -88,15 +132,62 @@ def decode(line: bytes | str) -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     rummykit.agents.protocol.ProtocolError: 'hello' is not a JSON object with a "type": ...
+    >>> decode('{"type": "hello", "x": ' + "[" * 40 + "]" * 40 + "}", limits=True)
+    Traceback (most recent call last):
+    ...
+    rummykit.agents.protocol.ProtocolError: the line is nested deeper than 32 levels, the protocol's limit
     """
+    if limits and len(line) > MAX_LINE:
+        raise ProtocolError(render("protocol_line_too_long", size=len(line), limit=MAX_LINE))
     text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     try:
-        data = json.loads(text)
+        data = _LIMITED.decode(text) if limits else json.loads(text)
+    except RecursionError:
+        raise ProtocolError(render("protocol_too_deep", limit=MAX_DEPTH)) from None
+    except _Refused as refused:
+        raise ProtocolError(str(refused)) from None
     except ValueError:
         data = None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError(render("protocol_not_a_message", line=_clip(text)))
+    if limits and (text.count("[") + text.count("{") > MAX_DEPTH) and _too_deep(data):
+        raise ProtocolError(render("protocol_too_deep", limit=MAX_DEPTH))
     return data
+
+
+class _Refused(Exception):
+    """A number or constant over the protocol's limits (raised inside the JSON decoder)."""
+
+
+def _number(kind: type[int] | type[float]) -> Any:
+    def read(text: str) -> int | float:
+        if len(text) > MAX_NUMBER:
+            raise _Refused(render("protocol_number_too_long", limit=MAX_NUMBER, start=text[:12]))
+        return kind(text)
+
+    return read
+
+
+def _constant(name: str) -> object:
+    raise _Refused(render("protocol_not_json_constant", name=name))
+
+
+_LIMITED = json.JSONDecoder(
+    parse_int=_number(int), parse_float=_number(float), parse_constant=_constant
+)
+
+
+def _too_deep(data: object) -> bool:
+    """Whether ``data`` nests arrays and objects deeper than :data:`MAX_DEPTH` (no recursion)."""
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        inner = value.values() if isinstance(value, dict) else value
+        assert isinstance(inner, (list, type({}.values())))
+        stack.extend((v, depth + 1) for v in inner if isinstance(v, (dict, list)))
+    return False
 
 
 def _clip(text: str, limit: int = 120) -> str:
@@ -112,21 +203,74 @@ def hello_message(name: str, variants: list[str]) -> dict[str, Any]:
     return {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "variants": variants}
 
 
-def read_hello(data: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
-    """The name and variants of an agent's hello line; a wrong version or shape is refused.
+def welcome_message(version: int, name: str, **facts: object) -> dict[str, Any]:
+    """The referee's answer to a hello: the version chosen, every version it speaks, the
+    program's name in the standings, and ``facts`` (its limits, its sandbox).
+
+    >>> welcome_message(1, "alice", time_limit=2.0)
+    {'type': 'welcome', 'protocol': 1, 'protocols': [1], 'name': 'alice', 'time_limit': 2.0}
+    """
+    return {
+        "type": "welcome",
+        "protocol": version,
+        "protocols": list(PROTOCOL_VERSIONS),
+        "name": name,
+        **facts,
+    }
+
+
+def _version(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def read_hello(data: dict[str, Any]) -> tuple[str, tuple[str, ...], int]:
+    """The name, variants and chosen protocol version of an agent's hello line; a version
+    the referee doesn't speak, or a wrong shape, is refused.
+
+    A program that speaks several versions lists them in ``"protocols"``; the referee picks
+    the highest it speaks too.
 
     >>> read_hello(hello_message("first", ["rommi"]))
-    ('first', ('rommi',))
+    ('first', ('rommi',), 1)
     >>> read_hello({"type": "hello", "protocol": 9, "name": "x", "variants": ["rommi"]})
     Traceback (most recent call last):
     ...
-    rummykit.agents.protocol.ProtocolError: the agent speaks protocol 9; this referee speaks 1
+    rummykit.agents.protocol.ProtocolError: the agent speaks protocol 9; this referee speaks only 1
+    >>> read_hello({"type": "hello", "protocol": "1", "name": "x", "variants": ["rommi"]})
+    Traceback (most recent call last):
+    ...
+    rummykit.agents.protocol.ProtocolError: "protocol" must be a whole number (the version, 1), not "1" (a string)
     """
     if data.get("type") != "hello":
         raise ProtocolError(render("protocol_expected", expected="hello", got=data.get("type")))
-    if data.get("protocol") != PROTOCOL_VERSION:
+    said = data.get("protocol")
+    if _version(said) is None:
         raise ProtocolError(
-            render("protocol_version", version=data.get("protocol"), ours=PROTOCOL_VERSION)
+            render(
+                "protocol_version_type",
+                value=json.dumps(said),
+                kind=render(f"json_type_{_json_type(said)}"),
+                ours=PROTOCOL_VERSION,
+            )
+        )
+    offered = data.get("protocols", [said])
+    if not isinstance(offered, list) or any(_version(v) is None for v in offered):
+        raise ProtocolError(
+            render(
+                "protocol_bad_field",
+                field="protocols",
+                expected=render("protocol_expects_versions"),
+            )
+        )
+    common = sorted(set(offered) & set(PROTOCOL_VERSIONS))
+    if not common:
+        shown = ", ".join(str(v) for v in offered) if "protocols" in data else str(said)
+        raise ProtocolError(
+            render(
+                "protocol_version",
+                version=shown,
+                ours=", ".join(str(v) for v in PROTOCOL_VERSIONS),
+            )
         )
     name, variants = data.get("name"), data.get("variants")
     if not isinstance(name, str) or not name.strip():
@@ -141,7 +285,20 @@ def read_hello(data: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
                 expected=render("protocol_expects_variant_names"),
             )
         )
-    return name.strip(), tuple(v.strip().lower() for v in variants)
+    return name.strip(), tuple(v.strip().lower() for v in variants), common[-1]
+
+
+def _json_type(value: object) -> str:
+    """The JSON name of a value's type: string, number, boolean, null, array or object."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 # --- the referee's questions ----------------------------------------------------------------
@@ -159,8 +316,9 @@ def _options(rules: Variant) -> dict[str, object]:
     return dict(found)
 
 
-def decide_message(obs: Observation, ident: int) -> dict[str, Any]:
-    """The question for one decision: the observation, the house rules, the turn so far.
+def decide_message(obs: Observation, ident: int, game: int | None = None) -> dict[str, Any]:
+    """The question for one decision: the observation, the house rules, the turn so far;
+    ``game`` counts the games the program has been asked about (a new number: a new game).
 
     The observation is :meth:`Observation.to_dict` exactly, but the JSON forms of its history
     events and legal actions are reused from earlier questions (a referee asks about one game
@@ -177,9 +335,11 @@ def decide_message(obs: Observation, ident: int) -> dict[str, Any]:
     plain["table"] = [_form(m) for m in obs.table]
     plain["history"] = _history_forms(obs.history)
     plain["legal_actions"] = [_form(a) for a in obs.legal_actions]
+    message: dict[str, Any] = {"type": "decide", "id": ident}
+    if game is not None:
+        message["game"] = game
     return {
-        "type": "decide",
-        "id": ident,
+        **message,
         "observation": plain,
         "options": _options(obs.variant),
         "turn": _plain_fields(obs.turn),
@@ -454,6 +614,10 @@ def read_answer(data: dict[str, Any], ident: int) -> tuple[Action, dict[str, Any
 
 
 def _note(data: object) -> Note:
+    """A sentence of a trace: ``{"message": ..., "cards": [...]}`` (a ``Note``'s JSON form;
+    its ``code`` is not needed) or just the sentence as a string."""
+    if isinstance(data, str):
+        return Note("ai_say", {"text": data})
     if not isinstance(data, dict):
         raise ProtocolError(
             render("protocol_bad_field", field="trace", expected=render("protocol_expects_notes"))
@@ -463,11 +627,15 @@ def _note(data: object) -> Note:
 
 def read_trace(data: dict[str, Any] | None, name: str, seat: int, action: Action) -> Trace:
     """The trace an agent sent, its sentences kept as written; a missing or unreadable trace
-    becomes a one-line trace that says the program gave no reasons.
+    becomes a one-line trace that says the program gave no reasons. Every sentence (a step,
+    a candidate's note, ``why``) may be a note's JSON form or a plain string.
 
     >>> print(read_trace(None, "first", 0, parse_action("draw")))
     first (seat 0) thinks:
     Chosen: draw from the stock. The program gave no reasons.
+    >>> print(read_trace({"why": "nothing better"}, "first", 0, parse_action("draw")))
+    first (seat 0) thinks:
+    Chosen: draw from the stock. nothing better
     """
     if data is not None:
         try:
@@ -486,7 +654,9 @@ def read_trace(data: dict[str, Any] | None, name: str, seat: int, action: Action
                 for c in data.get("candidates", [])
             )
             steps = tuple(_note(n) for n in data.get("steps", []))
-            return Trace(name, seat, steps, candidates, action, _note(data.get("why", {})))
+            why = data.get("why")
+            said = _note(why) if why else Note("agent_no_reasons")
+            return Trace(name, seat, steps, candidates, action, said)
         except (ProtocolError, KeyError, TypeError, ValueError, AttributeError):
             pass  # the action counts; a trace that doesn't read is replaced, not fatal
     return Trace(name, seat, (), (), action, Note("agent_no_reasons"))

@@ -52,7 +52,8 @@ def serve(
     """Play ``agent`` over the protocol until ``bye`` or the end of the input; 0 when done.
 
     A refused action (a verdict line) is answered by deciding again; a decision that fails
-    is an error line (and its traceback goes to standard error), and serving goes on.
+    is an error line (and its traceback goes to standard error), and serving goes on. The
+    referee's welcome needs no answer; its error lines are written to standard error.
     """
     inp = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
@@ -81,9 +82,10 @@ def serve(
             return 0
         if kind == "error":
             print(render("agent_referee_error", message=message.get("message")), file=err)
+            err.flush()
             continue
         if kind not in ("decide", "verdict"):
-            continue  # a later protocol's message: not ours to answer
+            continue  # the welcome, or a later protocol's message: not ours to answer
         ident = message.get("id")
         try:
             if kind == "decide":

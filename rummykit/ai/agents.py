@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from rummykit.ai import planning as plan
-from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace, signed
+from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace, agent_name, gap, signed
 from rummykit.cards import JOKER, Card, format_cards
 from rummykit.game.actions import (
     Action,
@@ -221,11 +221,15 @@ class BaseAgent(ABC):
                 terms = [Term("deadwood_after", 0.0, note)]
             elif card is None:
                 terms = [stock_term(obs, hand, "ai_term_stock_rule")]
+            elif draw.source == "cut_card":  # not out with it: it goes back (H10)
+                now = plan.least_deadwood(obs, hand)
+                note = Note("ai_term_cut_back", {"card": card, "value": now}, (card,))
+                terms = [Term("deadwood_after", -float(now), note)]
             else:
                 terms = [take_term(obs, hand, card)]
             rule = self._rules.get(draw.source)
             if rule is None and not weighed:
-                rule = Note("ai_term_rule_agent", {"agent": self.name})
+                rule = Note("ai_term_rule_agent", {"agent": agent_name(self.name)})
             if draw != chosen and rule is not None:
                 terms.append(Term("ruled_out", -self.ruled_out, rule))
             self._candidates.append(Candidate.of(draw, terms))
@@ -384,7 +388,7 @@ class BaseAgent(ABC):
         best = ranked[0]
         card = best.action.card if isinstance(best.action, Discard) else None
         if len(ranked) > 1:
-            diff = f"{best.score - ranked[1].score:.1f}"
+            diff = gap(best.score, ranked[1].score)  # as the two scores are shown
             params = {
                 "card": card,
                 "score": signed(best.score),

@@ -19,7 +19,7 @@ from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game.actions import Action, Discard, ExchangeJoker, LayOff, PlayMeld
 from rummykit.game.facts import Event
 from rummykit.game.observation import Observation
-from rummykit.melds import Meld, layoff_readings
+from rummykit.melds import Meld
 from rummykit.solver import (
     Arrangement,
     Opening,
@@ -27,7 +27,6 @@ from rummykit.solver import (
     best_opening,
     can_go_out,
     deadwood_counter,
-    layoff_cards,
     layoff_sets,
     opening_points,
 )
@@ -377,14 +376,36 @@ def arrangement(obs: Observation, hand: Sequence[Card], discard: bool = False) -
             rest.remove(card)
         if not rest:
             continue  # the opening's own melds hold cards of the hand
-        found = best_arrangement(rest, v, discard=discard)
-        if sum(m.points(v) for m in found.melds) < v.opening_threshold:
-            continue
-        if found.deadwood_value < best.deadwood_value:
-            best = Arrangement(
-                found.melds, found.deadwood, found.deadwood_value, found.discard, v.name, laid
-            )
+        for found in _openings_of(rest, v, discard):
+            if found.deadwood_value < best.deadwood_value:
+                best = Arrangement(
+                    found.melds, found.deadwood, found.deadwood_value, found.discard, v.name, laid
+                )
     return best
+
+
+def _openings_of(cards: list[Card], v: Variant, discard: bool) -> Iterator[Arrangement]:
+    """Arrangements of ``cards`` whose melds make an opening (H8): the least-deadwood one
+    when its melds reach the threshold, and the one of the best opening's melds."""
+    found = best_arrangement(cards, v, discard=discard)
+    if sum(m.points(v) for m in found.melds) >= v.opening_threshold:
+        yield found
+    opening = best_opening(cards, v)
+    if not opening.ok:
+        return
+    left = list(cards)
+    for meld in opening.melds:
+        for c in meld.cards:
+            left.remove(c)
+    if discard:
+        if not left:
+            return
+        worst = max(left, key=v.card_value)
+        left.remove(worst)
+    else:
+        worst = None
+    value = sum(v.card_value(c) for c in left)
+    yield Arrangement(tuple(opening.melds), tuple(left), value, worst, v.name)
 
 
 def must_play_take(obs: Observation) -> bool:
@@ -484,11 +505,6 @@ def layoff_moves(obs: Observation, cards: Iterable[Card]) -> list[Action]:
 def exchange_moves(obs: Observation) -> list[ExchangeJoker]:
     """Legal joker exchanges."""
     return [a for a in obs.legal_actions if isinstance(a, ExchangeJoker)]
-
-
-def fits_table(obs: Observation, card: Card) -> bool:
-    """Whether ``card`` could be laid off onto some meld on the table."""
-    return any(layoff_readings(tm.meld, (card,), obs.variant) for tm in obs.table)
 
 
 # --- what the table and the unseen cards offer ----------------------------------------------
@@ -732,7 +748,7 @@ class Outlook:
             deadwood_counter(v, table=table),
             deadwood_counter(v, discard=True, table=table),
         )
-        self.fits = layoff_cards(table, v)  # the cards that may go onto the table
+        self.table = table
         counts = unseen_counts(obs)
         self.unseen = [
             (card, counts[card], v.card_value(card)) for card in sorted(counts, key=Card.sort_key)
@@ -767,14 +783,43 @@ class Outlook:
     def relevant(self, hand: Sequence[Card]) -> set[Card]:
         """The unseen cards whose arrival could change how ``hand`` melds or lays off: any
         other card can only be thrown back or kept instead of a costlier one (a swap)."""
-        return completers(hand, self.variant) | self.fits
+        return completers(hand, self.variant) | self._spots(hand)
 
-    def swap(self, hand: Sequence[Card], card: Card) -> int:
-        """The least deadwood once ``card`` is drawn and kept out of every meld: thrown
-        back, or kept instead of the card the hand can best spare."""
-        return min(
-            self.deadwood(hand), self.deadwood(hand, discard=True) + self.variant.card_value(card)
-        )
+    def _spots(self, hand: Sequence[Card]) -> set[Card]:
+        """The cards that, added to ``hand``, could go onto a table meld: a set's missing
+        suits; for a run, each card beyond an end whose gap to it the hand's cards and jokers
+        (as many as the meld may still take) can fill."""
+        if not self.table:
+            return set()
+        v = self.variant
+        low = 1 if v.ace_low else 2
+        high = 14 if v.ace_above_king else 13
+        held = set(hand)
+        jokers = sum(c.is_joker for c in hand)
+        cap = v.jokers_per_meld if v.jokers else 0
+        spots: set[Card] = set()
+        for meld in self.table:
+            free = min(jokers, max(0, cap - sum(c.is_joker for c in meld.cards)))
+            if not meld.is_run:
+                if len(meld.cards) < 4:
+                    spots.update(meld.missing_suits())
+                continue
+            for step, edge in ((1, meld.end), (-1, meld.start)):
+                gaps, p, size = 0, edge + step, len(meld.cards)
+                while (
+                    low <= p <= high
+                    and size < 13
+                    and not (p in (1, 14) and {1, 14} & {meld.start, meld.end})
+                ):
+                    card = _RUN_CARDS[p, meld.suit]
+                    if card not in held:
+                        spots.add(card)
+                        gaps += 1
+                        if gaps > free:
+                            break
+                    p += step
+                    size += 1
+        return spots
 
     def forecast(self, hand: Sequence[Card]) -> Forecast:
         """What the next draw is expected to do for ``hand``: the expected deadwood after
@@ -804,14 +849,14 @@ class Outlook:
 
     def _draws(self, hand: Sequence[Card]) -> Iterator[tuple[Card, int, int, bool]]:
         """Per unseen card: its copies, the least deadwood once it is drawn and the turn
-        played out (:meth:`after_draw`), and whether that is less than a swap leaves
-        (:meth:`swap`) — then the card goes into a meld or onto the table, in every
-        arrangement that leaves that least."""
+        played out (:meth:`after_draw`), and whether that is less than a swap leaves (the card
+        thrown back, or kept instead of the one the hand can best spare) — then the card
+        goes into a meld or onto the table, in every arrangement that leaves that least."""
         relevant = self.relevant(hand)
         keep = self.deadwood(hand)
         spare = self.deadwood(hand, discard=True)
         for card, count, value in self.unseen:
-            swap = min(keep, spare + value)  # :meth:`swap`
+            swap = min(keep, spare + value)  # thrown back, or kept instead of the worst
             if card.is_joker or card in relevant:
                 dead = self.after_draw(hand, card)
                 yield card, count, dead, dead < swap

@@ -16,7 +16,7 @@ from rummykit.cards import Card
 from rummykit.game.actions import Action
 from rummykit.messages import TEMPLATES, render
 
-__all__ = ["Candidate", "Decision", "Note", "Term", "Trace", "action_cards", "signed"]
+__all__ = ["Candidate", "Decision", "Note", "Term", "Trace", "action_cards", "gap", "signed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +62,16 @@ class Term:
             else self.name,
             "note": self.note.to_dict(),
         }
+
+
+def gap(high: float, low: float) -> str:
+    """How far apart two scores are as they are shown, to the tenth (``"0.0"``: shown the
+    same, a tie).
+
+    >>> gap(9.55, 9.51), gap(9.54, 9.46), gap(-12.04, -14.0)
+    ('0.1', '0.0', '2.0')
+    """
+    return f"{round(high, 1) - round(low, 1):.1f}".replace("-0.0", "0.0")
 
 
 def signed(value: float) -> str:
@@ -198,7 +208,7 @@ class Trace:
                 mark = "→" if c.action == self.chosen else " "
                 head = render("ai_option", action=str(c.action), score=signed(c.score))
                 if c.score != best or i:
-                    diff = f"{best - c.score:.1f}"
+                    diff = gap(best, c.score)
                     head += (
                         render("ai_as_good") if diff == "0.0" else render("ai_behind", diff=diff)
                     )
