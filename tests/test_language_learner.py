@@ -316,6 +316,7 @@ _INPUT_EXAMPLES = (
     "card_parse",
     "play_help",
     "exercise_accepts",
+    "handout_cards",
 )
 
 
