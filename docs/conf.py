@@ -84,25 +84,28 @@ def copy_notebooks() -> list[str]:
     widget output with its static picture (``widget_fallback.py``).
 
     Links from a notebook to ``../docs/page.md`` (right in JupyterLab) become ``../page.md``
-    (right from ``docs/notebooks/``).
+    (right from ``docs/notebooks/``); the translations (``notebooks/pt/``, ``notebooks/fi/``)
+    go to ``docs/notebooks/pt/`` … with their links to ``../../docs/`` made ``../../``.
     """
     if COPIES.exists():
         shutil.rmtree(COPIES)
     COPIES.mkdir()
     names = []
-    for source in sorted(NOTEBOOKS.glob("*.ipynb")):
+    for source in sorted([*NOTEBOOKS.glob("*.ipynb"), *NOTEBOOKS.glob("*/*.ipynb")]):
+        relative = source.relative_to(NOTEBOOKS)
         notebook = json.loads(source.read_text(encoding="utf-8"))
+        up = "../" * len(relative.parts)
         for cell in notebook.get("cells", []):
             text = "".join(cell.get("source", ""))
             if cell.get("cell_type") == "code":
                 cell["source"] = _IGNORE_MARK.sub("", text)
             elif cell.get("cell_type") == "markdown":
-                cell["source"] = text.replace("](../docs/", "](../")
+                cell["source"] = text.replace(f"]({up}docs/", f"]({up}")
         widget_fallback.with_fallbacks(notebook)  # each widget output gets its static picture
-        (COPIES / source.name).write_text(
-            json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-        )
-        names.append(source.stem)
+        target = COPIES / relative
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        names.append(relative.with_suffix("").as_posix())
     return names
 
 
