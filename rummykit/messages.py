@@ -380,6 +380,8 @@ TEMPLATES: dict[str, str] = {
     "action_meld": "meld {cards}",
     "action_joker_as": " (joker as {card})",
     "action_jokers_as": " (jokers as {cards})",
+    # a move and what its jokers stand for: one sentence, said again in any language
+    "action_with_jokers": "{action}{jokers}",
     "action_layoff": "lay off {cards} onto meld {meld}",
     "action_exchange": "exchange {card} for the joker in meld {meld}",
     "action_undo": "undo the last move",

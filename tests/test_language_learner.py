@@ -41,7 +41,7 @@ from rummykit.game import (
 )
 from rummykit.game.actions import ActionParseError
 from rummykit.language import speaking
-from rummykit.messages import RANK_PATTERNS, TEMPLATES, render
+from rummykit.messages import RANK_PATTERNS, TEMPLATES, join, render
 from rummykit.pofiles import read_po
 from rummykit.terminal import TerminalGame, says
 from rummykit.variants import ROMMI
@@ -228,6 +228,19 @@ def test_a_verdict_says_its_move_again_in_the_language_it_is_rendered_in() -> No
     assert verdict.render("en").startswith("Not allowed: lay off 2♠ onto meld 1.")
     assert verdict.render("pt").startswith("Não permitido: acrescentar 2♠ à combinação 1.")
     assert verdict.render("fi").startswith("Ei sallittu: lisää 2♠ yhdistelmään 1.")
+
+
+def test_a_move_made_a_string_in_english_is_said_again_in_the_language_of_its_sentence() -> None:
+    # the computer's plan "lay off 2♥ onto meld 3 and discard the A♣", made in English
+    # (str of each move) and read in Portuguese, was left half in English
+    moves = [str(LayOff(parse_cards("2♥"), 2)), str(Discard(Card("A♣")))]
+    with_joker = str(PlayMeld(parse_cards("5♥ 6♥ JK"), joker_as=Card("7♥")))
+    plan = render("ai_can_go_out_plan", plan=join(moves, "and"))
+    assert plan.render("pt").endswith("acrescentar 2♥ à combinação 3 e descartar o A♣.")
+    assert plan.render("fi").endswith("lisää 2♥ yhdistelmään 3 ja heitä pois A♣.")
+    assert render("action_ok", action=with_joker, language="pt") == (
+        "Permitido: baixar 5♥ 6♥ 🃏 (joker como 7♥)."
+    )
 
 
 def _terminal(lang: str, typed: str) -> str:

@@ -220,7 +220,7 @@ class PlayMeld(Action):
         object.__setattr__(self, "joker_as", _one_meaning(self.joker_as))
 
     def __str__(self) -> str:
-        return render("action_meld", cards=self.cards) + _joker_text(self.joker_as)
+        return _with_jokers(render("action_meld", cards=self.cards), self.joker_as)
 
     def typed(self, language: str | None = None) -> str:
         code = "command_meld_as" if self.joker_as is not None else "command_meld"
@@ -243,9 +243,8 @@ class LayOff(Action):
         object.__setattr__(self, "joker_as", _one_meaning(self.joker_as))
 
     def __str__(self) -> str:
-        return render("action_layoff", cards=self.cards, meld=self.meld + 1) + _joker_text(
-            self.joker_as
-        )
+        layoff = render("action_layoff", cards=self.cards, meld=self.meld + 1)
+        return _with_jokers(layoff, self.joker_as)
 
     def typed(self, language: str | None = None) -> str:
         code = "command_layoff_as" if self.joker_as is not None else "command_layoff"
@@ -291,6 +290,14 @@ class Discard(Action):
 
     def _params(self) -> dict[str, object]:
         return {"card": self.card}
+
+
+def _with_jokers(move: str, joker_as: JokerMeaning) -> str:
+    """The move and what its jokers stand for, as one sentence (a :class:`Text`) that a
+    sentence holding it says again in its own language."""
+    if joker_as is None:
+        return move
+    return render("action_with_jokers", action=move, jokers=_joker_text(joker_as))
 
 
 def _joker_text(joker_as: JokerMeaning) -> str:
