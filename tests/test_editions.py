@@ -306,17 +306,43 @@ CHECKED_WITHOUT_RULE = {
         "read a tournament": "ReadInterval",
         "write a computer player": "AgentCheck",
     },
+    "pt/03_rommi.ipynb": {"ligar as regras da casa do Rommi": 'variant("rommi", '},
+    "pt/04_jogar.ipynb": {
+        "jogar uma rodada": "BestDiscard",
+        "ler a revisão": "PredictMove",
+        "resolver desafios": "FindOpening",
+    },
+    "pt/05_dentro_da_ia.ipynb": {"": "PredictMove"},
+    "pt/06_sala_de_aula.ipynb": {
+        "responder perguntas sobre as regras": "QuizWidget",
+        "ler os resultados de um torneio": "ReadInterval",
+        "escrever um jogador do computador": "AgentCheck",
+    },
+    "fi/03_rommi.ipynb": {"ottaa käyttöön Rommin omat säännöt": 'variant("rommi", '},
+    "fi/04_pelaa.ipynb": {
+        "pelata unkarilaisen rommin kierroksen": "BestDiscard",
+        "lukea kierroksesi läpikäynnin": "PredictMove",
+        "ratkaista rommipulmia": "FindOpening",
+    },
+    "fi/05_tekoalyn_sisalla.ipynb": {"": "PredictMove"},
+    "fi/06_luokassa.ipynb": {
+        "vastata kaikenlaisiin sääntökysymyksiin": "QuizWidget",
+        "lukea turnauksen tulokset": "ReadInterval",
+        "kirjoittaa oman tietokonepelaajan": "AgentCheck",
+    },
 }
 
 
 def objectives(name: str) -> list[str]:
-    """The bullets after "By the end of this lesson you will be able to:", one line each."""
+    """The bullets after "By the end of this lesson you will be able to:" ("você vai saber:",
+    "jälkeen osaat"), one line each."""
     first = source(load(name)["cells"][0])
-    block = re.split(r"be able\s+to:\n\n", first, maxsplit=1)[1].split("\n\n", 1)[0]
+    lead = r"(?:be able\s+to:|você\s+vai\s+saber:|jälkeen\s+osaat)\n\n"
+    block = re.split(lead, first, maxsplit=1)[1].split("\n\n", 1)[0]
     return [" ".join(b.split()) for b in re.split(r"^- ", block, flags=re.M) if b.strip()]
 
 
-@pytest.mark.parametrize("name", [n for n in LESSONS if "/" not in n])
+@pytest.mark.parametrize("name", LESSONS)
 def test_every_objective_has_a_checked_exercise(name: str) -> None:
     cells = load(name)["cells"]
     key = next(
@@ -324,7 +350,7 @@ def test_every_objective_has_a_checked_exercise(name: str) -> None:
     )  # the lesson's answer key: each exercise's key, then the rules it is about
     stored = "".join("".join(o.get("text", "")) for o in key["outputs"])
     checked: set[str] = set()
-    for listed in re.findall(r"^   rules: (.*)$", stored, flags=re.M):
+    for listed in re.findall(r"^   (?:rules|regras|säännöt): (.*)$", stored, flags=re.M):
         checked |= set(re.findall(r"[HR]\d+", listed))
     posed = " ".join(source(c) for c in cells if "exercise" in tags(c))
     for objective in objectives(name):
