@@ -475,7 +475,9 @@ def test_portuguese_puts_the_article_before_a_card() -> None:
         for c, t in entries.items()
         if not c.startswith(("command_", "bad_action", "card_", "exercise_accepts"))
         and re.search(
-            r"\b(descartou|descartar|pegou|pegar|pega|pula|Pego|Descarto) \{(card|took)\}", t
+            r"(^|\b(descartou|descartar|pegou|pegar|pega|pula|Pego|Descarto|Com|com|tem|aceita) )"
+            r"\{(card|took)\}[ ,]",
+            t,
         )
     }
     assert not bare, bare
