@@ -25,7 +25,13 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from rummykit.drawing import cards_html
-from rummykit.messages import gender_word, read_ranks_with, render, write_ranks_with
+from rummykit.messages import (
+    gender_word,
+    read_ranks_with,
+    render,
+    write_cards_with,
+    write_ranks_with,
+)
 
 __all__ = [
     "ACE",
@@ -545,5 +551,25 @@ _JOKER = _build(0, "")
 JOKER: Card = _JOKER
 _BY_TEXT: dict[str, Card] = {str(c): c for c in (*_CARDS.values(), _JOKER)}
 
+_CARD_IN_TEXT = re.compile(r"(?<!\S)(?:10|[2-9AJQK])[♠♥♦♣](?![^\s,.;:)])")
+
+
+def _cards_in_letters(text: str) -> str:
+    """Cards written in text with the English letters (``Q♠ or K♠``), in the letters of the
+    sentence: the language's when local letters are on.
+
+    >>> from rummykit.language import speaking
+    >>> with speaking("fi", local_letters=True):
+    ...     _cards_in_letters("Q♠ tai K♠, 10♥")
+    'D♠ tai R♠, 10♥'
+    """
+    from rummykit.language import local_letters
+
+    if not local_letters():
+        return text
+    return _CARD_IN_TEXT.sub(lambda m: card_text(_BY_TEXT[m.group()]), text)
+
+
 read_ranks_with(_rank_of_text)
+write_cards_with(_cards_in_letters)
 write_ranks_with(lambda rank: Rank(rank).text())

@@ -49,6 +49,7 @@ __all__ = [
     "read_ranks_with",
     "render",
     "set_language",
+    "write_cards_with",
     "write_ranks_with",
 ]
 
@@ -2705,6 +2706,17 @@ def _rank_of_text(text: str) -> str:
     return _RANK_READERS[0](text) if _RANK_READERS else ""
 
 
+_CARD_WRITERS: list[Callable[[str], str]] = []
+_SUITS = "♠♥♦♣"
+
+
+def write_cards_with(writer: Callable[[str], str]) -> None:
+    """How cards given as text (``"Q♥"``, ``"Q♠ or K♠"``: a move's or a computer player's
+    words made a string) are written again in a sentence, so that they take the cards'
+    letters of the sentence (``D♥`` with Finnish letters on): :mod:`rummykit.cards` gives it."""
+    _CARD_WRITERS[:] = [writer]
+
+
 _RANK_WRITERS: list[Callable[[int], str]] = []
 
 
@@ -2810,6 +2822,10 @@ def _value(value: object, language: str) -> object:
     if isinstance(value, str):
         if _is_decimal(value):  # a number written with one decimal, e.g. "+4.3", "15.3"
             value = value.replace(".", _template("decimal_separator", language))
+        elif _CARD_WRITERS and any(
+            mark in value for mark in _SUITS
+        ):  # cards as text: the sentence's letters
+            value = _CARD_WRITERS[0](value)
         word = _Word(value)
         word.language = language
         return word

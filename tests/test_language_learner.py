@@ -243,6 +243,21 @@ def test_a_move_made_a_string_in_english_is_said_again_in_the_language_of_its_se
     )
 
 
+def test_cards_made_strings_take_the_letters_of_the_sentence() -> None:
+    # the computer's partners (join of str(card)) were written Q♠ beside D♥ with Finnish
+    # letters on
+    partners = join([str(Card("Q♠")), str(Card("K♠"))], "or")
+    params = {"count": 3, "cards": parse_cards("Q♥ K♦ J♣"), "partners": partners, "weight": 0.5}
+    with speaking("fi", local_letters=True):
+        said = render("ai_term_outs_many", params)
+    assert "jonkin kortin D♠ tai R♠ kanssa" in said and "D♥ R♦ J♣" in said
+    with speaking("pt", local_letters=True):
+        said = render("ai_term_outs_many", params)
+    assert "D♠ ou R♠" in said and "D♥ R♦ V♣" in said and "Q" not in said
+    with speaking("pt"):
+        assert "Q♠ ou K♠" in render("ai_term_outs_many", params)
+
+
 def _terminal(lang: str, typed: str) -> str:
     out = io.StringIO()
     with speaking(lang):
@@ -443,7 +458,7 @@ def test_finnish_parks_no_card_after_a_colon_or_a_this() -> None:
     found = {
         c: t
         for c, t in _entries("fi").items()
-        if re.search(r"\b(tätä|tämän|näitä): \{(card|cards|hand|meld)\}", t)
+        if re.search(r"\b(tätä|tämän|näitä|näistä|kanssa): \{(card|cards|hand|meld|partners)\}", t)
         or (re.search(r"\{number\}: \{cards\}", t) and not c.endswith("_label"))
     }
     assert not found, found
