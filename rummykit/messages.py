@@ -40,6 +40,7 @@ __all__ = [
     "Text",
     "TranslationWarning",
     "add_templates",
+    "decimal",
     "gender_word",
     "get_language",
     "in_language",
@@ -73,6 +74,8 @@ TEMPLATES: dict[str, str] = {
     ),
     "list_one": "{item}",
     "interval": "[{low}, {high}]",
+    # a share in a table cell: "51.7%" (Finnish writes a space before the sign)
+    "percent": "{value}%",
     "label_valid": "✔ valid",
     "label_invalid": "✘ not valid",
     # --- the command line ----------------------------------------------------------------
@@ -2624,6 +2627,17 @@ def _plural(base: str, n: int, language: str) -> str:
     if found is None:
         return one if n == 1 else other
     return found.npgettext(base, one, other, n)
+
+
+def decimal(value: float, spec: str = "+.2f", language: str | None = None) -> str:
+    """``value`` written with ``spec`` and the decimal mark of ``language`` (default: the
+    current one) — for numbers set outside a sentence, a table's cells.
+
+    >>> decimal(1.5, language="en"), decimal(1.5, language="pt"), decimal(-0.25, ".1f", "fi")
+    ('+1.50', '+1,50', '-0,2')
+    """
+    lang = get_language() if language is None else check_language(language)
+    return format(value, spec).replace(".", _template("decimal_separator", lang))
 
 
 def _is_decimal(text: str) -> bool:

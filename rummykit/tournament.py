@@ -55,7 +55,7 @@ from rummykit.ai.agents import Agent
 from rummykit.ai.levels import AGENTS, make_agent
 from rummykit.game.match import Match
 from rummykit.game.state import Game, IllegalAction
-from rummykit.messages import render
+from rummykit.messages import decimal, render
 from rummykit.runtime import BrowserLimit, in_browser
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
@@ -666,11 +666,15 @@ def standing_cells(s: AgentStanding, columns: Sequence[str]) -> list[str]:
         "agent": s.agent,
         "seats": str(s.seats),
         "samples": str(s.samples),
-        "mean": f"{s.mean:+.2f}",
-        "ci": _ci_text(s.ci, "{:+.2f}"),
-        "std": f"{s.std:.1f}",
-        "win": f"{100 * s.win_rate:.1f}%",
-        "win_ci": _ci_text(s.win_ci, "{:.1f}%", 100),
+        "mean": decimal(s.mean),
+        "ci": _ci_sentence(s.ci),
+        "std": decimal(s.std, ".1f"),
+        "win": _percent(s.win_rate),
+        "win_ci": (
+            "—"
+            if s.win_ci is None
+            else render("interval", low=_percent(s.win_ci[0]), high=_percent(s.win_ci[1]))
+        ),
         "forfeits": str(s.forfeits),
     }
     return [cells[c] for c in columns]
@@ -693,10 +697,9 @@ def _ci_sentence(ci: tuple[float, float] | None) -> str:
     return render("interval", low=f"{ci[0]:+.2f}", high=f"{ci[1]:+.2f}")
 
 
-def _ci_text(ci: tuple[float, float] | None, fmt: str, scale: float = 1.0) -> str:
-    if ci is None:
-        return "—"
-    return f"[{fmt.format(ci[0] * scale)}, {fmt.format(ci[1] * scale)}]"
+def _percent(share: float) -> str:
+    """A share as a table writes it, the language's way: ``51.7%``, ``51,7%``, ``51,7 %``."""
+    return render("percent", value=decimal(100 * share, ".1f"))
 
 
 def _options_text(options: dict[str, object]) -> str:

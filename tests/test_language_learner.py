@@ -44,6 +44,7 @@ from rummykit.language import speaking
 from rummykit.messages import RANK_PATTERNS, TEMPLATES, join, render
 from rummykit.pofiles import read_po
 from rummykit.terminal import TerminalGame, says
+from rummykit.tournament import run_tournament
 from rummykit.variants import ROMMI
 from rummykit.variants import variant as get_variant
 
@@ -256,6 +257,19 @@ def test_cards_made_strings_take_the_letters_of_the_sentence() -> None:
     assert "D♠ ou R♠" in said and "D♥ R♦ V♣" in said and "Q" not in said
     with speaking("pt"):
         assert "Q♠ ou K♠" in render("ai_term_outs_many", params)
+
+
+def test_a_tournament_table_writes_its_numbers_the_languages_way() -> None:
+    # the table's cells were built outside any sentence: "+6.67  [-2.50, +15.83] … 83.3%" in
+    # a Portuguese or Finnish report
+    result = run_tournament("rommi", 2, ["easy", "normal"], games=6, seed=1, workers=1)
+    easy = {}
+    for lang in ("en", "pt", "fi"):
+        with speaking(lang):
+            easy[lang] = next(line for line in str(result).splitlines() if line.startswith("1 "))
+    assert "+6.67  [-2.50, +15.83]" in easy["en"] and "83.3%  [50.7%, 100.0%]" in easy["en"]
+    assert "+6,67  [-2,50; +15,83]" in easy["pt"] and "83,3%  [50,7%; 100,0%]" in easy["pt"]
+    assert "11,5" in easy["fi"] and "83,3 %  [50,7 %; 100,0 %]" in easy["fi"]
 
 
 def _terminal(lang: str, typed: str) -> str:
