@@ -29,6 +29,8 @@ import contextlib
 import importlib.util
 import ipaddress
 import os
+import re
+import secrets
 import socket
 import sys
 from dataclasses import dataclass
@@ -41,6 +43,7 @@ from rummykit.tutorials import _start
 from rummykit.variants import VARIANTS
 
 __all__ = [
+    "CARDS",
     "CULL_INTERVAL",
     "CULL_TIMEOUT",
     "DEFAULT_IP",
@@ -51,6 +54,8 @@ __all__ = [
     "ClassroomError",
     "ClassroomSettings",
     "class_notebook",
+    "default_max_students",
+    "make_code",
     "classroom_command",
     "classroom_environment",
     "share_urls",
@@ -69,8 +74,22 @@ CULL_TIMEOUT = 600
 CULL_INTERVAL = 60
 """Seconds between two checks for idle kernels."""
 
-DEFAULT_PREHEAT = 1
-"""Kernels kept started, the class notebook run in them, ahead of the next student."""
+DEFAULT_PREHEAT = 0
+"""Kernels kept started, the class notebook run in them, ahead of the next student: none by
+default, so that no kernel runs before a student has typed the class code."""
+
+CARDS = ("open", "closed")
+"""How the computer's cards are shown: open (its reasoning names the cards it holds: open-cards
+teaching) or closed (its reasoning without its hidden cards)."""
+
+STUDENT_MEMORY = 150 * 2**20
+"""Bytes of memory counted per student for the default ``--max-students``: a table's kernel
+measured 58 MB resident (docs/performance.md), with room for a long game and Voilà's share."""
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""The letters of a made-up class code: no 0/O or 1/I, so it reads aloud and types easily."""
+
+_CODE = re.compile(r"[A-Za-z0-9-]{4,20}")
 
 EXTENSIONS = (
     "@jupyter-widgets/jupyterlab-manager",
@@ -107,6 +126,9 @@ class ClassroomSettings:
     cull_timeout: int = CULL_TIMEOUT
     cull_interval: int = CULL_INTERVAL
     preheat: int = DEFAULT_PREHEAT
+    code: str = ""
+    max_students: int = 0
+    cards: str = "open"
 
     def __post_init__(self) -> None:
         try:
@@ -141,6 +163,30 @@ class ClassroomSettings:
             )
         if self.preheat < 0:
             raise ClassroomError(render("classroom_bad_preheat", value=str(self.preheat)))
+        if self.code and not _CODE.fullmatch(self.code):
+            raise ClassroomError(render("classroom_bad_code", value=self.code))
+        if self.max_students < 0:
+            raise ClassroomError(render("classroom_bad_max", value=str(self.max_students)))
+        if self.cards not in CARDS:
+            raise ClassroomError(render("classroom_bad_cards", value=self.cards))
+
+    def ready(self) -> ClassroomSettings:
+        """These settings with a class code made up if none was given, and the most students
+        from this computer's memory if not given.
+
+        >>> ready = ClassroomSettings().ready()
+        >>> len(ready.code), ready.max_students >= 1
+        (6, True)
+        >>> ClassroomSettings(code="maths-7b", max_students=5).ready().code
+        'maths-7b'
+        """
+        from dataclasses import replace
+
+        return replace(
+            self,
+            code=self.code or make_code(),
+            max_students=self.max_students or default_max_students(),
+        )
 
     @classmethod
     def from_text(cls, **texts: str) -> ClassroomSettings:
@@ -161,6 +207,7 @@ class ClassroomSettings:
             "cull_timeout": ("classroom_bad_seconds", {"option": "--cull-timeout", "least": "1"}),
             "cull_interval": ("classroom_bad_seconds", {"option": "--cull-interval", "least": "1"}),
             "preheat": ("classroom_bad_preheat", {}),
+            "max_students": ("classroom_bad_max", {}),
         }
         values: dict[str, str | int] = dict(texts)
         for name, (code, more) in numbers.items():
@@ -169,7 +216,40 @@ class ClassroomSettings:
                     values[name] = int(texts[name].strip())
                 except ValueError:
                     raise ClassroomError(render(code, value=texts[name], **more)) from None
+                if name == "max_students" and values[name] == 0:  # 0 is "not given"
+                    raise ClassroomError(render(code, value=texts[name], **more))
         return cls(**values)  # type: ignore[arg-type]
+
+
+def make_code() -> str:
+    """A new class code: six letters and digits, drawn by the system's secure random source.
+
+    >>> code = make_code()
+    >>> len(code), set(code) <= set(CODE_LETTERS)
+    (6, True)
+    """
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+
+
+def memory_bytes() -> int:
+    """This computer's memory in bytes (0 where the system doesn't say)."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
+def default_max_students(memory: int | None = None) -> int:
+    """The most tables at once by default: half of ``memory`` (this computer's) at
+    :data:`STUDENT_MEMORY` a student, at least 1; 30 where the memory isn't known.
+
+    >>> default_max_students(8 * 2**30), default_max_students(1 * 2**30), default_max_students(0)
+    (27, 3, 30)
+    """
+    memory = memory_bytes() if memory is None else memory
+    if memory <= 0:
+        return 30
+    return max(1, memory // 2 // STUDENT_MEMORY)
 
 
 def class_notebook() -> Path:
@@ -235,6 +315,10 @@ def classroom_environment(settings: ClassroomSettings) -> dict[str, str]:
     # imported: the server needs no widgets)
     env["RUMMYKIT_CLASS_VARIANT"] = settings.variant
     env["RUMMYKIT_CLASS_LEVEL"] = settings.level
+    env["RUMMYKIT_CLASS_CARDS"] = settings.cards
+    # for the server alone (rummykit.classroom_server takes the code out before any kernel)
+    env["RUMMYKIT_CLASS_CODE"] = settings.code
+    env["RUMMYKIT_CLASS_MAX"] = str(settings.max_students)
     return env
 
 
@@ -276,9 +360,21 @@ def classroom_command(settings: ClassroomSettings) -> int:
         message = render("cli_error", command="classroom", message=render("classroom_no_voila"))
         print(message, file=sys.stderr)
         return 2
+    settings = settings.ready()
     print(render("classroom_serving"))
     for url in share_urls(settings):
         print(render("classroom_share", url=url))
+    print(render("classroom_code", code=settings.code))
+    memory = memory_bytes()
+    print(
+        render(
+            "classroom_limit",
+            count=settings.max_students,
+            memory=str(round(memory / 2**30)) if memory else "?",
+            each=str(STUDENT_MEMORY // 2**20),
+        )
+    )
+    print(render(f"classroom_cards_{settings.cards}"))
     if ipaddress.ip_address(settings.ip).is_loopback:
         print(render("classroom_share_local"))
     print(
@@ -337,8 +433,6 @@ def serve(arguments: list[str]) -> None:
     the first argument, read once)."""
     import nbformat
     from nbconvert.exporters import templateexporter
-    from voila.app import main  # type: ignore[import-untyped]
-
     # nbconvert names the extensions of every environment it builds (a later nbconvert without
     # that list serves as plain Voilà does)
     extensions: list[Any] | None = getattr(templateexporter, "JINJA_EXTENSIONS", None)
@@ -348,7 +442,14 @@ def serve(arguments: list[str]) -> None:
     if notebook is not None and Path(notebook).is_file():
         with contextlib.suppress(ValueError, OSError):  # a bad notebook is Voilà's to report
             nbformat.read(notebook, as_version=4)  # type: ignore[no-untyped-call]
-    main(argv=arguments)
+    _launch(arguments)
+
+
+def _launch(arguments: list[str]) -> None:
+    """Voilà's application with rummykit's door (:mod:`rummykit.classroom_server`), run."""
+    from rummykit.classroom_server import classroom_app
+
+    classroom_app().launch_instance(argv=arguments)
 
 
 if __name__ == "__main__":  # pragma: no cover - the server's process, run by voila_arguments

@@ -520,7 +520,8 @@ def add_grading(commands: Subcommands) -> None:
 
 def add_classroom(commands: Subcommands) -> None:
     """Add ``rummykit classroom [--ip ADDRESS] [--port N] [--variant NAME] [--level LEVEL]
-    [--cull-timeout S] [--cull-interval S] [--preheat N]``."""
+    [--cull-timeout S] [--cull-interval S] [--preheat N] [--code CODE] [--max-students N]
+    [--cards open|closed]``; more options go in :data:`CLASSROOM_OPTIONS`."""
     from rummykit import classroom
 
     parser = commands.add_parser(
@@ -556,17 +557,35 @@ def add_classroom(commands: Subcommands) -> None:
         ),
     )
 
+    parser.add_argument("--code", default="", help=render("classroom_cli_code_help"))
+    parser.add_argument(
+        "--max-students",
+        default="",
+        metavar="N",
+        help=render("classroom_cli_max_help", default=classroom.default_max_students()),
+    )
+    parser.add_argument(
+        "--cards",
+        default="open",
+        help=render("classroom_cli_cards_help", choices=", ".join(classroom.CARDS), default="open"),
+    )
+
     def run(args: argparse.Namespace) -> int:
+        texts = {
+            "ip": args.ip,
+            "port": args.port,
+            "variant": args.variant,
+            "level": args.level,
+            "cull_timeout": args.cull_timeout,
+            "cull_interval": args.cull_interval,
+            "preheat": args.preheat,
+            "code": args.code,
+            "cards": args.cards,
+        }
+        if args.max_students:
+            texts["max_students"] = args.max_students
         try:
-            settings = classroom.ClassroomSettings.from_text(
-                ip=args.ip,
-                port=args.port,
-                variant=args.variant,
-                level=args.level,
-                cull_timeout=args.cull_timeout,
-                cull_interval=args.cull_interval,
-                preheat=args.preheat,
-            )
+            settings = classroom.ClassroomSettings.from_text(**texts)
         except classroom.ClassroomError as error:
             return _fail("classroom", error)
         return classroom.classroom_command(settings)

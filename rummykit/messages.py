@@ -2420,6 +2420,52 @@ TEMPLATES: dict[str, str] = {
     "classroom_culling": (
         "A game idle for {timeout} s with no page open is shut down (checked every {interval} s)."
     ),
+    "classroom_cli_code_help": (
+        "the class code students type before they get a table: 4 to 20 letters, digits or "
+        "hyphens (default: a new code of 6 letters and digits, printed at the start)"
+    ),
+    "classroom_cli_max_help": (
+        "the most students with a table at once; one more gets a page saying the class is full "
+        "(default: {default}, from this computer's memory)"
+    ),
+    "classroom_cli_cards_help": (
+        "the computer's cards: open (its reasoning names the cards it holds) or closed (its "
+        "reasoning without its hidden cards); {choices} (default: {default})"
+    ),
+    "classroom_bad_code": (
+        "--code {value} is not a class code: give 4 to 20 letters, digits or hyphens"
+    ),
+    "classroom_bad_max": (
+        "--max-students {value} is not a number of students: give a whole number from 1 up"
+    ),
+    "classroom_bad_cards": "--cards {value} is not a choice: give open or closed",
+    "classroom_code": "Class code: {code} (students type it on the page; --code sets your own)",
+    "classroom_limit": (
+        "At most {count:students} at once (this computer has {memory} GB of memory; "
+        "{each} MB counted a student; --max-students sets another number)."
+    ),
+    "classroom_cards_open": (
+        "The computer's cards are open: its reasoning names the cards it holds "
+        "(--cards closed hides them)."
+    ),
+    "classroom_cards_closed": (
+        "The computer's cards are closed: its reasoning leaves out the cards it holds."
+    ),
+    "class_page_title": "Rummy table",
+    "class_page_code_intro": "Type the class code your teacher gave you to get your table.",
+    "class_page_code_label": "Class code",
+    "class_page_start": "Start my table",
+    "class_page_wrong_code": "That is not the class code. Check it with your teacher and try again.",
+    "class_page_starting": "Your table is being dealt; this page opens it in a moment.",
+    "class_page_full": (
+        "The class is full: {count:students} at most, and every place is taken. Ask your "
+        "teacher, or try again when someone has left."
+    ),
+    "count_students_one": "{n} student",
+    "count_students_other": "{n} students",
+    "class_reasoning_note": (
+        "The computer's reasoning shows its cards: open-cards teaching, as your teacher chose."
+    ),
     # --- the browser (JupyterLite: Python in a web page, no processes) ----------------------
     "browser_no_workers": (
         "In the browser the games are played one after another in this page: a web page can't "

@@ -58,6 +58,9 @@ BAD_VALUES = {
     "--cull-interval": "1m 0",
     "--preheat": "-2 many",
     "--ip": "school.example 300.1.1.1",
+    "--code": "abc 123456789012345678901 ab!cd",
+    "--max-students": "0 -3 lots",
+    "--cards": "hidden OPEN",
 }
 """Values each option refuses; the error quotes the option and the value."""
 
@@ -115,7 +118,8 @@ def test_the_defaults_serve_this_computer_only_with_culling_on(
     assert option(command, "MappingKernelManager.cull_idle_timeout") == "600"
     assert option(command, "MappingKernelManager.cull_interval") == "60"
     assert option(command, "MappingKernelManager.cull_connected") == "False"
-    assert option(command, "preheat_kernel") == "True" and option(command, "pool_size") == "1"
+    # no kernel before a student has typed the class code: no preheated pool by default
+    assert not [part for part in command if "preheat" in part or "pool_size" in part]
     allowed = [part.split("=", 1)[1] for part in command if "extension_allowlist=" in part]
     assert allowed == list(EXTENSIONS)
     assert "--no-browser" in command
@@ -271,7 +275,6 @@ def test_serve_runs_voila_with_the_shared_code_and_the_validator_ready(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     pytest.importorskip("voila")
-    import voila.app
     from nbconvert.exporters import HTMLExporter, templateexporter
     from nbformat import validator
 
@@ -280,7 +283,7 @@ def test_serve_runs_voila_with_the_shared_code_and_the_validator_ready(
     )
     monkeypatch.setattr(validator, "validators", {})
     ran: list[list[str]] = []
-    monkeypatch.setattr(voila.app, "main", lambda argv: ran.append(argv))
+    monkeypatch.setattr(classroom, "_launch", ran.append)
     arguments = [str(classroom.class_notebook()), "--port=9999", "--template=rummykit"]
     classroom.serve(arguments)
     assert ran == [arguments]
@@ -292,12 +295,11 @@ def test_serve_runs_voila_as_it_is_when_nbconvert_or_the_notebook_differ(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     pytest.importorskip("voila")
-    import voila.app
     from nbconvert.exporters import templateexporter
 
     monkeypatch.delattr(templateexporter, "JINJA_EXTENSIONS")
     ran: list[list[str]] = []
-    monkeypatch.setattr(voila.app, "main", lambda argv: ran.append(argv))
+    monkeypatch.setattr(classroom, "_launch", ran.append)
     broken = tmp_path / "broken.ipynb"
     broken.write_text("{not json", encoding="utf-8")
     classroom.serve([str(broken), "--port=9999"])
@@ -377,3 +379,63 @@ def test_each_new_game_is_a_new_deal() -> None:
         page._new.click()
         seeds.add(page.table.seed)
     assert len(seeds) == 5
+
+
+# --- the class code, the most students, the computer's cards ----------------------------------
+
+
+def test_a_code_is_made_up_and_printed_and_reaches_the_server_only(
+    started: list[tuple[list[str], dict[str, str]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["classroom"]) == 0
+    ((_command, env),) = started
+    code = env["RUMMYKIT_CLASS_CODE"]
+    assert len(code) == 6 and set(code) <= set(classroom.CODE_LETTERS)
+    out = capsys.readouterr().out
+    assert f"Class code: {code} " in out
+    most = classroom.default_max_students()
+    assert env["RUMMYKIT_CLASS_MAX"] == str(most) and f"At most {most} students at once" in out
+    assert env["RUMMYKIT_CLASS_CARDS"] == "open" and "--cards closed hides them" in out
+    # two starts, two codes (a code is never the same for every class)
+    assert main(["classroom"]) == 0
+    assert started[1][1]["RUMMYKIT_CLASS_CODE"] != code
+
+
+def test_the_teacher_s_code_limit_and_closed_cards(
+    started: list[tuple[list[str], dict[str, str]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = ["--code", "Maths-7B", "--max-students", "1", "--cards", "closed"]
+    assert main(["classroom", *arguments]) == 0
+    ((_command, env),) = started
+    assert env["RUMMYKIT_CLASS_CODE"] == "Maths-7B" and env["RUMMYKIT_CLASS_MAX"] == "1"
+    assert env["RUMMYKIT_CLASS_CARDS"] == "closed"
+    out = capsys.readouterr().out
+    assert "Class code: Maths-7B" in out and "At most 1 student at once" in out
+    assert "its reasoning leaves out the cards it holds" in out
+
+
+def test_the_most_students_follow_the_memory() -> None:
+    assert classroom.default_max_students(24 * 2**30) == 81
+    assert classroom.default_max_students(2**30) == 3
+    assert classroom.default_max_students(100 * 2**20) == 1  # never none
+    assert classroom.default_max_students(0) == 30  # memory unknown
+
+
+def test_a_student_s_table_keeps_the_teacher_s_cards_and_never_mentions_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("ipywidgets")
+    from rummykit.widgets.class_table import ClassTable
+
+    monkeypatch.setenv("RUMMYKIT_CLASS_CARDS", "closed")
+    closed = ClassTable.from_environment()
+    assert closed.table.show_reasoning is False
+    assert all(set(entry) <= {"action", "mine", "name", "number", "seat", "text"} for entry in closed.table.ai_log)
+    monkeypatch.setenv("RUMMYKIT_CLASS_CARDS", "open")
+    opened = ClassTable.from_environment()
+    assert opened.table.show_reasoning is True
+    for page in (closed, opened):
+        page.choose("rommi", "easy", seed=3)  # a new game keeps the choice
+        assert page.table.show_reasoning is page.open_cards
+        words = " ".join(str(v) for v in page.table.labels.values())
+        assert "show_reasoning" not in words and "=False" not in words

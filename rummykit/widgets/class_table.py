@@ -26,7 +26,7 @@ from rummykit.messages import render
 from rummykit.variants import VARIANTS
 from rummykit.widgets.table import Table
 
-__all__ = ["LEVEL_VARIABLE", "VARIANT_VARIABLE", "ClassTable"]
+__all__ = ["CARDS_VARIABLE", "LEVEL_VARIABLE", "VARIANT_VARIABLE", "ClassTable"]
 
 VARIANT_VARIABLE = "RUMMYKIT_CLASS_VARIANT"
 """The environment variable that names the variant a student's page starts with."""
@@ -34,13 +34,24 @@ VARIANT_VARIABLE = "RUMMYKIT_CLASS_VARIANT"
 LEVEL_VARIABLE = "RUMMYKIT_CLASS_LEVEL"
 """The environment variable that names the computer's level a student's page starts with."""
 
+CARDS_VARIABLE = "RUMMYKIT_CLASS_CARDS"
+"""The environment variable that says whether the computer's cards are ``open`` (its reasoning
+names them) or ``closed``."""
+
 
 class ClassTable(widgets.VBox):
     """Two menus (variant, computer's level), a *New game* button, and the Table under them."""
 
     def __init__(
-        self, variant_name: str = "hungarian", level: str = "normal", *, seed: int | None = None
+        self,
+        variant_name: str = "hungarian",
+        level: str = "normal",
+        *,
+        seed: int | None = None,
+        open_cards: bool = True,
     ) -> None:
+        self.open_cards = open_cards
+        """Whether the computer's reasoning names its cards (``rummykit classroom --cards``)."""
         self._variant = widgets.Dropdown(
             options=[(rules.title, name) for name, rules in VARIANTS.items()],
             value=variant_name,
@@ -58,23 +69,38 @@ class ClassTable(widgets.VBox):
 
     @classmethod
     def from_environment(cls) -> ClassTable:
-        """The page as the teacher set it up: variant and level from the environment
-        (:data:`VARIANT_VARIABLE`, :data:`LEVEL_VARIABLE`), else Hungarian Rummy against normal.
+        """The page as the teacher set it up: variant, level and cards from the environment
+        (:data:`VARIANT_VARIABLE`, :data:`LEVEL_VARIABLE`, :data:`CARDS_VARIABLE`), else
+        Hungarian Rummy against normal, cards open.
 
         >>> ClassTable.from_environment()
         ClassTable('hungarian', level='normal')
         """
         return cls(
-            os.environ.get(VARIANT_VARIABLE, "hungarian"), os.environ.get(LEVEL_VARIABLE, "normal")
+            os.environ.get(VARIANT_VARIABLE, "hungarian"),
+            os.environ.get(LEVEL_VARIABLE, "normal"),
+            open_cards=os.environ.get(CARDS_VARIABLE, "open") != "closed",
         )
 
     def __repr__(self) -> str:
         return f"ClassTable('{self.table.variant_name}', level='{self._level.value}')"
 
-    @staticmethod
-    def _deal(variant_name: str, level: str, seed: int | None) -> Table:
+    def _deal(self, variant_name: str, level: str, seed: int | None) -> Table:
+        """A table for the page: the computer's reasoning as the teacher chose, and its note
+        about open cards in words for a student, who can't run code (the Table's own note
+        says how to make a table with them hidden).
+
+        >>> ClassTable(seed=1, open_cards=False).table.show_reasoning
+        False
+        >>> ClassTable(seed=1).table.labels["reasoning_note"]
+        "The computer's reasoning shows its cards: open-cards teaching, as your teacher chose."
+        """
         seed = random.randrange(2**31) if seed is None else seed
-        return Table(variant_name, players=2, ai=level, seed=seed)
+        table = Table(
+            variant_name, players=2, ai=level, seed=seed, show_reasoning=self.open_cards
+        )
+        table.labels = {**table.labels, "reasoning_note": render("class_reasoning_note")}
+        return table
 
     def choose(self, variant_name: str, level: str, *, seed: int | None = None) -> None:
         """A new game with these rules against this level (what *New game* does)."""

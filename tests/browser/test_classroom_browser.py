@@ -27,6 +27,7 @@ from .test_table_browser import (  # noqa: F401 (fixtures)
     wait_for_voila,
 )
 
+CODE = "rommi-7b"
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")
 STRETCHED = """() => new Promise((done) => {
   const signal = AbortSignal.timeout(2000);
@@ -59,6 +60,7 @@ def classroom_url(playwright_api: Any) -> Iterator[str]:  # noqa: F811
     log_path = OUTPUT / "classroom.log"
     command = [sys.executable, "-m", "rummykit", "classroom", f"--port={port}"]
     command += ["--variant=rommi", "--level=easy", "--cull-timeout=120", "--cull-interval=30"]
+    command += [f"--code={CODE}"]
     process = start_server(command, log_path, env)
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -83,6 +85,8 @@ def test_a_student_opens_the_class_page_and_plays(
         page.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
         started = time.monotonic()
         page.goto(classroom_url, wait_until="domcontentloaded", timeout=PAGE_READY)
+        page.get_by_label("Class code").fill(CODE.upper())
+        page.get_by_role("button", name="Start my table").click()
         page.wait_for_selector(".rk-table [data-testid=stock]", timeout=PAGE_READY)
         drawn = time.monotonic() - started
         assert page.locator(".jp-InputArea, .cm-editor").count() == 0  # no code shown
