@@ -54,10 +54,10 @@ __all__ = [
     "ClassroomError",
     "ClassroomSettings",
     "class_notebook",
-    "default_max_students",
-    "make_code",
     "classroom_command",
     "classroom_environment",
+    "default_max_students",
+    "make_code",
     "share_urls",
     "voila_arguments",
 ]
@@ -433,6 +433,7 @@ def serve(arguments: list[str]) -> None:
     the first argument, read once)."""
     import nbformat
     from nbconvert.exporters import templateexporter
+
     # nbconvert names the extensions of every environment it builds (a later nbconvert without
     # that list serves as plain Voilà does)
     extensions: list[Any] | None = getattr(templateexporter, "JINJA_EXTENSIONS", None)

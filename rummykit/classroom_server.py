@@ -43,10 +43,10 @@ from rummykit.messages import render
 __all__ = [
     "CODE_VARIABLE",
     "COOKIE",
+    "LEAVE_GRACE",
     "MAX_VARIABLE",
     "ClassroomVoila",
     "DoorHandler",
-    "LEAVE_GRACE",
     "Seat",
     "codes_match",
 ]
@@ -96,11 +96,11 @@ def leave_handler() -> type[Any]:
     from jupyter_server.base.handlers import APIHandler
     from tornado.ioloop import IOLoop
 
-    class Leave(APIHandler):  # type: ignore[misc]
-        @tornado.web.authenticated  # type: ignore[untyped-decorator]
+    class Leave(APIHandler):
+        @tornado.web.authenticated
         async def post(self, kernel_id: str) -> None:
             if kernel_id in self.kernel_manager and kernel_id not in DoorHandler.leaving:
-                manager = self.kernel_manager
+                manager: Any = self.kernel_manager
 
                 async def shut() -> None:
                     DoorHandler.leaving.pop(kernel_id, None)
@@ -267,7 +267,7 @@ def classroom_app() -> type[Any]:
     """Voilà's application with :func:`door_handler` for its page, the class notebook trusted
     (signed in memory, so the server doesn't warn it isn't), and the websocket ping timeout
     no longer than its interval (tornado warned at every page otherwise)."""
-    from voila.app import Voila
+    from voila.app import Voila  # type: ignore[import-untyped]
     from voila.shutdown_kernel_handler import (  # type: ignore[import-untyped]
         VoilaShutdownKernelHandler,
     )
@@ -286,7 +286,10 @@ def classroom_app() -> type[Any]:
             return settings
 
         def init_handlers(self) -> list[Any]:
-            replace = {TornadoVoilaHandler: door_handler(), VoilaShutdownKernelHandler: leave_handler()}
+            replace = {
+                TornadoVoilaHandler: door_handler(),
+                VoilaShutdownKernelHandler: leave_handler(),
+            }
             handlers: list[Any] = super().init_handlers()
             return [(rule[0], replace.get(rule[1], rule[1]), *rule[2:]) for rule in handlers]
 

@@ -430,7 +430,10 @@ def test_a_student_s_table_keeps_the_teacher_s_cards_and_never_mentions_code(
     monkeypatch.setenv("RUMMYKIT_CLASS_CARDS", "closed")
     closed = ClassTable.from_environment()
     assert closed.table.show_reasoning is False
-    assert all(set(entry) <= {"action", "mine", "name", "number", "seat", "text"} for entry in closed.table.ai_log)
+    assert all(
+        set(entry) <= {"action", "mine", "name", "number", "seat", "text"}
+        for entry in closed.table.ai_log
+    )
     monkeypatch.setenv("RUMMYKIT_CLASS_CARDS", "open")
     opened = ClassTable.from_environment()
     assert opened.table.show_reasoning is True

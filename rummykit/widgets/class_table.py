@@ -96,9 +96,7 @@ class ClassTable(widgets.VBox):
         "The computer's reasoning shows its cards: open-cards teaching, as your teacher chose."
         """
         seed = random.randrange(2**31) if seed is None else seed
-        table = Table(
-            variant_name, players=2, ai=level, seed=seed, show_reasoning=self.open_cards
-        )
+        table = Table(variant_name, players=2, ai=level, seed=seed, show_reasoning=self.open_cards)
         table.labels = {**table.labels, "reasoning_note": render("class_reasoning_note")}
         return table
 
