@@ -5,12 +5,20 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: lab lab-command classroom test lint typecheck unit venv docs notebooks bench clean pot po-update po-init mo lite lite-serve
+.PHONY: lab lab-venv lab-command classroom wheelhouse test lint typecheck unit venv docs notebooks bench clean pot po-update po-init mo lite lite-serve
 
-$(STAMP): pyproject.toml Makefile hatch_build.py
+# make lab installs what a learner needs (the notebook extra); make test and make docs add
+# the test and docs tools on top
+LAB_STAMP := $(VENV)/.lab-stamp
+$(LAB_STAMP): pyproject.toml Makefile hatch_build.py
 	$(PYTHON) -c "import sys; assert sys.version_info >= (3, 10), 'rummykit needs Python 3.10 or newer'"
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip 2>&1 | grep -v "is ignored" || true
+	$(PIP) install -e '.[notebook]' 2>&1 | grep -v "is ignored" || true
+	$(BIN)/python -c "import rummykit, ipywidgets, anywidget, jupyterlab"
+	touch $(LAB_STAMP)
+
+$(STAMP): $(LAB_STAMP)
 	$(PIP) install -e '.[test,docs]' 2>&1 | grep -v "is ignored" || true
 	$(BIN)/python -c "import rummykit, pytest, nbval, ipywidgets, sphinx, myst_nb, furo, sphinxcontrib.mermaid"
 	touch $(STAMP)
@@ -23,6 +31,8 @@ $(MO_FILES): %.mo: %.po rummykit/pofiles.py
 	$(PYTHON) -c "import sys; sys.path.insert(0, 'rummykit'); import pofiles; pofiles.compile_all()"
 
 venv: $(STAMP) $(MO_FILES)
+
+lab-venv: $(LAB_STAMP) $(MO_FILES)
 
 ## make mo: compile the translations (.po) into the .mo files rummykit reads at run time
 mo: $(MO_FILES)
@@ -44,7 +54,7 @@ po-init: pot
 ## (as root too, as in classroom containers and on CI machines: Jupyter then wants --allow-root)
 LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 LAB      := jupyter lab $(LAB_ROOT) notebooks/
-lab: venv
+lab: lab-venv
 	$(BIN)/$(LAB) $(LAB_ARGS)
 
 # the command `make lab` runs, after $(BIN)/ (tests/test_lab.py starts it and stops it)
@@ -53,8 +63,22 @@ lab-command:
 
 ## make classroom: serve the card table to a class with Voilà (kernels of closed pages culled);
 ## e.g. make classroom CLASSROOM_ARGS="--ip 0.0.0.0 --port 8866" for the class network
-classroom: venv
+CLASSROOM_STAMP := $(VENV)/.classroom-stamp
+$(CLASSROOM_STAMP): $(LAB_STAMP)
+	$(PIP) install -e '.[notebook,classroom]' 2>&1 | grep -v "is ignored" || true
+	touch $(CLASSROOM_STAMP)
+
+classroom: $(CLASSROOM_STAMP) $(MO_FILES)
 	$(BIN)/rummykit classroom $(CLASSROOM_ARGS)
+
+## make wheelhouse: every wheel rummykit[notebook] and rummykit[classroom] need, for this Python
+## and platform, in build/wheelhouse (WHEELHOUSE=DIR for another folder): copy it to machines
+## without internet and install there with
+##   pip install --no-index --find-links wheelhouse "rummykit[notebook,classroom]"
+WHEELHOUSE ?= build/wheelhouse
+wheelhouse:
+	$(PYTHON) -m pip --disable-pip-version-check wheel -q --wheel-dir $(WHEELHOUSE) '.[notebook,classroom]'
+	@echo "$$(ls $(WHEELHOUSE) | wc -l) wheels in $(WHEELHOUSE)"
 
 ## make bench: every benchmark in benchmarks/, one after another (minutes; not part of make test)
 bench: venv
