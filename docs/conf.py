@@ -63,6 +63,8 @@ import widget_fallback  # noqa: E402
 nb_ipywidgets_js = widget_assets.build()
 html_static_path = ["_static", str(widget_assets.STATIC.relative_to(DOCS))]
 html_css_files = ["widgets.css"]
+# mermaid's module comes with the site too (widget_assets.py), never from a CDN
+mermaid_use_local = widget_assets.MERMAID
 
 # --- API reference ------------------------------------------------------------------------------
 

@@ -12,7 +12,10 @@ copied to the site's ``_static``):
 - ``anywidget.js``, anywidget's AMD front end from the installed ``anywidget`` package (the
   version the notebooks were saved with), which draws the Table and the stepper's slider from
   their saved state;
-- ``config.js``, which tells require.js where that module is.
+- ``config.js``, which tells require.js where that module is;
+- ``mermaid/``: mermaid's ES module build (``mermaid.esm.min.mjs`` and its chunks), which
+  sphinxcontrib-mermaid loads from a CDN unless told where it is (``mermaid_use_local`` in
+  conf.py): the diagrams draw offline.
 
 A module the site doesn't ship is asked for on the site's own host (and isn't found) instead
 of a CDN, so a page never reaches outside.
@@ -39,6 +42,11 @@ PACKAGES = {
     "@jupyter-widgets/html-manager@1.0.15": (
         "https://registry.npmjs.org/@jupyter-widgets/html-manager/-/html-manager-1.0.15.tgz",
         "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
+    ),
+    # the version sphinxcontrib-mermaid 2.1 asks its CDN for
+    "mermaid@11.12.1": (
+        "https://registry.npmjs.org/mermaid/-/mermaid-11.12.1.tgz",
+        "sha512-UlIZrRariB11TY1RtTgUWp65tphtBv4CSq7vyS2ZZ2TgoMjs2nloq+wFqxiwcxlhHUvs7DPGgMjs2aeQxz5h9g==",
     ),
     "requirejs@2.3.8": (
         "https://registry.npmjs.org/requirejs/-/requirejs-2.3.8.tgz",
@@ -127,6 +135,24 @@ def _anywidget_amd() -> Path:
     return Path(spec.origin).parent / "nbextension" / "index.js"
 
 
+MERMAID = f"{FOLDER}/mermaid/mermaid.esm.min.mjs"
+"""Where mermaid's module is, under the site's ``_static`` (conf.py's ``mermaid_use_local``)."""
+
+
+def _mermaid(target: Path) -> None:
+    """mermaid's ES module and the chunks it imports (no source maps) into ``target``."""
+    (target / "chunks" / "mermaid.esm.min").mkdir(parents=True)
+    with tarfile.open(_tarball("mermaid@11.12.1")) as archive:
+        for member in archive.getmembers():
+            name = member.name.removeprefix("package/dist/")
+            wanted = name == "mermaid.esm.min.mjs" or (
+                name.startswith("chunks/mermaid.esm.min/") and name.endswith(".mjs")
+            )
+            source = archive.extractfile(member) if wanted and member.isfile() else None
+            if source is not None:
+                (target / name).write_bytes(source.read())
+
+
 def build() -> dict[str, dict[str, str]]:
     """Write the files into ``docs/_widgets/rummykit-widgets/``; return myst-nb's
     ``nb_ipywidgets_js`` setting, which loads them, in order, on pages with widgets."""
@@ -147,6 +173,7 @@ def build() -> dict[str, dict[str, str]]:
     _extract(_tarball("requirejs@2.3.8"), {"require.js": "require.js"}, target)
     shutil.copyfile(_anywidget_amd(), target / "anywidget.js")
     (target / "config.js").write_text(CONFIG_JS, encoding="utf-8")
+    _mermaid(target / "mermaid")
     return {
         f"{FOLDER}/require.js": {},
         f"{FOLDER}/config.js": {},

@@ -150,3 +150,51 @@ def test_without_javascript_each_widget_is_a_picture_and_a_sentence(
         assert checker.locator("button[disabled]").count() >= 52
     finally:
         context.close()
+
+
+MERMAID_PAGES = sorted(
+    path.relative_to(DOCS).with_suffix(".html").as_posix()
+    for path in DOCS.rglob("*.md")
+    if not path.relative_to(DOCS).parts[0].startswith("_")
+    and "```mermaid" in path.read_text(encoding="utf-8")
+)
+
+
+def test_there_are_diagrams_to_check() -> None:
+    assert MERMAID_PAGES, "no page has a diagram: the test below would check nothing"
+
+
+@pytest.mark.parametrize("name", MERMAID_PAGES)
+def test_diagrams_draw_from_the_site_s_own_mermaid(
+    site: str,
+    offline: tuple[Any, list[str]],
+    playwright_api: Any,  # noqa: F811
+    name: str,
+) -> None:
+    context, outside = offline
+    page = context.new_page()
+    page.set_default_timeout(STEP)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{site}{name}")
+    diagrams = page.locator("pre.mermaid, div.mermaid")
+    assert diagrams.count() >= 1
+    for i in range(diagrams.count()):  # drawn: an SVG, not the diagram's text
+        playwright_api.expect(diagrams.nth(i).locator("svg")).to_have_count(1, timeout=STEP)
+    assert not outside, f"requests left 127.0.0.1: {outside}"
+    assert not errors, errors
+
+
+def test_no_page_of_the_site_loads_a_script_or_style_from_another_host(site: str) -> None:
+    import re
+
+    remote = re.compile(r"""<(?:script|link)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""")
+    loads_remote = re.compile(r"""["'](?:https?:)?//[^"'\s]+\.(?:m?js|css)["']""")
+    pages = sorted(SITE.rglob("*.html"))
+    assert len(pages) > 20
+    found = [
+        page.relative_to(SITE).as_posix()
+        for page in pages
+        if remote.search(text := page.read_text(encoding="utf-8")) or loads_remote.search(text)
+    ]
+    assert not found, f"pages that load from another host: {found}"
