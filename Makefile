@@ -53,7 +53,8 @@ po-init: pot
 ## make lab: create .venv, install rummykit and open the tutorial notebooks in JupyterLab
 ## (as root too, as in classroom containers and on CI machines: Jupyter then wants --allow-root)
 LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
-LAB      := jupyter lab $(LAB_ROOT) notebooks/
+# rooted at the repository (the lessons link to docs/), opening the notebooks' README
+LAB      := jupyter lab $(LAB_ROOT) notebooks/README.md
 lab: lab-venv
 	$(BIN)/$(LAB) $(LAB_ARGS)
 
@@ -119,7 +120,11 @@ notebooks: venv
 ## downloads are kept in build/lite-cache, so a rebuild needs no network
 LITE_VENV  := .venv-lite
 LITE_STAMP := $(LITE_VENV)/.installed-stamp
-LITE_PORT  ?= 8000
+LITE_PORT  ?= $(or $(PORT),8000)
+LITE_HOST  ?= $(or $(HOST),127.0.0.1)
+# what the site is built from: lite-serve rebuilds it only when one of these changed
+LITE_SOURCES := $(shell git ls-files rummykit notebooks lite docs/rules.md docs/reasons.md pyproject.toml hatch_build.py 2>/dev/null)
+LITE_BUILT := build/.lite-built
 $(LITE_STAMP): lite/requirements.txt
 	$(PYTHON) -m venv $(LITE_VENV)
 	$(LITE_VENV)/bin/python -m pip --disable-pip-version-check -q install -r lite/requirements.txt
@@ -127,10 +132,15 @@ $(LITE_STAMP): lite/requirements.txt
 
 lite: $(LITE_STAMP)
 	$(LITE_VENV)/bin/python lite/build.py --output build/lite --cache build/lite-cache
+	touch $(LITE_BUILT)
 
-## make lite-serve: serve build/lite on http://127.0.0.1:$(LITE_PORT)/ (make lite-serve LITE_PORT=9000)
-lite-serve: lite
-	$(PYTHON) lite/serve.py build/lite --port $(LITE_PORT)
+$(LITE_BUILT): $(LITE_STAMP) $(LITE_SOURCES)
+	$(MAKE) lite
+
+## make lite-serve: serve build/lite on http://127.0.0.1:8000/, built first only if out of date
+## (make lite-serve HOST=0.0.0.0 PORT=9000 for the class network: see docs/lite.md on https)
+lite-serve: $(LITE_BUILT)
+	$(PYTHON) lite/serve.py build/lite --host $(LITE_HOST) --port $(LITE_PORT)
 
 clean:
 	rm -rf $(VENV) $(LITE_VENV) build/lite .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks docs/_widgets docs/_vendor

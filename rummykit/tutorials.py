@@ -15,13 +15,14 @@ True
 >>> copied == sorted([*names, "handout-hungarian.html", "handout-rommi.html"])
 True
 
-With another language, that language's lessons (at the top of the folder) and its handouts:
+With another language, that language's lessons (at the top of the folder), its handouts and
+the rules and glossary pages its lessons link to:
 
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     written = copy_notebooks(folder, language="pt", edition="teacher")
 ...     copied = sorted(path.relative_to(folder).as_posix() for path in written)
->>> copied[:2], copied[-3:]
-(['01_combinacoes.ipynb', '02_rodada_hungara.ipynb'], ['handout-hungarian.html', 'handout-rommi.html', 'teaching.md'])
+>>> copied[:2], copied[-5:]
+(['01_combinacoes.ipynb', '02_rodada_hungara.ipynb'], ['glossary.md', 'handout-hungarian.html', 'handout-rommi.html', 'rules.md', 'teaching.md'])
 
 ``rummykit notebooks DIR`` and ``rummykit lab [DIR]`` are :func:`notebooks_command` and
 :func:`lab_command`.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from importlib import resources
@@ -49,8 +51,10 @@ __all__ = [
     "DEFAULT_FOLDER",
     "TutorialsError",
     "copy_notebooks",
+    "beside",
     "guide",
     "lab_arguments",
+    "linked_pages",
     "lab_command",
     "lesson_files",
     "notebook_bytes",
@@ -140,6 +144,44 @@ def guide(language: str = "en") -> Traversable | None:
     return checkout if checkout.is_file() else None
 
 
+LINKED_PAGES = ("rules.md", "glossary.md")
+"""The pages of docs/ in their language that the Portuguese and Finnish lessons link to
+(``../../docs/pt/rules.md`` in the repository); copied beside the lessons, links made to match."""
+
+_LINK = re.compile(r"\]\(\.\./\.\./docs/(?:pt|fi)/(rules|glossary)\.md")
+
+
+def linked_pages(language: str = "en") -> list[tuple[str, bytes]]:
+    """The pages the language's lessons link to, to copy beside them (none for English).
+
+    >>> [name for name, _ in linked_pages("pt")], linked_pages("en")
+    (['rules.md', 'glossary.md'], [])
+    """
+    if language == "en":
+        return []
+    out = []
+    for name in LINKED_PAGES:
+        packaged = resources.files("rummykit") / "guides"
+        page = (
+            packaged.joinpath(language, name)
+            if packaged.is_dir()
+            else _CHECKOUT.parent / "docs" / language / name
+        )
+        if page.is_file():
+            out.append((name, page.read_bytes()))
+    return out
+
+
+def beside(text: str) -> str:
+    """A lesson's links to its language's rules and glossary pages made to point beside it,
+    where :func:`copy_notebooks` puts them.
+
+    >>> beside("[as regras](../../docs/pt/rules.md#r3) e o [glossário](../../docs/pt/glossary.md)")
+    '[as regras](rules.md#r3) e o [glossário](glossary.md)'
+    """
+    return _LINK.sub(r"](\1.md", text)
+
+
 def printables(language: str = "en", edition: str = "student") -> list[tuple[str, bytes]]:
     """What a class prints, made in ``language``: each variant's rules on one page
     (``handout-hungarian.html``, ``handout-rommi.html``), and for the teacher edition the
@@ -200,7 +242,7 @@ def copy_notebooks(
         raise TutorialsError(render("tutorials_not_a_folder", folder=str(target)))
     spoken = resolve(language)
     files = lesson_files(spoken)
-    made = printables(spoken, edition)
+    made = printables(spoken, edition) + linked_pages(spoken)
     present = [
         name for name in [*(n for n, _ in files), *(n for n, _ in made)] if (target / name).exists()
     ]
@@ -221,9 +263,10 @@ def copy_notebooks(
                 continue
             path = target / name
             path.parent.mkdir(exist_ok=True)
-            path.write_bytes(
-                notebook_bytes(item, edition) if name.endswith(".ipynb") else item.read_bytes()
-            )
+            data = notebook_bytes(item, edition) if name.endswith(".ipynb") else item.read_bytes()
+            if spoken != "en" and name.endswith(".ipynb"):
+                data = beside(data.decode("utf-8")).encode("utf-8")
+            path.write_bytes(data)
             written.append(path)
         for name, data in made:
             if keep and not force and name in present:

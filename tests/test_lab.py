@@ -49,7 +49,7 @@ def status(port: int, token: str | None) -> tuple[int, str]:
 
 def test_make_lab_allows_root_exactly_when_running_as_root() -> None:
     command = lab_command()
-    assert command[:2] == ["jupyter", "lab"] and command[-1] == "notebooks/"
+    assert command[:2] == ["jupyter", "lab"] and command[-1] == "notebooks/README.md"
     assert ("--allow-root" in command) == (os.geteuid() == 0)
 
 

@@ -7,6 +7,7 @@ installs what a learner needs, the notebook extra, not the test and docs tools."
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -85,3 +86,40 @@ def test_a_wheelhouse_installs_with_no_index_and_runs_a_lesson(tmp_path: Path) -
     assert outputs and not [o for o in outputs if o.get("output_type") == "error"]
     text = json.dumps(outputs, ensure_ascii=False)
     assert "is not a valid meld in Hungarian Rummy" in text
+
+
+# --- the lessons' links to pages, under make lab and the pip route ---------------------------
+
+LINK = re.compile(r"\]\(([^)#\s]+\.(?:md|ipynb|html))(?:#[^)]*)?\)")
+
+
+def relative_links(notebook: Path) -> list[str]:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return [link for link in LINK.findall(text) if "://" not in link]
+
+
+def test_under_make_lab_every_lesson_link_stays_inside_the_server_s_root() -> None:
+    # make lab serves the repository (the folder it runs in) and opens notebooks/README.md
+    checked = 0
+    for notebook in sorted((ROOT / "notebooks").rglob("*.ipynb")):
+        for link in relative_links(notebook):
+            target = (notebook.parent / link).resolve()
+            assert target.is_relative_to(ROOT) and target.is_file(), (notebook.name, link)
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("language", ["pt", "fi"])
+def test_the_pip_route_copies_what_the_lessons_link_to(language: str, tmp_path: Path) -> None:
+    from rummykit.tutorials import copy_notebooks
+
+    copy_notebooks(tmp_path, language=language)
+    links = 0
+    for notebook in sorted(tmp_path.glob("*.ipynb")):
+        for link in relative_links(notebook):
+            assert (tmp_path / link).is_file(), (notebook.name, link)
+            links += 1
+    assert links >= 3  # the rules and glossary pages, and the lessons between them
+    rules = (tmp_path / "rules.md").read_text(encoding="utf-8")
+    assert rules == (ROOT / "docs" / language / "rules.md").read_text(encoding="utf-8")
