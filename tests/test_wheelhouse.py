@@ -7,8 +7,8 @@ installs what a learner needs, the notebook extra, not the test and docs tools."
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import sys
