@@ -163,7 +163,7 @@ def linked_pages(language: str = "en") -> list[tuple[str, bytes]]:
     for name in LINKED_PAGES:
         packaged = resources.files("rummykit") / "guides"
         page = (
-            packaged.joinpath(language, name)
+            packaged / language / name
             if packaged.is_dir()
             else _CHECKOUT.parent / "docs" / language / name
         )
