@@ -385,6 +385,7 @@ def build(output: Path, cache: Path) -> None:
             jupyter, "lite", "build", "--lite-dir", lite_dir, "--output-dir", output,
             f"--LiteBuildConfig.cache_dir={lite_dir / '.cache'}", cwd=lite_dir, env=env,
         )  # fmt: skip
+    pages = add_banner(output)
     packed = precompress(output)
     site = [
         path for path in output.rglob("*") if path.is_file() and path.suffix not in (".gz", ".br")
@@ -392,8 +393,70 @@ def build(output: Path, cache: Path) -> None:
     size = sum(path.stat().st_size for path in site)
     print(
         f"JupyterLite site in {output}: {len(site)} files ({size / 1e6:.1f} MB; {len(files)} "
-        f"of them notebooks and pages), {packed} precompressed (.gz, .br), Pyodide {PYODIDE_VERSION}"
+        f"of them notebooks and pages), {packed} precompressed (.gz, .br), the http banner on "
+        f"{pages} pages, Pyodide {PYODIDE_VERSION}"
     )
+
+
+BANNER = """<script>
+(() => {
+  // rummykit: over plain http from another computer (not a secure context) the browser
+  // gives the site no service worker, and Python can't see the notebooks' folder: say so
+  if (window.isSecureContext) return;
+  const words = WORDS;
+  const spoken = (navigator.language || "en").slice(0, 2).toLowerCase();
+  const chosen = words[spoken] || words.en;
+  const show = () => {
+    const bar = document.createElement("div");
+    bar.setAttribute("role", "alert");
+    bar.dataset.testid = "rk-insecure";
+    bar.style.cssText = "position:fixed;top:0;left:0;right:0;z-index:100000;display:flex;"
+      + "gap:1em;align-items:center;padding:.5em 1em;background:#fff3cd;color:#332600;"
+      + "border-bottom:1px solid #b38f00;font:14px/1.4 system-ui,sans-serif";
+    const text = document.createElement("span");
+    text.textContent = chosen.text;
+    const close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "\u00d7";
+    close.setAttribute("aria-label", chosen.close);
+    close.onclick = () => bar.remove();
+    bar.append(text, close);
+    document.body.appendChild(bar);
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show);
+  else show();
+})();
+</script>
+"""
+"""A note at the top of the app's pages when they are not in a secure context, in the
+browser's language (English, Portuguese, Finnish: rummykit's templates)."""
+
+
+def add_banner(site: Path) -> int:
+    """Put :data:`BANNER` in the head of every page of the app (``lab/index.html``,
+    ``notebooks/index.html``, …); return how many."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from rummykit.messages import render
+    finally:
+        sys.path.remove(str(ROOT))
+    words = {
+        language: {
+            "text": render("lite_insecure_banner", language=language),
+            "close": render("lite_banner_close", language=language),
+        }
+        for language in ("en", "pt", "fi")
+    }
+    script = BANNER.replace("WORDS", json.dumps(words, ensure_ascii=True))
+    count = 0
+    for page in sorted(site.glob("*/index.html")):
+        text = page.read_text(encoding="utf-8")
+        if "<head>" in text and "rk-insecure" not in text:
+            stat = page.stat()
+            page.write_text(text.replace("<head>", "<head>\n" + script, 1), encoding="utf-8")
+            os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+            count += 1
+    return count
 
 
 COMPRESSIBLE = {".js", ".mjs", ".css", ".html", ".json", ".wasm", ".svg", ".map", ".txt", ".md",

@@ -18,6 +18,7 @@ import email.utils
 import functools
 import http.server
 import os
+import threading
 from pathlib import Path
 from typing import ClassVar
 
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm"}
 ENCODINGS = ((".br", "br"), (".gz", "gzip"))
 """The precompressed forms, best first: the file's name + suffix, and its Content-Encoding."""
+LOG_LOCK = threading.Lock()
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -58,17 +60,27 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         modified = email.utils.formatdate(path.stat().st_mtime, usegmt=True)
         since = self.headers.get("If-Modified-Since")
         if since is not None and since == modified:
+            self._note(0)
             self.send_response(304)
             self._headers(modified, encoding)
             self.end_headers()
             return None
         handle = open(body, "rb")  # noqa: SIM115 - closed by the server after copyfile
+        self._note(stat.st_size)
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
         self.send_header("Content-Length", str(stat.st_size))
         self._headers(modified, encoding)
         self.end_headers()
         return handle
+
+    def _note(self, size: int) -> None:
+        """With ``--log FILE``: a line per file sent, its path and the bytes of its body."""
+        log = getattr(self.server, "log", None)
+        if log is not None:
+            with LOG_LOCK:
+                log.write(f"{self.path} {size}\n")
+                log.flush()
 
     def _headers(self, modified: str, encoding: str | None) -> None:
         self.send_header("Last-Modified", modified)
@@ -83,11 +95,13 @@ def main() -> None:
     parser.add_argument("site", nargs="?", type=Path, default=ROOT / "build" / "lite")
     parser.add_argument("--host", default="127.0.0.1", help="0.0.0.0: every network")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--log", type=Path, help="write each file sent and its size here")
     args = parser.parse_args()
     if not (args.site / "index.html").exists():
         raise SystemExit(f"no site in {args.site}: run `make lite` first")
     handler = functools.partial(SiteHandler, directory=str(args.site))
     with http.server.ThreadingHTTPServer((args.host, args.port), handler) as server:
+        server.log = open(args.log, "a", encoding="utf-8") if args.log else None  # type: ignore[attr-defined]  # noqa: SIM115
         host = args.host if args.host not in ("0.0.0.0", "::") else os.uname().nodename
         print(f"JupyterLite: http://{host}:{server.server_port}/lab/index.html", flush=True)
         if args.host not in ("127.0.0.1", "localhost", "::1"):

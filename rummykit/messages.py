@@ -2467,6 +2467,12 @@ TEMPLATES: dict[str, str] = {
         "The computer's reasoning shows its cards: open-cards teaching, as your teacher chose."
     ),
     # --- the browser (JupyterLite: Python in a web page, no processes) ----------------------
+    "lite_insecure_banner": (
+        "This site came over plain http from another computer, so the browser doesn't let "
+        "Python see the notebooks' folder: a notebook can't open the files beside it, and files "
+        "Python writes don't show in the file browser. Served over https, it can."
+    ),
+    "lite_banner_close": "Close this message",
     "browser_no_workers": (
         "In the browser the games are played one after another in this page: a web page can't "
         "start worker processes, so workers={workers} plays like workers=1 (the same results, "

@@ -48,6 +48,8 @@ from .test_table_browser import (
 )
 
 SITE = ROOT / "build" / "lite"
+SENT = OUTPUT / "lite-sent.log"  # lite/serve.py's --log: each file sent and its bytes
+FIRST_VISIT = 12_000_000  # bytes a first visit may transfer, to the first verdict
 NOTEBOOKS = ROOT / "notebooks"
 BUILD_TIME = 1800  # s: a first build downloads Pyodide and the wheels
 BOOT = 600_000  # ms for the page, Pyodide and the first imports (a shared, slow machine)
@@ -73,9 +75,9 @@ def site_url(site: Path) -> Iterator[str]:
     OUTPUT.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     log_path = OUTPUT / "lite-serve.log"
-    process = start_server(
-        [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"], log_path
-    )
+    SENT.unlink(missing_ok=True)
+    command = [sys.executable, str(ROOT / "lite" / "serve.py"), str(site), f"--port={port}"]
+    process = start_server([*command, f"--log={SENT}"], log_path)
     url = f"http://127.0.0.1:{port}/"
     try:
         wait_for_server(process, url + "jupyter-lite.json", log_path)
@@ -208,8 +210,15 @@ def test_lite_site_holds_everything_and_points_nowhere_else(site: Path) -> None:
     assert (site / "files" / "docs" / "rules.md").is_file()
 
 
+def sent() -> int:
+    """Bytes ``lite/serve.py`` has sent so far (bodies, as compressed on the wire)."""
+    return sum(int(line.rsplit(" ", 1)[1]) for line in SENT.read_text().splitlines())
+
+
 def test_lite_first_verdict(lite: Any) -> None:
-    """Notebook 01: the imports, then the first ``check_meld`` cell, as on the desktop."""
+    """Notebook 01: the imports, then the first ``check_meld`` cell, as on the desktop; a
+    first visit (a fresh browser profile) transfers at most :data:`FIRST_VISIT` bytes."""
+    before = sent()
     page = lite("notebooks/01_melds.ipynb")
     cells = code_cells("01_melds.ipynb")
     first = next(i for i, c in enumerate(cells) if "print(check_meld(" in "".join(c["source"]))
@@ -217,6 +226,9 @@ def test_lite_first_verdict(lite: Any) -> None:
     print(f"01: imports done {time.monotonic() - page.started:.1f} s after opening")
     cell = run_cell(page, first)
     print(f"01: first verdict {time.monotonic() - page.started:.1f} s after opening")
+    first_visit = sent() - before
+    print(f"01: first visit transferred {first_visit / 1e6:.1f} MB (to the first verdict)")
+    assert first_visit <= FIRST_VISIT
     shot(page, "01-verdict")
     shown = cell.locator(".jp-OutputArea-output").inner_text().strip()
     expected = stored_text(cells[first])
