@@ -112,3 +112,20 @@ def test_over_http_from_a_lan_address_the_page_says_what_is_lost(
         else:
             assert secure is True and worker is True and banner.count() == 0
         context.close()
+
+
+def test_make_lite_serve_takes_host_and_port_and_builds_only_when_out_of_date() -> None:
+    import subprocess
+
+    def plan(*extra: str) -> tuple[int, str]:
+        done = subprocess.run(
+            ["make", "--no-print-directory", *extra], cwd=ROOT, capture_output=True, text=True
+        )
+        return done.returncode, done.stdout
+
+    lines = plan("-n", "lite-serve", "HOST=0.0.0.0", "PORT=9123")[1].splitlines()
+    assert lines[-1].endswith("lite/serve.py build/lite --host 0.0.0.0 --port 9123")
+    assert plan("-n", "lite-serve")[1].splitlines()[-1].endswith("--host 127.0.0.1 --port 8000")
+    up_to_date = plan("-q", "build/.lite-built")[0] == 0
+    builds = any("$(MAKE) lite" in line or "make lite" in line for line in lines)
+    assert builds is not up_to_date  # rebuilt exactly when a source is newer than the site
