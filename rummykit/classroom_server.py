@@ -123,8 +123,6 @@ def door_handler() -> type[Any]:
     most = int(os.environ.get(MAX_VARIABLE, "0") or 0)
 
     class Door(TornadoVoilaHandler, DoorHandler):  # type: ignore[misc]
-        pass
-
         def _seat_id(self) -> str | None:
             value = self.get_signed_cookie(COOKIE)
             return value.decode("ascii") if value else None
