@@ -8,6 +8,7 @@ followed by actions.
 >>> from rummykit.game import Game, Draw
 >>> game = Game.new("rommi", players=2, seed=5)
 >>> game.play(Draw("stock"))
+(Event(seat=1, code='draw_stock'),)
 >>> text = dumps(game)
 >>> again = loads(text)
 >>> again.snapshot() == game.snapshot()

@@ -10,6 +10,7 @@ A :class:`Game` holds the whole state. Ask before you act, and the same code dec
 >>> verdict.ok, verdict.codes
 (False, ('draw_first',))
 >>> game.play(Draw("stock"))
+(Event(seat=1, code='draw_stock'),)
 >>> game.phase
 'play'
 
@@ -42,7 +43,7 @@ from rummykit.cards import Card
 from rummykit.explain import Verdict
 from rummykit.game import checks, dealing, legal, transaction, turn_end
 from rummykit.game._round import State
-from rummykit.game.actions import Action
+from rummykit.game.actions import Action, parse_action
 from rummykit.game.facts import Event, TableMeld, TurnInfo, TurnStatus
 from rummykit.game.legal import candidate_melds as candidate_melds  # its old import path
 from rummykit.game.refusals import IllegalAction, ok_reason, refusal
@@ -240,26 +241,46 @@ class Game:
 
     # --- asking and acting -------------------------------------------------------------
 
-    def check(self, action: Action, seat: int | None = None) -> Verdict:
+    def check(self, action: Action | str, seat: int | None = None) -> Verdict:
         """Would this action be allowed? A Verdict saying why or why not; nothing changes.
 
-        ``seat`` is who acts (default: the seat to act).
+        ``action`` is an :class:`~rummykit.game.actions.Action` or its text, as a learner
+        types it (:func:`~rummykit.game.actions.parse_action`: ``"draw"``,
+        ``"lay off 7h onto 2"``, in English or the current language); text that is no move
+        raises :class:`~rummykit.game.actions.ActionParseError`. ``seat`` is who acts
+        (default: the seat to act).
+
+        >>> game = Game.new("rommi", players=2, seed=7)
+        >>> game.check("draw").ok, game.check("discard 9s").codes
+        (True, ('draw_first',))
         """
+        act = parse_action(action) if isinstance(action, str) else action
         failures = checks.failures(
-            self.variant, self._state, action, self.current if seat is None else seat
+            self.variant, self._state, act, self.current if seat is None else seat
         )
         if failures:
-            return refusal(self.variant, action, failures)
-        return Verdict((ok_reason(action),), variant=self.variant.name)
+            return refusal(self.variant, act, failures)
+        return Verdict((ok_reason(act),), variant=self.variant.name)
 
-    def play(self, action: Action, seat: int | None = None) -> None:
-        """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
+    def play(self, action: Action | str, seat: int | None = None) -> tuple[Event, ...]:
+        """Apply a legal action (an :class:`~rummykit.game.actions.Action` or its text, as
+        for :meth:`check`), or raise :class:`IllegalAction` and change nothing.
+
+        Returns the events it added to :attr:`events` (what every seat saw happen).
+
+        >>> game = Game.new("rommi", players=2, seed=7)
+        >>> [event.code for event in game.play("draw")]
+        ['draw_stock']
+        """
+        act = parse_action(action) if isinstance(action, str) else action
         who = self.current if seat is None else seat
-        failures = checks.failures(self.variant, self._state, action, who)
+        failures = checks.failures(self.variant, self._state, act, who)
         if failures:
-            raise IllegalAction(refusal(self.variant, action, failures))
-        transaction.apply(self.variant, self._state, action, self._emit, self._rng, self.dealer)
-        self.actions.append((who, action))
+            raise IllegalAction(refusal(self.variant, act, failures))
+        before = len(self.events)
+        transaction.apply(self.variant, self._state, act, self._emit, self._rng, self.dealer)
+        self.actions.append((who, act))
+        return tuple(self.events[before:])
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take now."""
