@@ -36,21 +36,24 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rummykit.cards import Card
+from rummykit.cards import Card, sort_cards
 from rummykit.explain import Verdict
-from rummykit.game import checks, dealing, legal, transaction, turn_end
+from rummykit.game import checks, dealing, legal, saved, transaction, turn_end
 from rummykit.game._round import State
 from rummykit.game.actions import Action, parse_action
 from rummykit.game.facts import Event, TableMeld, TurnInfo, TurnStatus
 from rummykit.game.legal import candidate_melds as candidate_melds  # its old import path
+from rummykit.game.observation import Observation
 from rummykit.game.refusals import IllegalAction, ok_reason, refusal
 from rummykit.game.scoring import RoundResult
 from rummykit.messages import render
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
+
+if TYPE_CHECKING:  # typing_extensions: Unpack for keywords on Python 3.10
+    from typing_extensions import Unpack
 
 __all__ = [
     "Event",
@@ -63,20 +66,6 @@ __all__ = [
 ]
 
 PHASES = ("cut", "draw", "play", "over")
-
-_PROVIDED: dict[str, Callable[..., Any]] = {}
-
-
-def provide(**functions: Callable[..., Any]) -> None:
-    """Register the functions :class:`Game` saves, loads and observes with.
-
-    rummykit.game.record and rummykit.game.observation call this when they are imported (the
-    package ``rummykit.game`` imports both), so they build on this module and not the other
-    way round. The functions, by name: ``observe(game, seat)``, ``dumps(game, indent)``,
-    ``loads(text)``, ``from_position(variant, **position)`` and
-    ``position_of(game, state, rng)`` — the one that is handed the game's internal state.
-    """
-    _PROVIDED.update(functions)
 
 
 class Game:
@@ -331,35 +320,90 @@ class Game:
 
     # --- information -------------------------------------------------------------------
 
-    # Saving, loading and observing are built on this module by rummykit.game.record and
-    # rummykit.game.observation, which register themselves (see :func:`provide`): the
-    # methods below reach them without an import back, so imports point one way.
-
-    def observation(self, seat: int) -> Any:
+    def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know, and nothing more (see :class:`Observation`)."""
-        return _PROVIDED["observe"](self, seat)
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be from 0 to {self.players - 1}, not {seat}")
+        mine = self.current == seat and not self.is_over
+        return Observation(
+            seat=seat,
+            variant=self.variant,
+            players=self.players,
+            dealer=self.dealer,
+            phase=self.phase,
+            current=self.current,
+            hand=sort_cards(self.hand(seat)),
+            table=self.table,
+            discard_pile=self.discard_pile,
+            cut_card=self.cut_card,
+            hand_sizes=tuple(len(self.hand(s)) for s in range(self.players)),
+            stock_size=self.stock_size,
+            opened=tuple(self.opened(s) for s in range(self.players)),
+            turns=self.turns_taken,
+            scores=self.match_scores,
+            history=tuple(self.events),
+            legal_actions=tuple(self.legal_actions()) if mine else (),
+            status=self.turn_status() if mine else None,
+            turn=self.turn_info(),
+        )
+
+    # --- saving and loading ------------------------------------------------------------
 
     def to_json(self, indent: int | None = None) -> str:
         """The game record as JSON text (setup and actions); :meth:`load` reads it back."""
-        text: str = _PROVIDED["dumps"](self, indent)
-        return text
+        return saved.dumps(self, indent)
 
-    @staticmethod
-    def load(text: str) -> Game:
+    @classmethod
+    def load(cls, text: str) -> Game:
         """Read a saved game (JSON text), validating it and replaying its actions."""
-        game: Game = _PROVIDED["loads"](text)
+        return cls.from_record(saved.parse_json(text))
+
+    @classmethod
+    def from_record(cls, data: object) -> Game:
+        """Rebuild a game from record data (as from ``json.load``): every field checked
+        (:func:`rummykit.game.saved.read_record`), then its actions replayed — one the
+        referee refuses is a :class:`~rummykit.game.record.RecordError` naming it."""
+        read = saved.read_record(data)
+        if read.position is not None:
+            game = cls._of(read.position)
+        else:
+            assert read.new is not None
+            try:
+                game = cls.new(read.rules, read.players, **read.new)
+            except ValueError as exc:  # a VariantError is one too
+                raise saved.bad_setup(str(exc)) from exc
+        for number, (field, seat, action) in enumerate(read.actions, 1):
+            try:
+                game.play(action, seat)
+            except IllegalAction as exc:
+                why = " ".join(r.message for r in exc.verdict.failures)
+                raise saved.refused_action(field, number, seat, action, why) from exc
         return game
 
-    @staticmethod
-    def from_position(variant: str | Variant = "hungarian", **position: Any) -> Game:
-        """A game set up by hand for a lesson (see :func:`rummykit.game.record.from_position`)."""
-        game: Game = _PROVIDED["from_position"](variant, **position)
-        return game
+    @classmethod
+    def from_position(
+        cls, variant: str | Variant = "hungarian", **position: Unpack[saved.Position]
+    ) -> Game:
+        """A game set up by hand for a lesson (see :func:`rummykit.game.record.from_position`
+        for what ``position`` holds), validated like a loaded file."""
+        return cls._of(saved.position_parts(*saved.position_data(variant, **position)))
+
+    @classmethod
+    def _of(cls, parts: saved.Parts) -> Game:
+        p = parts
+        return cls(p.rules, p.players, p.seed, p.dealer, p.state, p.rng, p.setup, p.scores)
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state as JSON-ready data (the position form of a saved game)."""
-        data: dict[str, Any] = _PROVIDED["position_of"](self, self._state, self._rng)
-        return data
+        return saved.position_of(
+            self.variant,
+            self.players,
+            self.seed,
+            self.dealer,
+            self.match_scores,
+            self._state,
+            self._rng,
+        )
 
     def __repr__(self) -> str:
         return (
