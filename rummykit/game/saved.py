@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 from rummykit.cards import JOKER, Card, CardParseError, as_cards
 from rummykit.game._round import State, Turn
 from rummykit.game.actions import Action, ActionParseError
-from rummykit.game.facts import TableMeld
+from rummykit.game.facts import Drew, TableMeld
 from rummykit.melds import IllegalMeld, Meld, make_meld, meld_layouts
 from rummykit.messages import render
 from rummykit.variants import Variant, VariantError
@@ -255,7 +255,7 @@ _TURN_FIELDS = frozenset(
     | {"new_melds", "placed", "melded", "laid_off", "exchanged", "joker_moves", "steps"}
 )
 _STEP_KINDS = ("discard", "cut_card", "meld", "layoff", "exchange")
-_DREW = ("stock", "discard", "cut_card", "start")
+_DREW: tuple[Drew, ...] = ("stock", "discard", "cut_card", "start")
 
 
 def read_record(data: object) -> ReadRecord:
@@ -725,7 +725,7 @@ def _parse_state(
 def _parse_turn(
     data: object,
     s: State,
-    drew: str | None,
+    drew: Drew | None,
     rules: Variant,
     seed: int,
     where: str,

@@ -43,7 +43,7 @@ from rummykit.explain import Verdict
 from rummykit.game import checks, dealing, legal, saved, transaction, turn_end
 from rummykit.game._round import State
 from rummykit.game.actions import Action, parse_action
-from rummykit.game.facts import Event, TableMeld, TurnInfo, TurnStatus
+from rummykit.game.facts import Event, Phase, TableMeld, TurnInfo, TurnStatus
 from rummykit.game.legal import candidate_melds as candidate_melds  # its old import path
 from rummykit.game.observation import Observation
 from rummykit.game.refusals import IllegalAction, ok_reason, refusal
@@ -65,7 +65,7 @@ __all__ = [
     "TurnStatus",
 ]
 
-PHASES = ("cut", "draw", "play", "over")
+PHASES: tuple[Phase, ...] = ("cut", "draw", "play", "over")
 
 
 class Game:
@@ -167,7 +167,7 @@ class Game:
         return self._state.current
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``"cut"``, ``"draw"``, ``"play"`` (after drawing) or ``"over"``."""
         return self._state.phase
 
