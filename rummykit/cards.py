@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from rummykit.drawing import cards_html
+from rummykit.errors import RummykitError
 from rummykit.messages import (
     gender_word,
     read_ranks_with,
@@ -112,7 +113,7 @@ _SPLIT = re.compile(r"[\s,;]+")
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
-class CardParseError(ValueError):
+class CardParseError(RummykitError):
     """A card string could not be read."""
 
     def __init__(self, token: str, message: str | None = None, language: str | None = None) -> None:

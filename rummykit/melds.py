@@ -35,7 +35,7 @@ from rummykit.cards import (
     format_cards,
     rank_name,
 )
-from rummykit.explain import Reason, Verdict, cite
+from rummykit.explain import Reason, Verdict, VerdictError, cite
 from rummykit.messages import TEMPLATES, join, number_word, render
 from rummykit.variants import HUNGARIAN, Variant
 from rummykit.variants import variant as named_variant
@@ -63,12 +63,8 @@ __all__ = [
 HIGH_ACE = 14
 
 
-class IllegalMeld(ValueError):
+class IllegalMeld(VerdictError):
     """Cards that do not form a valid meld (the :class:`Verdict` says why)."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        super().__init__(str(verdict))
 
 
 def _position_card(position: int, suit: str) -> Card:

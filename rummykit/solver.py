@@ -46,6 +46,7 @@ from rummykit.cards import (
     parse_card,
     rank_name,
 )
+from rummykit.errors import RummykitError
 from rummykit.melds import Meld, MeldSum, layoff_readings, make_meld
 from rummykit.messages import join, render
 from rummykit.variants import HUNGARIAN, Variant
@@ -1105,7 +1106,7 @@ def hand_mask(hand: CardsLike) -> int:
     cards = as_cards(hand)
     mask = _mask_of(cards)
     if mask.bit_count() != len(cards):
-        raise ValueError(render("solver_mask_cards"))
+        raise RummykitError(render("solver_mask_cards"))
     return mask
 
 
@@ -1216,7 +1217,7 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
         elif kind is int:
             mask = hand  # type: ignore[assignment]
             if mask & _NOT_CARDS:
-                raise ValueError(render("solver_mask_cards"))
+                raise RummykitError(render("solver_mask_cards"))
         else:
             return _min_deadwood_of(as_cards(hand), variant, discard)  # type: ignore[arg-type]
         low = mask & _TWO_SUITS
@@ -1230,7 +1231,7 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
             if not discard:
                 return dw[a] + dw[b] + dw[c] + dw[d]
             if not mask:
-                raise ValueError(render("solver_nothing_to_discard"))
+                raise RummykitError(render("solver_nothing_to_discard"))
             return dw[a] + dw[b] + dw[c] + dw[d] + min(dwx[a], dwx[b], dwx[c], dwx[d])
         if not sets & (sets - 1) and not a & b & c & d:
             # one rank in exactly three suits (the usual case): with its set, or without
@@ -1469,7 +1470,7 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
     if not discard:
         return whole
     if not cards:
-        raise ValueError(render("solver_nothing_to_discard"))
+        raise RummykitError(render("solver_nothing_to_discard"))
     # The least over every discard of what the rest leaves. A card put aside can't lower
     # what the rest leaves by more than its own value (the rest's melds are melds of the
     # whole hand), so putting aside the costliest card the best arrangement leaves in hand
@@ -1532,7 +1533,7 @@ def best_arrangement(
     rules = _rules(variant)
     state, jokers = _encode(cards)
     if discard and not cards:
-        raise ValueError(render("solver_nothing_to_discard"))
+        raise RummykitError(render("solver_nothing_to_discard"))
     search = _Search(rules, _VALUE, True)
     _, keep, outside = _solve(search, state, jokers, int(discard))
     plans, dead_fields, inside = search.plans(keep, jokers, int(discard) if outside == -2 else 0)

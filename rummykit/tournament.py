@@ -53,6 +53,7 @@ from rummykit.agents.forfeit import Forfeit, ForfeitRecord, forfeit_points
 from rummykit.agents.process import ProcessAgent, stop_idle
 from rummykit.ai.agents import Agent
 from rummykit.ai.levels import AGENTS, make_agent
+from rummykit.errors import RummykitError
 from rummykit.game.match import Match
 from rummykit.game.state import Game, IllegalAction
 from rummykit.messages import decimal, render
@@ -573,7 +574,7 @@ class TournamentResult(Ranked):
         True
         """
         if not 1 <= games <= self.games:
-            raise ValueError(render("tournament_upto_range", games=games, total=self.games))
+            raise RummykitError(render("tournament_upto_range", games=games, total=self.games))
         records = self.records[:games]
         block = self.players if self.duplicate else 1
         clusters = [r.index // block for r in records]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummykit.cards import ACE, JACK, Card, make_deck
+from rummykit.errors import RummykitError
 from rummykit.messages import in_language, number_word, render
 
 __all__ = [
@@ -40,7 +41,7 @@ slowest decision grows from about 0.7 s with the 15 cards of a Hungarian starter
 at 18 cards and 2.6 s at 21 (docs/rules.md, House rules)."""
 
 
-class VariantError(ValueError):
+class VariantError(RummykitError):
     """A variant name or option was not understood."""
 
 

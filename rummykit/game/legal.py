@@ -20,8 +20,8 @@ from itertools import combinations
 from rummykit.cards import JOKER, SUITS, Card
 from rummykit.game import actions
 from rummykit.game._round import State
-from rummykit.game.checks import failures, must_open_first
-from rummykit.game.jokers import joker_meanings
+from rummykit.game.checks import failures, jokers_read, must_open_first
+from rummykit.game.jokers import reading_key
 from rummykit.melds import HIGH_ACE, Meld, layoff_readings
 from rummykit.variants import Variant
 
@@ -47,12 +47,10 @@ def legal_actions(v: Variant, s: State) -> list[actions.Action]:
         found = failures(v, s, action, seat)
         if not found:
             legal.append(action)
-        elif (  # several jokers whose meaning is open: one action per whole reading
-            isinstance(action, (actions.PlayMeld, actions.LayOff))
-            and len(found) == 1
-            and found[0].template == "jokers_ambiguous"
-        ):
-            for meaning in found[0].params["choices"]:  # type: ignore[attr-defined]
+        elif isinstance(action, (actions.PlayMeld, actions.LayOff)) and len(found) == 1:
+            # several jokers whose meaning is open: one action per whole reading
+            choice = jokers_read(v, s, action)
+            for meaning in choice.open_readings if choice else ():
                 named = replace(action, joker_as=meaning)
                 if not failures(v, s, named, seat):
                     legal.append(named)
@@ -112,7 +110,7 @@ def _may_fit(meld: Meld, card: Card) -> bool:
 
 def _new_joker_meanings(old: Meld, readings: tuple[Meld, ...]) -> Iterator[Card | None]:
     """For each lay-off reading, what a newly added joker stands for (None when fixed)."""
-    if len({joker_meanings(m) for m in readings}) <= 1:
+    if len({reading_key(m) for m in readings}) <= 1:
         if readings:
             yield None
         return
