@@ -22,14 +22,16 @@ from collections.abc import Mapping
 
 from rummykit.messages import Text, in_language
 
-__all__ = ["RummykitError"]
+__all__ = ["RummykitError", "Said", "sentence_of"]
 
 
-class RummykitError(ValueError):
-    """Bad input, said as a sentence: ``code``, ``field``, ``params`` and :meth:`render`.
+class Said(Exception):
+    """An error said as a sentence: ``code``, ``field``, ``params`` and :meth:`render`.
 
     It is made from the sentence :func:`~rummykit.messages.render` returned (its code and
-    parameters come with it) and, where one applies, the field at fault.
+    parameters come with it) and, where one applies, the field at fault. Bad input is a
+    :class:`RummykitError`; an error of another kind (a run that failed, a program that
+    couldn't be imported) mixes this in with its own kind.
     """
 
     code: str
@@ -51,3 +53,16 @@ class RummykitError(ValueError):
     def render(self, language: str | None = None) -> str:
         """The sentence in ``language`` (default: the current one)."""
         return in_language(self.message, language)
+
+
+class RummykitError(Said, ValueError):
+    """Bad input, said as a sentence (see :class:`Said`)."""
+
+
+def sentence_of(error: BaseException) -> str:
+    """What ``error`` says, as the :class:`~rummykit.messages.Text` it was made from where it
+    has one (so that an error that wraps it can be said again in another language)."""
+    if isinstance(error, Said):
+        return error.message
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Text) else str(error)

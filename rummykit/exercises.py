@@ -101,7 +101,7 @@ __all__ = [
 ]
 
 
-class AnswerError(ValueError):
+class AnswerError(RummykitError):
     """An answer could not be read; the message says, in one line, what this exercise accepts.
 
     In a notebook the message is all IPython shows of it — no traceback:

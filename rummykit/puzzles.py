@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from rummykit.cards import Card
+from rummykit.cards import HIGH_ACE, Card, card_at
 from rummykit.errors import RummykitError
 from rummykit.exercises import (
     BestDiscard,
@@ -232,7 +232,7 @@ def _extensions(meld: Any, rules: Variant) -> list[Card]:
     """The natural cards that could extend this meld by one (checked afterwards)."""
     if meld.is_run:
         ends = (meld.start - 1, meld.end + 1)
-        return [Card(1 if p in (1, 14) else p, meld.suit) for p in ends if 1 <= p <= 14]
+        return [card_at(p, meld.suit) for p in ends if 1 <= p <= HIGH_ACE]
     return list(meld.missing_suits())
 
 

@@ -36,6 +36,7 @@ from typing import TypeAlias
 
 from rummykit.cards import (
     ACE,
+    HIGH_ACE,
     JOKER,
     RANKS,
     SUITS,
@@ -43,6 +44,7 @@ from rummykit.cards import (
     Cards,
     CardsLike,
     as_cards,
+    card_at,
     parse_card,
     rank_name,
 )
@@ -70,7 +72,6 @@ __all__ = [
     "opening_points",
 ]
 
-HIGH_ACE = 14
 KING_POSITION = 13
 _BIG = 1 << 30
 _CACHE_LIMIT = 200_000
@@ -131,10 +132,6 @@ def _field(card: Card) -> int:
 
 def _card_of(field: int) -> Card:
     return _FIELD_CARD[field]
-
-
-def _position_card(position: int, suit: str) -> Card:
-    return _FIELD_CARD[16 * _SUIT_INDEX[suit] + (ACE if position == HIGH_ACE else position)]
 
 
 def _encode(cards: Iterable[Card]) -> tuple[int, int]:
@@ -995,7 +992,7 @@ def _meld_of(plan: _Plan) -> Meld:
     laid: list[Card] = []
     represents = []
     for offset, item in enumerate(items):
-        card = _position_card(extra + offset, suit)
+        card = card_at(extra + offset, suit)
         represents.append(card)
         laid.append(JOKER if item < 0 else card)
     return Meld("run", tuple(laid), tuple(represents), extra)
@@ -1725,7 +1722,7 @@ def _layoff_groups(meld: Meld, avail: Counter[Card], rules: _Rules) -> list[tupl
                 got, used, p = frontier.pop()
                 if not lo <= p <= hi:
                     continue
-                card = _position_card(p, suit)
+                card = card_at(p, suit)
                 if avail[card] > 0:
                     nxt = (*got, card)
                     out.append((nxt, used))

@@ -162,6 +162,15 @@ class Variant:
         """The rule id to cite for a topic (``"meld"`` → ``"H4"`` or ``"R3"``)."""
         return _RULEBOOKS[self.rulebook][topic]
 
+    def opening_barred(self, turns_taken: int) -> bool:
+        """Whether a seat that has finished ``turns_taken`` turns is barred from opening now:
+        nobody opens on their very first turn (H9). The one place this rule is spelled.
+
+        >>> HUNGARIAN.opening_barred(0), HUNGARIAN.opening_barred(1)
+        (True, False)
+        """
+        return self.no_opening_first_turn and turns_taken == 0
+
     @property
     def ace_value(self) -> int:
         """What an ace is worth: in hand, and toward the opening."""

@@ -153,3 +153,37 @@ def test_a_refused_saved_action_says_its_move_and_reasons_in_the_language() -> N
         with speaking(lang):
             assert str(move) in text
             assert str(render("draw_first")) in text, (lang, text)
+
+
+# errors that can't or needn't be said from a template, and why
+NOT_SAID = {
+    "rummykit.language.UnknownLanguage": "below the sentences; its message is a Text",
+    "rummykit.pofiles.PoError": "the translators' tooling, about a .po file's syntax",
+    "rummykit.agents.protocol._Refused": "inside the JSON decoder; raised again as ProtocolError",
+    "rummykit.agents.forfeit.Forfeit": "a forfeit's own code and sentence, said in the results",
+}
+
+
+def test_every_error_class_of_rummykit_is_said() -> None:
+    import importlib
+    import inspect
+    import pkgutil
+
+    from rummykit.errors import Said
+
+    found = {}
+    for info in pkgutil.walk_packages(rummykit.__path__, "rummykit."):
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if (
+                issubclass(cls, Exception)
+                and not issubclass(cls, Warning)
+                and cls.__module__.startswith("rummykit.")
+            ):
+                found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    assert len(found) >= 15
+    unsaid = sorted(
+        name for name, cls in found.items() if not issubclass(cls, Said) and name not in NOT_SAID
+    )
+    assert unsaid == []
+    assert set(NOT_SAID) <= set(found)  # the list stays true

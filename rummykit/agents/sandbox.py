@@ -46,7 +46,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from rummykit.errors import RummykitError
+from rummykit.errors import RummykitError, Said
 from rummykit.language import get_language
 from rummykit.messages import render
 
@@ -82,7 +82,7 @@ def program_path() -> str:
     return os.pathsep.join(parts)
 
 
-class SandboxError(RuntimeError):
+class SandboxError(Said, RuntimeError):
     """The sandbox asked for can't be had here (no bwrap, or no user namespaces)."""
 
 

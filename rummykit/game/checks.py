@@ -114,7 +114,7 @@ def must_open_first(v: Variant, s: State, topic: str) -> list[Reason]:
     its first turn (H9). Rommi has no threshold (R5): every seat has opened from the deal."""
     if opened(v, s, s.current):
         return []
-    if v.no_opening_first_turn and s.turns[s.current] == 0:
+    if v.opening_barred(s.turns[s.current]):
         return [rule_reason(v, "first_turn_no_opening", "first_turn")]
     code = "not_opened_layoff" if topic == "layoff" else "not_opened_exchange"
     return [rule_reason(v, code, "opening", threshold=v.opening_threshold)]
@@ -158,7 +158,7 @@ def _meld_failures(v: Variant, s: State, action: actions.PlayMeld) -> list[Reaso
     failures = _hand_failures(v, s, action.cards)
     if failures:
         return failures
-    if not s.opened[s.current] and v.no_opening_first_turn and s.turns[s.current] == 0:
+    if not s.opened[s.current] and v.opening_barred(s.turns[s.current]):
         return [rule_reason(v, "first_turn_no_opening", "first_turn")]
     choice = jokers_read(v, s, action)
     if choice is None:
