@@ -38,6 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rummykit.errors import RummykitError
 from rummykit.messages import render
 from rummykit.tutorials import _start
 from rummykit.variants import VARIANTS
@@ -105,7 +106,7 @@ LEVEL_NAMES = ("easy", "normal", "hard")
 _CHECKOUT_SHARE = Path(__file__).resolve().parent.parent / "share" / "jupyter"
 
 
-class ClassroomError(ValueError):
+class ClassroomError(RummykitError):
     """A classroom setting can't be used; the message names it and says what is accepted."""
 
 

@@ -39,6 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rummykit.errors import RummykitError
 from rummykit.messages import join, render
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ DEFAULT_FOLDER = "rummykit-notebooks"
 _CHECKOUT = Path(__file__).resolve().parent.parent / "notebooks"
 
 
-class TutorialsError(ValueError):
+class TutorialsError(RummykitError):
     """The notebooks can't be found, or can't be copied where asked; the message says why."""
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummykit.cards import ACE, JACK, Card, make_deck
+from rummykit.errors import RummykitError
 from rummykit.messages import in_language, number_word, render
 
 __all__ = [
@@ -40,7 +41,7 @@ slowest decision grows from about 0.7 s with the 15 cards of a Hungarian starter
 at 18 cards and 2.6 s at 21 (docs/rules.md, House rules)."""
 
 
-class VariantError(ValueError):
+class VariantError(RummykitError):
     """A variant name or option was not understood."""
 
 
@@ -160,6 +161,15 @@ class Variant:
     def rule(self, topic: str) -> str:
         """The rule id to cite for a topic (``"meld"`` → ``"H4"`` or ``"R3"``)."""
         return _RULEBOOKS[self.rulebook][topic]
+
+    def opening_barred(self, turns_taken: int) -> bool:
+        """Whether a seat that has finished ``turns_taken`` turns is barred from opening now:
+        nobody opens on their very first turn (H9). The one place this rule is spelled.
+
+        >>> HUNGARIAN.opening_barred(0), HUNGARIAN.opening_barred(1)
+        (True, False)
+        """
+        return self.no_opening_first_turn and turns_taken == 0
 
     @property
     def ace_value(self) -> int:
