@@ -15,6 +15,8 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -1142,10 +1144,17 @@ def test_ai_stepper_from_a_saved_record_and_for_chosen_seats() -> None:
 
 
 def _palette(checker: MeldChecker) -> dict[str, Any]:
+    """Every button under the variant and the cards, by the text it shows: the palette's
+    cards (a click is the message the page sends) and the Undo and Clear buttons."""
     buttons: dict[str, Any] = {}
-    for row in checker.children[1:-1]:
-        for button in row.children:
-            buttons[button.description] = button
+    for row in checker.palette.rows:
+        for card in row:
+            message = {"type": "add", "card": card["text"]}
+            buttons[card["text"]] = SimpleNamespace(
+                click=partial(checker.palette._message, None, message, None), **card
+            )
+    for button in checker.children[2].children:
+        buttons[button.description] = button
     return buttons
 
 
@@ -1340,7 +1349,23 @@ def test_meld_checker_names_its_buttons_in_its_help() -> None:
     palette = _palette(checker)
     assert "⌫ Undo" in checker._out.value and "Clear" in checker._out.value
     assert palette["⌫ Undo"].description in checker.help
-    assert palette["10♥"].layout.width == "54px"  # wide enough for "10♥"
+    # each card is named in words that start with what it shows (WCAG 2.5.3)
+    assert palette["10♥"].name == "10 of hearts" and palette["A♠"].name == "A, ace of spades"
+    assert palette["🃏"].name == "joker" and palette["Q♦"].red and not palette["Q♠"].red
+    checker.palette._message(None, {"type": "add", "card": "X♠"}, None)  # not a card: nothing
+    assert checker.cards == ""
+
+
+@pytest.mark.parametrize(
+    ("language", "queen", "joker"),
+    [("pt", "Q, dama de espadas", "joker"), ("fi", "Q, pata kuningatar", "jokeri")],
+)
+def test_meld_checker_names_its_cards_in_the_learners_language(
+    language: str, queen: str, joker: str
+) -> None:
+    palette = _palette(MeldChecker("hungarian", language=language))
+    assert palette["Q♠"].name == queen and palette["🃏"].name == joker
+    assert MeldChecker("rommi", language=language).palette.label != "Cards to add"
 
 
 def test_ai_stepper_names_what_it_remembers() -> None:
