@@ -200,6 +200,7 @@ function render({ model, el }) {
     for (const node of logs.querySelectorAll("[data-label]")) node.textContent = labels[node.dataset.label];
     body.replaceChildren(...parts(v, labels, keepOpen));
     el.dataset.seq = v.seq;
+    if (v.language) el.lang = v.language;
     el.classList.toggle("rk-my-turn", !!v.my_turn);
 
     // the live region keeps its node; only its words change (a new move, a new refusal)
@@ -289,6 +290,7 @@ function render({ model, el }) {
       pileOk,
       v.phase === "play" ? v.why.discard : v.why.take_discard,
       h("span", { class: "rk-count" }, `${L.discard_pile} · ${v.discard_count}`),
+      " ",
       v.discard_top ? cardFace(v.discard_top) : h("span", { class: "rk-empty" }, "—"),
     );
     dropZone(discard.querySelector?.(".rk-pile") || discard, (index) => send({ type: "discard", index }));
@@ -306,6 +308,7 @@ function render({ model, el }) {
           can.take_cut,
           v.why.take_cut,
           h("span", { class: "rk-count" }, L.cut_card),
+          " ",
           cardFace(v.cut_card),
         ),
       );

@@ -60,7 +60,7 @@ from rummykit.game.actions import (
     Undo,
 )
 from rummykit.game.record import from_position, loads
-from rummykit.language import check_language, speaks_own_language
+from rummykit.language import check_language, get_language, speaks_own_language
 from rummykit.messages import render
 from rummykit.mistakes import Review, review
 from rummykit.widgets.view import (
@@ -314,6 +314,7 @@ class Table(anywidget.AnyWidget):
             "hint_detail": self.hint_detail,
             "show_reasoning": self.show_reasoning,
             "four_colour": self.four_colour,
+            "language": get_language(),  # the page reads the table in this language's voice
         }
         with self.hold_sync():  # one message: the entries that changed, then the view
             for name in _APART:
