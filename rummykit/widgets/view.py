@@ -62,15 +62,16 @@ def card_view(card: Card, *, highlight: bool = False, selected: bool = False) ->
 
 def card_name(card: Card) -> str:
     """The card's accessible name: its words, after the rank its picture shows when the words
-    don't already say it, so that a speech user who says what they see finds the button
-    (WCAG 2.5.3).
+    don't already start with it, so that a speech user who says what they see finds the
+    button, and a name that goes on after a caption ("Discard pile · 8: Q, queen of spades")
+    holds the words shown in their order (WCAG 2.5.3).
 
     >>> card_name(Card("Q♠")), card_name(Card("10♥"))
     ('Q, queen of spades', '10 of hearts')
     """
     corner = render("card_joker_corner") if card.is_joker else card.rank_letter
     label = card.label
-    if corner.casefold() in label.casefold().split():
+    if label.casefold().split()[:1] == [corner.casefold()]:
         return label
     return render("widget_card_name", corner=corner, label=label)
 

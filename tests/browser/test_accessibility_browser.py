@@ -208,3 +208,182 @@ def test_high_contrast_and_forced_colours(open_page: Any, playwright_api: Any) -
     assert selected["outline"] == "solid", selected  # selection drawn, not only coloured
     axe.check(page, "the widget page with forced colours")
     page.screenshot(path=str(OUTPUT / "a11y-forced-colours.png"))
+
+
+# --- the keyboard and screen-reader path, in three languages ------------------------------------
+
+
+class Path:
+    """One table of the path page, played by role and name in the table's language."""
+
+    def __init__(self, page: Any, index: int, lang: str, expect: Any) -> None:
+        self.page, self.index, self.lang, self.expect = page, index, lang, expect
+        self.table = page.locator(".rk-table").nth(index)
+        with within(lang):
+            self.words = labels()
+        self.hand = self.table.get_by_role("group", name=self.words["your_hand"], exact=True)
+        self.snapshots: list[tuple[str, str]] = []
+
+    def button(self, key: str) -> Any:
+        return self.table.get_by_role("button", name=self.words[key], exact=True)
+
+    def card(self, card: Card) -> Any:
+        """The learner's card, by its name (an unselected one: two decks hold twins)."""
+        with within(self.lang):
+            name = card_name(card)
+        pattern = re.compile("^" + re.escape(name) + r"( \(.*\))?$")
+        return self.hand.get_by_role("button", name=pattern, pressed=False).first
+
+    def cards(self) -> list[Card]:
+        shown: list[str] = self.hand.get_by_role("button").evaluate_all(
+            "cards => cards.map(card => card.dataset.card)"
+        )
+        return as_cards(" ".join(shown)) if shown else []
+
+    def my_turn(self) -> None:
+        self.expect(
+            self.table.locator("[data-testid=your-turn], [data-testid=result]").first
+        ).to_be_visible(timeout=STEP)
+
+    def snap(self, phase: str) -> None:
+        self.snapshots.append((phase, self.table.locator(".rk-body").aria_snapshot()))
+
+    def said(self) -> list[str]:
+        return said(self.page, self.index)
+
+    def moved(self, key: str, target: Any = None) -> None:
+        """Press ``key`` (on ``target``, else where the focus is) to make a move; wait until
+        it is in the learner's log and the computer has answered. The learner's own move is
+        what the live region says first after it (before any computer move): the newest
+        entry of the learner's log, word for word."""
+        moves = self.table.locator("[data-testid^=my-move]")
+        count, before = moves.count(), len(self.said())
+        (target or self.page.keyboard).press(key)
+        self.expect(moves).to_have_count(count + 1)
+        self.my_turn()
+        newest = self.table.get_by_test_id("my-log").locator("div").first
+        fresh = [s for s in self.said()[before:] if s.startswith("live: ")]
+        assert fresh, f"nothing announced after the learner's move: {self.said()[before:]}"
+        assert fresh[0].startswith("live: " + newest.inner_text()), (fresh, newest.inner_text())
+
+    def select(self, cards: tuple[Card, ...]) -> None:
+        self.page.keyboard.press("c")  # clear the selection
+        self.expect(self.hand.get_by_role("button", pressed=True)).to_have_count(0)
+        for n, card in enumerate(cards, 1):
+            self.card(card).press("Enter")
+            self.expect(self.hand.get_by_role("button", pressed=True)).to_have_count(n)
+
+    def discard_last(self) -> None:
+        """Select the last card of the hand (End) and discard it with "x"."""
+        self.hand.get_by_role("button").first.press("End")
+        self.page.keyboard.press("Enter")
+        self.expect(self.hand.get_by_role("button").last).to_have_attribute("aria-pressed", "true")
+        self.moved("x")
+
+    def draw(self) -> None:
+        stock = re.compile("^" + re.escape(self.words["stock"]) + r": \d+$")
+        self.moved("Enter", self.table.get_by_role("button", name=stock))
+        self.expect(self.table.locator(".rk-hand .rk-drawn")).to_have_count(1)
+
+
+def hungarian_opening(path: Path) -> None:
+    """Seat 1 cuts (H3), tries to open on its first turn (refused: H9), discards; on its
+    second turn it draws and opens with 10♠ 10♦ 10♣ and Q♠ Q♦ Q♣ (60 of 51), and discards."""
+    expect, rules = path.expect, variant("hungarian")
+    slider = path.table.get_by_role("slider", name=path.words["cut_slider"], exact=True)
+    expect(slider).to_be_visible()
+    path.snap("cut")
+    path.moved("Enter", slider)
+    path.snap("first turn")
+    first = next(iter(candidate_melds(path.cards(), rules)))
+    path.select(first.cards)
+    path.page.keyboard.press("m")
+    expect(path.table.get_by_test_id("alert")).to_contain_text("(H9)")
+    path.snap("refusal")
+    path.button("sort_rank").press("Enter")
+    path.page.keyboard.press("c")
+    path.discard_last()
+    path.snap("draw")
+    path.draw()
+    for meld in ("10♠ 10♦ 10♣", "Q♠ Q♦ Q♣"):
+        path.select(tuple(as_cards(meld)))
+        path.moved("m")
+        expect(path.hand.get_by_role("button", pressed=True)).to_have_count(0)
+    table = path.table.get_by_role("group", name=path.words["table"], exact=True)
+    expect(table.get_by_role("button")).to_have_count(2)
+    path.snap("opened")
+    path.discard_last()
+    expect(path.table.get_by_test_id("opened-1")).to_be_visible()
+
+
+def rommi_round(path: Path) -> None:
+    """A whole Rommi round: "x" before drawing (draw first), then each turn a draw, every
+    meld the hand holds, and the highest card discarded, until the round is over."""
+    expect, rules = path.expect, variant("rommi")
+    path.my_turn()
+    path.snap("draw")
+    path.hand.get_by_role("button").first.press("x")
+    expect(path.table.get_by_test_id("alert")).not_to_have_text("")
+    path.snap("refusal")
+    path.button("sort_rank").press("Enter")
+    for turn in range(12):
+        path.draw()
+        if turn == 0:
+            path.snap("play")
+        while True:
+            cards = path.cards()
+            found = next(iter(candidate_melds(cards, rules)), None)
+            if found is None or len(found.cards) == len(cards):
+                break
+            path.select(found.cards)
+            path.moved("m")
+            expect(path.hand.get_by_role("button")).to_have_count(len(cards) - len(found.cards))
+        path.page.keyboard.press("c")
+        path.discard_last()
+        if path.table.get_by_test_id("result").count():
+            break
+    expect(path.table.get_by_test_id("result")).to_be_visible()
+    path.snap("round over")
+
+
+def transcript(paths: dict[str, Path]) -> str:
+    parts = []
+    for name, path in paths.items():
+        for phase, tree in path.snapshots:
+            parts.append(f"## {name}: {phase}\n{tree.rstrip()}\n")
+        parts.append(f"## {name}: announced\n" + "\n".join(path.said()) + "\n")
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_keyboard_and_screen_reader_path(lang: str, open_page: Any, playwright_api: Any) -> None:
+    expect = playwright_api.expect
+    page = open_page("a11y_path", f"lang={lang}")
+    expect(page.locator(".rk-table")).to_have_count(2)
+    paths = {"hungarian": Path(page, 0, lang, expect), "rommi": Path(page, 1, lang, expect)}
+    for path in paths.values():
+        expect(path.table).to_have_attribute("lang", lang)
+    hungarian_opening(paths["hungarian"])
+    rommi_round(paths["rommi"])
+    axe.check(page, f"the path page in {lang}, both rounds played")
+    page.screenshot(path=str(OUTPUT / f"a11y-path-{lang}.png"), full_page=True)
+
+    text = transcript(paths)
+    stored = SNAPSHOTS / f"{lang}.txt"
+    if os.environ.get("RUMMYKIT_UPDATE_A11Y") == "1" or not stored.exists():
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        stored.write_text(text, encoding="utf-8")
+    (OUTPUT / f"a11y-{lang}.txt").write_text(text, encoding="utf-8")
+    expected = stored.read_text(encoding="utf-8")
+    diff = "\n".join(
+        difflib.unified_diff(
+            expected.splitlines(), text.splitlines(), str(stored), "this run", lineterm="", n=2
+        )
+    )
+    assert text == expected, (
+        f"what a screen reader meets changed (RUMMYKIT_UPDATE_A11Y=1 to accept):\n{diff[:6000]}"
+    )
+    if lang != "en" and (SNAPSHOTS / "en.txt").exists():
+        english = (SNAPSHOTS / "en.txt").read_text(encoding="utf-8")
+        heard = [line for line in text.splitlines() if line.startswith(("live: ", "alert: "))]
+        assert not set(heard) & set(english.splitlines()), "an announcement left in English"
