@@ -71,7 +71,7 @@ class CardPalette(anywidget.AnyWidget):
     @media (forced-colors: active) { .rk-palette-card { border-color: ButtonText; } }
     """
 
-    rows = traitlets.List().tag(sync=True)
+    rows: traitlets.List[list[dict[str, Any]]] = traitlets.List().tag(sync=True)
     label = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, rows: list[list[Card]], label: str, on_card: Callable[[Card], None]) -> None:
@@ -113,7 +113,10 @@ class MeldChecker(widgets.VBox):
         rows = [
             self.palette,
             widgets.HBox(
-                [self._tool("checker_undo", self.remove_last), self._tool("checker_clear", self.clear)]
+                [
+                    self._tool("checker_undo", self.remove_last),
+                    self._tool("checker_clear", self.clear),
+                ]
             ),
         ]
         self._variant.observe(lambda _c: self.update(), names="value")

@@ -280,7 +280,7 @@ function render({ model, el }) {
       {
         class: "rk-pile rk-discard",
         // the name holds the words shown, in their order (WCAG 2.5.3): the caption, the rank
-        "aria-label": `${L.discard_pile} · ${v.discard_count}: ${v.discard_top ? v.discard_top.name : "—"}`,
+        "aria-label": `${L.discard_pile} · ${v.discard_count}: ${v.discard_top ? v.discard_top.name || v.discard_top.label : "—"}`,
         "data-testid": "discard-pile",
         onclick: (event) => {
           if (event.detail > 1) return;
@@ -301,7 +301,7 @@ function render({ model, el }) {
           "button",
           {
             class: "rk-pile rk-cut",
-            "aria-label": `${L.cut_card}: ${v.cut_card.name}`,
+            "aria-label": `${L.cut_card}: ${v.cut_card.name || v.cut_card.label}`,
             "data-testid": "cut-card",
             onclick: () => send({ type: "take_cut" }),
           },
@@ -360,7 +360,7 @@ function render({ model, el }) {
           "button",
           {
             class: "rk-meld-number",
-            "aria-label": m.name,
+            "aria-label": m.name || m.label,
             "data-testid": `lay-off-${m.index}`,
             onclick: (event) => {
               event.stopPropagation();
@@ -422,7 +422,7 @@ function render({ model, el }) {
             (c.drawn ? " rk-drawn" : ""),
           draggable: "true",
           "aria-pressed": c.selected ? "true" : "false",
-          "aria-label": c.name + (notes.length ? ` (${notes.join(", ")})` : ""),
+          "aria-label": (c.name || c.label) + (notes.length ? ` (${notes.join(", ")})` : ""),
           "data-testid": `hand-${index}`,
           "data-card": c.text,
           onclick: () => send({ type: "select", index }),
@@ -475,7 +475,7 @@ function render({ model, el }) {
         send({ type: "settings", four_colour: event.target.checked });
       },
     });
-    const settings = h(
+    const settings = !L.settings ? null : h(
       "details",
       { class: "rk-settings rk-controls", "data-testid": "settings", open: keepOpen.has("settings") },
       h("summary", {}, L.settings),

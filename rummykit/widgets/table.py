@@ -586,7 +586,11 @@ class Table(anywidget.AnyWidget):
         elif kind == "hint":
             self._hint()
         elif kind == "settings":
-            self.set_four_colour(bool(message.get("four_colour")))
+            on = message.get("four_colour")
+            if isinstance(on, bool):
+                self.set_four_colour(on)
+            else:  # only true or false: anything else is said, not guessed
+                self._guide("widget_unknown_message")
         elif kind == "ai_step":
             self.step_ai()
             return
@@ -666,7 +670,9 @@ class Table(anywidget.AnyWidget):
             return LayOff(tuple(cards), int(message["meld"]), joker_as)
         if kind == "exchange":
             if len(cards) != 1:
-                self._guide("widget_select_exchange", self._moment("exchange", int(message["meld"])))
+                self._guide(
+                    "widget_select_exchange", self._moment("exchange", int(message["meld"]))
+                )
                 return None
             return ExchangeJoker(cards[0], int(message["meld"]))
         self._guide("widget_unknown_message")

@@ -136,7 +136,9 @@ def test_every_widget_passes_axe_in_every_phase(open_page: Any, playwright_api: 
     four = deal.get_by_role("checkbox", name="Four-colour deck: diamonds blue, clubs green")
     four.press("Space")
     expect(four).to_be_checked()
-    expect(deal.locator("svg text[fill='#1a7f37'], svg text[fill='#1f5fbf']").first).to_be_attached()
+    expect(
+        deal.locator("svg text[fill='#1a7f37'], svg text[fill='#1f5fbf']").first
+    ).to_be_attached()
     axe.check(page, "a Table in its play phase, its settings open")
 
     # the cut (H3), with the keyboard
@@ -146,9 +148,9 @@ def test_every_widget_passes_axe_in_every_phase(open_page: Any, playwright_api: 
 
     # round over: a meld and the last discard; then the review of the round in the table
     for card in ("5♥", "6♥", "7♥"):
-        win.get_by_role("button", name=re.compile("^" + re.escape(card_name(parse_card(card))))).press(
-            "Enter"
-        )
+        win.get_by_role(
+            "button", name=re.compile("^" + re.escape(card_name(parse_card(card))))
+        ).press("Enter")
     win.get_by_role("button", name="Meld", exact=True).press("Enter")
     expect(win.get_by_role("button", name=re.compile(r"^Meld 1 \(You\)"))).to_be_visible()
     win.get_by_role("button", name=re.compile("^9 of spades")).press("Enter")

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from . import axe
 from .test_table_browser import (  # noqa: F401 (fixtures)
     OUTPUT,
     PAGE_READY,
@@ -98,11 +99,13 @@ def test_a_student_opens_the_class_page_and_plays(
         page.get_by_test_id("stock").click()
         expect(page.locator("[data-testid^='hand-']")).to_have_count(cards + 1)
         expect(page.get_by_test_id("announcement")).to_have_text("You drew from the stock.")
+        axe.check(page, "the class page (rummykit classroom)")
 
         # the menus: another variant, New game, a fresh Hungarian table
         page.get_by_label("Variant").select_option(label="Hungarian Rummy")
         page.get_by_role("button", name="New game").click()
         expect(page.get_by_test_id("status")).to_contain_text("Hungarian Rummy")
+        axe.check(page, "the class page after New game")
         page.screenshot(path=str(OUTPUT / "classroom.png"), full_page=True)
         print(f"class page: table drawn {drawn:.1f} s after the request")
     finally:
