@@ -43,7 +43,8 @@ def fetch(cache: Path = CACHE) -> Path:
     if not tarball.exists():
         cache.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            ["npm", "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(cache)],
+            ["npm", "pack", "--loglevel=warn", f"axe-core@{AXE_VERSION}"]
+            + ["--pack-destination", str(cache)],
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -52,7 +53,9 @@ def fetch(cache: Path = CACHE) -> Path:
     with tarfile.open(tarball) as tar:
         member = tar.extractfile("package/axe.min.js")
         assert member is not None
-        script.write_bytes(member.read())
+        partial = script.with_suffix(".partial")
+        partial.write_bytes(member.read())
+    partial.replace(script)  # whole or not at all
     return script
 
 
