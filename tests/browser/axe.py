@@ -42,9 +42,9 @@ def fetch(cache: Path = CACHE) -> Path:
     tarball = cache / f"axe-core-{AXE_VERSION}.tgz"
     if not tarball.exists():
         cache.mkdir(parents=True, exist_ok=True)
+        package = f"axe-core@{AXE_VERSION}"
         subprocess.run(
-            ["npm", "pack", "--loglevel=warn", f"axe-core@{AXE_VERSION}"]
-            + ["--pack-destination", str(cache)],
+            ["npm", "pack", "--loglevel=warn", package, "--pack-destination", str(cache)],
             check=True,
             stdout=subprocess.DEVNULL,
         )
