@@ -393,3 +393,46 @@ def test_keyboard_and_screen_reader_path(lang: str, open_page: Any, playwright_a
         english = (SNAPSHOTS / "en.txt").read_text(encoding="utf-8")
         heard = [line for line in text.splitlines() if line.startswith(("live: ", "alert: "))]
         assert not set(heard) & set(english.splitlines()), "an announcement left in English"
+
+
+# --- the axe helper itself (no browser needed) --------------------------------------------------
+
+
+def test_axe_failure_names_the_rule_the_element_and_the_fix() -> None:
+    found = {
+        "violations": [
+            {
+                "id": "label-content-name-mismatch",
+                "impact": "serious",
+                "help": "Elements must have their visible text as part of their accessible name",
+                "url": "https://dequeuniversity.com/rules/axe/4.14/label-content-name-mismatch",
+                "nodes": [
+                    {
+                        "target": "button[data-card='Q♠']",
+                        "html": '<button aria-label="queen of spades">',
+                        "fix": "Fix any of the following:\n  Text inside the element is not included",
+                    }
+                ],
+            }
+        ],
+        "incomplete": [],
+    }
+    said = axe.report(found)
+    assert "label-content-name-mismatch (serious, violations)" in said
+    assert "at button[data-card='Q♠']: <button aria-label=\"queen of spades\">" in said
+    assert "fix: Fix any of the following: Text inside the element is not included" in said
+
+
+def test_axe_refuses_a_tarball_that_is_not_the_pinned_one(tmp_path: Any) -> None:
+    import io
+    import tarfile
+
+    tarball = tmp_path / f"axe-core-{axe.AXE_VERSION}.tgz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        body = b"window.axe = {version: 'tampered'};"
+        member = tarfile.TarInfo("package/axe.min.js")
+        member.size = len(body)
+        tar.addfile(member, io.BytesIO(body))
+    with pytest.raises(SystemExit, match="is not the axe-core"):
+        axe.fetch(tmp_path)
+    assert not (tmp_path / f"axe-{axe.AXE_VERSION}.min.js").exists()
