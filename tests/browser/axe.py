@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -41,6 +42,11 @@ def fetch(cache: Path = CACHE) -> Path:
         return script
     tarball = cache / f"axe-core-{AXE_VERSION}.tgz"
     if not tarball.exists():
+        if shutil.which("npm") is None:
+            raise SystemExit(
+                f"axe-core {AXE_VERSION} is fetched once with npm, which is not installed "
+                "(apt-get install npm, then make axe)"
+            )
         cache.mkdir(parents=True, exist_ok=True)
         package = f"axe-core@{AXE_VERSION}"
         subprocess.run(
