@@ -1472,6 +1472,45 @@ def test_meld_checker_names_its_buttons_in_its_help() -> None:
     assert checker.cards == ""
 
 
+@pytest.mark.parametrize("language", ["en", "pt", "fi"])
+def test_quiz_puzzle_and_review_buttons_are_words_without_icons(language: str) -> None:
+    """An icon needs a font the page may not load (Voilà's template doesn't): a button is
+    named by its words alone, in the learner's language."""
+    from rummykit.exercises import MeldKind, Quiz
+    from rummykit.widgets import PuzzleWidget, QuizWidget, ReviewWidget
+
+    game = Game.new("rommi", players=2, seed=3)
+    game.play(parse_action("draw"))
+    boxes = [
+        QuizWidget(Quiz([MeldKind("K♠ A♠ 2♠")]), language=language),
+        PuzzleWidget("discard", seed=4, language=language),
+        ReviewWidget(game, seat=game.current, language=language),
+    ]
+    buttons = [b for box in boxes for b in _buttons(box)]
+    assert len(buttons) >= 2 * 3 + 2
+    for button in buttons:
+        assert button.icon == "" and button.description.strip() == button.description
+        assert re.search(r"\w{3}", button.description), button.description
+    if language != "en":
+        english = {
+            b.description
+            for box in (QuizWidget(Quiz([MeldKind("K♠ A♠ 2♠")])),)
+            for b in _buttons(box)
+        }
+        assert not english & {b.description for b in _buttons(boxes[0])}
+
+
+def _buttons(box: Any) -> list[Any]:
+    import ipywidgets
+
+    found = []
+    for child in getattr(box, "children", ()):
+        if isinstance(child, ipywidgets.Button):
+            found.append(child)
+        found += _buttons(child)
+    return found
+
+
 @pytest.mark.parametrize(
     ("language", "queen", "joker"),
     [("pt", "Q, dama de espadas", "joker"), ("fi", "Q, pata kuningatar", "jokeri")],

@@ -126,6 +126,9 @@ class Table(anywidget.AnyWidget):
     the reasoning shows that computer's cards (open-cards teaching). False hides it.
     ``language`` (``"en"``, ``"pt"``, ``"fi"``; default: the current language) is the
     language of every word on the table: labels, buttons, refusals, the log.
+    ``four_colour`` (default: ``rummykit.display.options``) draws diamonds blue and clubs
+    green; the learner can switch it in the table's Settings, and the page keeps the choice
+    for the tables it draws next.
     """
 
     _esm = _HERE / "table.js"
