@@ -68,6 +68,7 @@ class CardPalette(anywidget.AnyWidget):
       background: white; border: 1px solid #555; border-radius: 3px; cursor: pointer; }
     .rk-palette-card.rk-red { color: #c8102e; }
     .rk-palette-card:focus-visible { outline: 3px solid #1f5fbf; outline-offset: 1px; }
+    @media (prefers-contrast: more) { .rk-palette-card { border: 2px solid black; } }
     @media (forced-colors: active) { .rk-palette-card { border-color: ButtonText; } }
     """
 
