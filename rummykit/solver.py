@@ -1142,13 +1142,13 @@ def min_deadwood(
 
     Asking thousands of times for one variant? :func:`deadwood_counter` binds it once.
     """
-    global _last_variant, _last_counters
+    global _last
     if table:
         return deadwood_counter(variant, discard=discard, table=table)(hand)
-    if variant is not _last_variant:
-        _last_counters = _rules(variant).counters()
-        _last_variant = variant
-    return _last_counters[discard](hand)
+    last = _last  # read once, written whole: another thread can't pair a variant with
+    if last[0] is not variant:  # another variant's counters
+        last = _last = (variant, _rules(variant).counters())
+    return last[1][discard](hand)
 
 
 def min_deadwood_many(
@@ -1496,8 +1496,7 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
 
 
 _NOT_CARDS = ~sum(_CARD_BITS.values())
-_last_variant: Variant | None = None
-_last_counters: tuple[Callable[[CardsLike | int], int], ...] = ()
+_last: tuple[Variant | None, tuple[Callable[[CardsLike | int], int], ...]] = (None, ())
 
 
 def best_arrangement(

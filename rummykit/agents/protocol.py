@@ -329,7 +329,7 @@ def decide_message(obs: Observation, ident: int, game: int | None = None) -> dic
     >>> for _ in range(6):
     ...     obs = game.observation(game.current)
     ...     assert decide_message(obs, 1)["observation"] == obs.to_dict()
-    ...     game.play(obs.legal_actions[-1])
+    ...     _ = game.play(obs.legal_actions[-1])
     """
     plain = replace(obs, table=(), history=(), legal_actions=()).to_dict()
     plain["table"] = [_form(m) for m in obs.table]

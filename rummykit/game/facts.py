@@ -67,6 +67,11 @@ class Event:
     def __deepcopy__(self, memo: object) -> Event:
         return self  # read-only all the way down: a copy would be the same
 
+    def __repr__(self) -> str:
+        if not self.params:
+            return f"Event(seat={self.seat}, code={self.code!r})"
+        return f"Event(seat={self.seat}, code={self.code!r}, params={dict(self.params)!r})"
+
     def __reduce__(self) -> tuple[type[Event], tuple[int, str, dict[str, Any]]]:
         return (Event, (self.seat, self.code, dict(self.params)))
 

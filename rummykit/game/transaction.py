@@ -16,11 +16,14 @@ dispatches a legal action to the right one.
 >>> game = Game.from_position("rommi", hands=["5♥ 6♥ 7♥ K♣", "2♣ 3♣ 4♣"], discard="9♠",
 ...                           current=0, phase="draw")
 >>> game.play(Draw("stock"))
+(Event(seat=0, code='draw_stock'),)
 >>> before = game._state.clone()
 >>> game.play(PlayMeld(as_cards("5♥ 6♥ 7♥")))
+(Event(seat=0, code='meld', params={'cards': ('5♥', '6♥', '7♥'), 'index': 0}),)
 >>> len(game.table), len(game._state.turn.steps)
 (1, 1)
 >>> game.play(Undo())
+(Event(seat=0, code='undo'),)
 >>> game._state == before
 True
 """

@@ -13,7 +13,9 @@ checks of the copy.
 >>> game = Game.from_position("hungarian", hands=["5♥ 6♥ 7♥ K♣ K♦", "2♣ 3♣ 4♣"],
 ...                           discard="9♠", current=0, phase="draw", opened=[False, False])
 >>> game.play(Draw("stock"))
+(Event(seat=0, code='draw_stock'),)
 >>> game.play(PlayMeld(as_cards("5♥ 6♥ 7♥")))
+(Event(seat=0, code='meld', params={'cards': ('5♥', '6♥', '7♥'), 'index': 0}),)
 >>> [(r.code, r.rule) for r in end_failures(game.variant, game._state, going_out=False)]
 [('turn_opening_short', 'H8')]
 """
