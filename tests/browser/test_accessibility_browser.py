@@ -322,11 +322,38 @@ def hungarian_opening(path: Path) -> None:
     expect(path.table.get_by_test_id("opened-1")).to_be_visible()
 
 
+FOCUSED = """(table) => {
+  const a = document.activeElement;
+  return table.contains(a) ? a.getAttribute('aria-label') || a.textContent.trim() : null;
+}"""
+
+
+def tab_walk(path: Path) -> list[str]:
+    """Tab from the table's start to its end: the name of every control on the way."""
+    path.table.focus()
+    names: list[str] = []
+    for _ in range(100):
+        path.page.keyboard.press("Tab")
+        name = path.table.evaluate(FOCUSED)
+        if name is None:
+            return names
+        names.append(name)
+    raise AssertionError(f"Tab never left the table: {names}")
+
+
 def rommi_round(path: Path) -> None:
-    """A whole Rommi round: "x" before drawing (draw first), then each turn a draw, every
-    meld the hand holds, and the highest card discarded, until the round is over."""
+    """Tab reaches every control; then a whole Rommi round: "x" before drawing (draw
+    first), then each turn a draw, every meld the hand holds, and the highest card
+    discarded, until the round is over."""
     expect, rules = path.expect, variant("rommi")
     path.my_turn()
+    reached = tab_walk(path)
+    with within(path.lang):
+        cards = [card_name(c) for c in path.cards()]
+    wanted = [path.words[k] for k in ("draw_button", "meld_button", "discard_button", "settings")]
+    assert set(cards + wanted) <= set(reached), (cards, wanted, reached)
+    assert any(re.fullmatch(re.escape(path.words["stock"]) + r": \d+", n) for n in reached)
+    assert reached.index(path.words["draw_button"]) > reached.index(cards[-1])  # in reading order
     path.snap("draw")
     path.hand.get_by_role("button").first.press("x")
     expect(path.table.get_by_test_id("alert")).not_to_have_text("")
