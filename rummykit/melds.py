@@ -20,10 +20,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 from rummykit.cards import (
     ACE,
+    HIGH_ACE,
     JOKER,
     KING,
     SUIT_CODES,
@@ -32,18 +33,21 @@ from rummykit.cards import (
     CardsLike,
     Rank,
     as_cards,
+    card_at,
     format_cards,
     rank_name,
 )
-from rummykit.explain import Reason, Verdict, cite
+from rummykit.explain import Reason, Verdict, VerdictError, cite
 from rummykit.messages import TEMPLATES, join, number_word, render
 from rummykit.variants import HUNGARIAN, Variant
 from rummykit.variants import variant as named_variant
 
 __all__ = [
+    "MELD_KINDS",
     "IllegalMeld",
     "JokerAs",
     "Meld",
+    "MeldKind",
     "MeldSum",
     "check_layoff",
     "check_meld",
@@ -58,23 +62,14 @@ __all__ = [
     "variant_words",
 ]
 
-HIGH_ACE = 14
 
-
-class IllegalMeld(ValueError):
+class IllegalMeld(VerdictError):
     """Cards that do not form a valid meld (the :class:`Verdict` says why)."""
 
-    def __init__(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        super().__init__(str(verdict))
 
-
-def _position_card(position: int, suit: str) -> Card:
-    return Card(ACE if position == HIGH_ACE else position, suit)
-
-
-def _positions(card: Card) -> tuple[int, ...]:
-    return (ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)
+MeldKind = Literal["set", "run"]
+"""A meld's kind: a set (same rank, different suits) or a run (same suit, in sequence)."""
+MELD_KINDS: tuple[MeldKind, ...] = ("set", "run")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +88,7 @@ class Meld:
     ('run', Card('6♥'), 18)
     """
 
-    kind: str
+    kind: MeldKind
     cards: tuple[Card, ...]
     represents: tuple[Card | None, ...]
     start: int = 0  # runs: position of the first card (1 = low ace, 14 = high ace)
@@ -242,7 +237,7 @@ def _readings(
         suit = naturals[0].suit
         for start, *placed in _run_windows(sorted(ranks), jokers, variant):
             n = len(cards)
-            slots = [_position_card(p, suit) for p in range(start, start + n)]
+            slots = [card_at(p, suit) for p in range(start, start + n)]
             by_pos = set(placed)
             laid = tuple(
                 s if p in by_pos else JOKER
@@ -718,7 +713,7 @@ def _describe_missing(positions: Sequence[int], suit: str) -> str:
     >>> _describe_missing([4, 5, 6, 8, 9, 10], "♥")
     '6 cards, the 4♥ to the 6♥ and the 8♥ to the 10♥'
     """
-    cards = [_position_card(p, suit) for p in positions]
+    cards = [card_at(p, suit) for p in positions]
     if len(cards) <= 3:
         return _the(cards)
     stretches: list[list[int]] = []
@@ -731,7 +726,7 @@ def _describe_missing(positions: Sequence[int], suit: str) -> str:
         return render("missing_range", count=len(cards), first=cards[0], last=cards[-1])
     parts: list[str] = []
     for stretch in stretches:
-        ends = [_position_card(p, suit) for p in stretch]
+        ends = [card_at(p, suit) for p in stretch]
         if len(ends) >= 3:
             parts.append(render("missing_span", first=ends[0], last=ends[-1]))
         else:

@@ -43,11 +43,12 @@ from typing import Any, TypeVar
 
 from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace
 from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card
+from rummykit.errors import RummykitError, sentence_of
 from rummykit.explain import Reason, Verdict
 from rummykit.game.actions import Action, ActionParseError, parse_action
 from rummykit.game.observation import Observation
-from rummykit.game.state import Event, TableMeld, TurnInfo, TurnStatus
-from rummykit.melds import Meld
+from rummykit.game.state import PHASES, Event, TableMeld, TurnInfo, TurnStatus
+from rummykit.melds import MELD_KINDS, Meld
 from rummykit.messages import render
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
@@ -91,7 +92,7 @@ MAX_NUMBER = 40
 """The most characters of one number the referee reads in a program's line."""
 
 
-class ProtocolError(ValueError):
+class ProtocolError(RummykitError):
     """A line did not follow the agent protocol."""
 
 
@@ -145,7 +146,7 @@ def decode(line: bytes | str, limits: bool = False) -> dict[str, Any]:
     except RecursionError:
         raise ProtocolError(render("protocol_too_deep", limit=MAX_DEPTH)) from None
     except _Refused as refused:
-        raise ProtocolError(str(refused)) from None
+        raise ProtocolError(sentence_of(refused)) from None
     except ValueError:
         data = None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
@@ -305,6 +306,7 @@ def _json_type(value: object) -> str:
 
 
 _T = TypeVar("_T", TurnInfo, TurnStatus)
+_C = TypeVar("_C", bound=str)
 
 _OPTIONS: dict[Variant, dict[str, object]] = {}
 
@@ -516,6 +518,14 @@ def _events(history: list[Any]) -> tuple[Event, ...]:
     return events
 
 
+def _one_of(value: object, choices: tuple[_C, ...]) -> _C:
+    """``value`` as the one of ``choices`` it equals (a ValueError if none)."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise ValueError(f"{value!r} is not one of {', '.join(map(str, choices))}")
+
+
 def read_observation(message: dict[str, Any]) -> Observation:
     """Rebuild the :class:`Observation` of a decide message — equal to the referee's own.
 
@@ -530,7 +540,7 @@ def read_observation(message: dict[str, Any]) -> Observation:
             TableMeld(
                 int(m["owner"]),
                 Meld(
-                    str(m["kind"]),
+                    _one_of(m["kind"], MELD_KINDS),
                     _cards(m["cards"]),
                     tuple(_maybe_card(c) for c in m["represents"]),
                     int(m["start"]),
@@ -543,7 +553,7 @@ def read_observation(message: dict[str, Any]) -> Observation:
             variant=rules,
             players=int(o["players"]),
             dealer=int(o["dealer"]),
-            phase=str(o["phase"]),
+            phase=_one_of(o["phase"], PHASES),
             current=int(o["current"]),
             hand=_cards(o["hand"]),
             table=table,

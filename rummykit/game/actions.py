@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import MISSING, dataclass, fields
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, cast
 
 from rummykit.cards import Card, CardParseError, as_cards, parse_card, parse_cards
+from rummykit.errors import RummykitError
 from rummykit.messages import render
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "Cut",
     "Discard",
     "Draw",
+    "DrawSource",
     "ExchangeJoker",
     "LayOff",
     "PlayMeld",
@@ -40,13 +42,15 @@ __all__ = [
     "parse_action",
 ]
 
-SOURCES = ("stock", "discard", "cut_card")
+DrawSource = Literal["stock", "discard", "cut_card"]
+"""Where a draw takes its card from: the stock, the top of the discard pile, the cut card."""
+SOURCES: tuple[DrawSource, ...] = ("stock", "discard", "cut_card")
 
 JokerMeaning = Card | tuple[Card, ...] | None
 """What the jokers of a meld or lay-off stand for: one card, or a card per joker."""
 
 
-class ActionParseError(ValueError):
+class ActionParseError(RummykitError):
     """An action could not be read from text or JSON."""
 
 
@@ -191,7 +195,7 @@ class Draw(Action):
     """Draw: from the ``"stock"``, the ``"discard"`` pile, or take the ``"cut_card"`` (H6, H10)."""
 
     kind: ClassVar[str] = "draw"
-    source: str = "stock"
+    source: DrawSource = "stock"
 
     def __post_init__(self) -> None:
         if self.source not in SOURCES:
@@ -327,7 +331,7 @@ _KINDS: dict[str, type[Action]] = {
     for cls in (Cut, Draw, PlayMeld, LayOff, ExchangeJoker, Undo, ReturnCutCard, Discard)
 }
 
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+_PATTERNS: tuple[tuple[re.Pattern[str], DrawSource], ...] = (
     (re.compile(r"^(?:draw|d)(?:\s+(?:from\s+)?(?:the\s+)?(stock|s))?$"), "stock"),
     (re.compile(r"^(?:take|draw|t)\s+(?:the\s+)?(?:discard|pile|d)$"), "discard"),
     (re.compile(r"^(?:take|draw|t)\s+(?:the\s+)?(?:cut|cut card|c)$"), "cut_card"),
@@ -411,7 +415,7 @@ def parse_action(text: str, language: str | None = None) -> Action:
         return found
     problem = problem or english_problem
     if problem is not None:
-        raise ActionParseError(str(problem)) from problem
+        raise ActionParseError(problem.message) from problem
     raise ActionParseError(render("bad_action_text", text=text, language=spoken))
 
 
@@ -469,8 +473,8 @@ def _parse_words(
 
 
 def _from_slots(kind: str, slots: dict[str, str], text: str, language: str) -> Action:
-    if kind.startswith("draw_"):
-        return Draw(kind[len("draw_") :])
+    if kind.startswith("draw_"):  # one of _COMMANDS' draw_stock, draw_discard, draw_cut_card
+        return Draw(cast(DrawSource, kind[len("draw_") :]))
     if kind == "undo":
         return Undo()
     if kind == "return_cut":

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from rummykit.cards import Card
 from rummykit.game.actions import Action
-from rummykit.game.facts import Event, TableMeld, TurnInfo, TurnStatus
+from rummykit.game.facts import Event, Phase, TableMeld, TurnInfo, TurnStatus
 from rummykit.variants import Variant
 
 __all__ = ["Observation", "observe"]
@@ -31,7 +31,7 @@ class Observation:
     variant: Variant
     players: int
     dealer: int
-    phase: str
+    phase: Phase
     current: int
     hand: tuple[Card, ...]
     table: tuple[TableMeld, ...]

@@ -39,7 +39,7 @@ from rummykit.game._round import Emit, State, Turn, remove_cards
 from rummykit.game.dealing import cut
 from rummykit.game.facts import TableMeld
 from rummykit.game.jokers import joker_choice
-from rummykit.game.scoring import score_round
+from rummykit.game.scoring import Ending, score_round
 from rummykit.melds import laid_off_jokers, layoff_readings, meld_readings
 from rummykit.variants import Variant
 
@@ -112,7 +112,7 @@ def place(
     t = s.turn
     if isinstance(action, actions.PlayMeld):
         readings = meld_readings(action.cards, v)
-        meld, _ = joker_choice(v, readings, action.joker_as, action.cards)
+        meld = joker_choice(v, readings, action.joker_as, action.cards).meld
         assert meld is not None
         remove_cards(s.hands[seat], action.cards)
         s.table.append(TableMeld(seat, meld))
@@ -125,7 +125,7 @@ def place(
     elif isinstance(action, actions.LayOff):
         old = s.table[action.meld]
         readings = layoff_readings(old.meld, action.cards, v)
-        meld, _ = joker_choice(v, readings, action.joker_as, action.cards)
+        meld = joker_choice(v, readings, action.joker_as, action.cards).meld
         assert meld is not None
         remove_cards(s.hands[seat], action.cards)
         s.table[action.meld] = TableMeld(old.owner, meld)
@@ -254,7 +254,7 @@ def end_turn(v: Variant, s: State, emit: Emit, *, went_out: bool) -> None:
     s.turn = Turn()
 
 
-def end_round(v: Variant, s: State, winner: int | None, how: str) -> None:
+def end_round(v: Variant, s: State, winner: int | None, how: Ending) -> None:
     """End the round and score it (H12, H13, R8, R10)."""
     t = s.turn  # H12's −20: opened and went out in this turn with only new melds
     own = t.opened_now and not t.laid_off and not t.exchanged

@@ -26,6 +26,7 @@ from rummykit.cards import JOKER, Card
 from rummykit.explain import Reason
 from rummykit.game._round import State
 from rummykit.game.actions import LayOff, PlayMeld
+from rummykit.game.facts import DiscardOnly
 from rummykit.game.refusals import rule_reason
 from rummykit.game.transaction import place
 from rummykit.variants import Variant
@@ -41,13 +42,13 @@ def opened(v: Variant, s: State, seat: int) -> bool:
     return seat == s.current and bool(t.new_melds) and t.meld_points >= v.opening_threshold
 
 
-def discard_only(v: Variant, s: State) -> str | None:
+def discard_only(v: Variant, s: State) -> DiscardOnly | None:
     """Why only a discard is allowed this turn: ``"start"`` (H3), ``"first_turn"`` (H9)."""
     if opened(v, s, s.current):
         return None
     if s.turn.drew == "start":
         return "start"
-    if v.no_opening_first_turn and s.turns[s.current] == 0:
+    if v.opening_barred(s.turns[s.current]):
         return "first_turn"
     return None
 
