@@ -1,0 +1,111 @@
+"""Seats at a served table play whole rounds against each other over WebSocket; every message
+is protocol v1 (validated against the schema), no seat ever receives another seat's hidden
+cards, and the record the server keeps replays the round and goes into ``rummykit review``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from rummykit.ai import make_agent
+from rummykit.game import Game
+from rummykit.game.actions import Action
+from rummykit.server.client import TableClient
+from tests.tables.conftest import Served, schema_validators
+
+TO_SERVER, TO_SEAT = schema_validators()
+
+
+async def _play_round(
+    server: Served, code: str, humans: int, levels: list[str]
+) -> list[TableClient]:
+    clients = [TableClient(server.ws, code, name=f"learner {n}") for n in range(humans)]
+    for client in clients:
+        await client.connect()
+    await asyncio.wait_for(
+        asyncio.gather(*(c.play(make_agent(level)) for c, level in zip(clients, levels))), 240
+    )
+    for client in clients:
+        await client.close()
+    return clients
+
+
+def _replay_check(record: dict[str, Any], clients: list[TableClient]) -> int:
+    """Every decide/update a seat got equals that seat's observation of the round replayed
+    to the message's position: nothing more (no hidden card of another seat) and nothing
+    else. Returns how many messages were checked."""
+    game = Game.load(json.dumps({**record, "actions": []}))
+    actions = [(a.pop("seat"), Action.from_dict(a)) for a in (dict(x) for x in record["actions"])]
+    views: dict[int, list[dict[str, Any]]] = {c.seat: [] for c in clients}  # type: ignore[misc]
+    for client in clients:
+        for message in client.received:
+            TO_SEAT.validate(message)
+            if message["type"] in ("decide", "update"):
+                assert message["observation"]["seat"] == client.seat
+                views[client.seat].append(message)  # type: ignore[index]
+            elif message["type"] == "welcome":
+                assert message["seat"] == client.seat
+    checked = 0
+    by_position: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+    for seat, messages in views.items():
+        for message in messages:
+            by_position.setdefault(message["id"], []).append((seat, message))
+    for position in range(1, len(actions) + 2):
+        for seat, message in by_position.get(position, []):
+            assert message["observation"] == game.observation(seat).to_dict(), (seat, position)
+            checked += 1
+        if position <= len(actions):
+            who, action = actions[position - 1]
+            game.play(action, who)
+    assert game.is_over
+    return checked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_learners_play_a_whole_hungarian_round_and_no_seat_sees_another_hand(
+    serve: Any, players: int
+) -> None:
+    server = serve()
+    code = server.create(variant="hungarian", seats=["human"] * players)
+    clients = asyncio.run(
+        _play_round(server, code, players, ["easy", "normal", "easy", "normal"][:players])
+    )
+    assert all(c.over for c in clients)
+    status, view = server.api(f"/api/tables/{code}")
+    assert status == 200 and view["status"] == "over" and view["game"]["phase"] == "over"
+    assert "hands" not in view
+    status, record = server.api(f"/api/tables/{code}/record")
+    assert status == 200 and record["players"] == players
+    checked = _replay_check(record, clients)
+    assert checked >= len(record["actions"]) * players  # every seat was told every position
+    sent = [
+        {"type": "action", "id": m["id"], "action": m["observation"]["legal_actions"][0]}
+        for c in clients
+        for m in c.received
+        if m["type"] == "decide"
+    ]
+    for message in sent:
+        TO_SERVER.validate(message)
+
+
+def test_a_rommi_round_with_a_computer_seat_and_the_record_goes_into_review(
+    serve: Any, tmp_path: Any, capsys: Any
+) -> None:
+    server = serve()
+    code = server.create(variant="rommi", seats=["human", "easy", "human"])
+    clients = asyncio.run(_play_round(server, code, 2, ["easy", "easy"]))
+    assert sorted(c.seat for c in clients) == [0, 2]  # type: ignore[type-var]
+    status, record = server.api(f"/api/tables/{code}/record")
+    assert status == 200
+    assert {a["seat"] for a in record["actions"]} == {0, 1, 2}  # the computer played seat 1
+    _replay_check(record, clients)
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    from rummykit.cli import main
+
+    assert main(["review", str(path), "--seat", "2", "--level", "easy", "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    assert review["seat"] == 2 and review["variant"] == "rommi"
