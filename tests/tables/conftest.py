@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -152,11 +153,13 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if os.environ.get("RUMMYKIT_REQUIRE_POSTGRES") == "1":
             pytest.fail(message)
         pytest.skip(message)
-    data = tmp_path_factory.mktemp("pg") / "data"
+    # not under pytest's temporary folder: as root that is closed to PostgreSQL's own user
+    home = Path(tempfile.mkdtemp(prefix="rummykit-pg-"))
+    data = home / "data"
     as_user: list[str] = []
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root: its own user runs it
         as_user = ["runuser", "-u", "postgres", "--"]
-        data.parent.chmod(0o777)
+        home.chmod(0o777)
     port = _free_port()
     subprocess.run(
         [
@@ -174,7 +177,7 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         check=True,
         capture_output=True,
     )
-    log = data.parent / "pg.log"
+    log = home / "pg.log"
     subprocess.run(
         [
             *as_user,
