@@ -81,6 +81,7 @@ def _check_no_loss(server: Served, codes: list[str], told: dict[str, int], url: 
             stored = store.table(code)
             assert stored is not None
             status, view = server.api(f"/api/tables/{code}")
+            assert status == 200
             # every action a seat was told about is there; at most the one being stored
             # when the server died is there too, never told
             assert told[code] <= view["position"] <= told[code] + 1, (
@@ -90,6 +91,7 @@ def _check_no_loss(server: Served, codes: list[str], told: dict[str, int], url: 
             )
             assert len(stored.actions) == view["position"] - 1
             status, record = server.api(f"/api/tables/{code}/record")
+            assert status == 200
             game = Game.load(json.dumps(record))  # the stored actions replay, each legal
             assert len(game.actions) == len(stored.actions)
     finally:
