@@ -2508,6 +2508,9 @@ TEMPLATES: dict[str, str] = {
         "plays for it until it comes back."
     ),
     "tables_notice_back": "Seat {seat} ({name}) is back and plays again.",
+    "tables_seat_elsewhere": (
+        "this seat is open in {max} other places: the oldest connection is closed"
+    ),
     "tables_client_not_connected": "not connected to the table yet: connect() first",
     "tables_client_closed": "the table server closed the connection",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------

@@ -244,7 +244,7 @@ class Seat:
     kind: str
     token_hash: str | None = None
     name: str | None = None
-    connections: set[object] = field(default_factory=set)
+    connections: dict[object, None] = field(default_factory=dict)  # oldest first
     away_since: float = 0.0
 
     @property
@@ -391,7 +391,7 @@ class Hub:
         turn, the learner takes it back: the log line that says so."""
         place = table.seats[seat]
         back = not place.connected
-        place.connections.add(connection)
+        place.connections[connection] = None
         table.empty_since = 0.0
         if back and table.computer_turn is not None and table.computer_turn[0] == seat:
             table.computer_turn = None
@@ -402,7 +402,7 @@ class Hub:
     def disconnect(self, table: Table, seat: int, connection: object) -> None:
         """A connection of ``seat`` closed."""
         place = table.seats[seat]
-        place.connections.discard(connection)
+        place.connections.pop(connection, None)
         if not place.connected:
             place.away_since = self.now()
             if table.humans_connected == 0:

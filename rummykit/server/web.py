@@ -57,6 +57,9 @@ __all__ = ["DEFAULT_PORT", "Limits", "TablesServer", "make_app", "tables_command
 
 LOG = logging.getLogger("rummykit.tables")
 
+MAX_PER_SEAT = 3
+"""Connections one seat may have at once (a learner's tabs): a new one closes the oldest."""
+
 MAX_MESSAGE = 64 * 1024
 """The largest WebSocket message a client may send (bytes): an action is far smaller."""
 
@@ -164,8 +167,10 @@ class TablesServer:
                     mine=json.dumps(mine),
                 )
         ident = data.get("id")
+        if not isinstance(ident, int) or isinstance(ident, bool) or ident != table.position:
+            raise Refused("tables_stale", got=json.dumps(ident)[:20], position=table.position)
         try:
-            action, _ = read_answer(data, ident if isinstance(ident, int) else -1)
+            action, _ = read_answer(data, ident)
         except ProtocolError as exc:
             raise Refused("tables_bad_message", error=str(exc)) from exc
         async with self.lock(table):
@@ -334,7 +339,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
                 raise Refused("tables_hello_twice")
             # anything else: a later protocol's message, ignored as protocol v1 says
         except Refused as refused:
-            self.refuse(refused, close=self.table is None and refused.forged)
+            self.refuse(refused, close=self.table is None)  # no seat: no second try
         except StoreError as exc:
             LOG.error("%s", exc)
             self.send(
@@ -350,6 +355,10 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         table = hub.table(data.get("table"))
         seat, token = hub.join(table.code, data.get("token"), name)
         self.table, self.seat = table, seat
+        others = list(table.seats[seat].connections)
+        for old in others[: max(0, len(others) - MAX_PER_SEAT + 1)]:
+            assert isinstance(old, SeatSocket)  # the oldest tabs of the seat give way
+            old.refuse(Refused("tables_seat_elsewhere", max=MAX_PER_SEAT), close=True)
         back = hub.connect(table, seat, self)
         if self.hello_timer is not None:
             tornado.ioloop.IOLoop.current().remove_timeout(self.hello_timer)
