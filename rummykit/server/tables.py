@@ -270,6 +270,7 @@ class Table:
     turn_started: float = 0.0
     turn_key: tuple[int, int] = (-1, -1)
     computer_turn: tuple[int, int] | None = None
+    away: set[int] = field(default_factory=set)  # learners' seats the computer plays until back
     empty_since: float = 0.0
     agents: dict[int, Agent] = field(default_factory=dict)
 
@@ -393,8 +394,10 @@ class Hub:
         back = not place.connected
         place.connections[connection] = None
         table.empty_since = 0.0
-        if back and table.computer_turn is not None and table.computer_turn[0] == seat:
+        clocked = table.computer_turn is not None and table.computer_turn[0] == seat
+        if back and (clocked or seat in table.away):
             table.computer_turn = None
+            table.away.discard(seat)
             table.turn_started = self.now()  # a fresh clock for the rest of the turn
             return self.notice(table, seat, "tables_notice_back", name=place.name or "")
         return None
@@ -469,6 +472,8 @@ class Hub:
             return seat, "level"
         if table.computer_turn is not None and table.computer_turn[0] == seat:
             return seat, "taken"
+        if seat in table.away and not place.connected:
+            return seat, "taken"
         now = self.now()
         clock = table.settings.clock
         if clock is not None and now - table.turn_started >= clock:
@@ -494,10 +499,14 @@ class Hub:
     def take_over(
         self, table: Table, seat: int, why: str
     ) -> tuple[int, str, dict[str, Any], float] | None:
-        """Note, once per turn, that the computer plays for a learner's seat; the log line."""
-        if why not in ("clock", "away") or table.computer_turn is not None:
+        """Note that the computer plays for a learner's seat — this turn (``clock``) or
+        until the learner is back (``away``); the log line, said once."""
+        if why == "away" and seat not in table.away:
+            table.away.add(seat)
+        elif why == "clock" and table.computer_turn is None:
+            table.computer_turn = (seat, table.game.turns_taken[seat])
+        else:
             return None
-        table.computer_turn = (seat, table.game.turns_taken[seat])
         return self.notice(
             table,
             seat,
@@ -569,8 +578,8 @@ class Hub:
                     "name": s.name,
                     "taken": s.token_hash is not None,
                     "connected": s.connected,
-                    "computer_playing": table.computer_turn is not None
-                    and table.computer_turn[0] == n,
+                    "computer_playing": n in table.away
+                    or (table.computer_turn is not None and table.computer_turn[0] == n),
                 }
                 for n, s in enumerate(table.seats)
             ],

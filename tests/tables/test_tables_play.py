@@ -109,3 +109,34 @@ def test_a_rommi_round_with_a_computer_seat_and_the_record_goes_into_review(
     assert main(["review", str(path), "--seat", "2", "--level", "easy", "--json"]) == 0
     review = json.loads(capsys.readouterr().out)
     assert review["seat"] == 2 and review["variant"] == "rommi"
+
+
+def test_an_absent_learner_is_played_for_said_in_the_log_and_an_empty_table_closes(
+    serve: Any, tmp_path: Any
+) -> None:
+    records = tmp_path / "records"
+    server = serve(None, "--records", str(records))
+    code = server.create(variant="rommi", seats=["human", "human"], absent_after=1, keep_empty=2)
+
+    async def ana_alone() -> TableClient:
+        ana = TableClient(server.ws, code, "Ana")  # Bob never comes
+        await ana.connect()
+        await asyncio.wait_for(ana.play(make_agent("easy")), 120)
+        await ana.close()
+        return ana
+
+    ana = asyncio.run(ana_alone())
+    notices = [m for m in ana.received if m["type"] == "notice"]
+    assert [(n["code"], n["seat"]) for n in notices] == [("tables_notice_away", 1)]  # said once
+    assert "away for 1 s" in notices[0]["message"]
+    status, view = server.api(f"/api/tables/{code}")
+    assert status == 200 and view["log"][0]["code"] == "tables_notice_away"
+    deadline = __import__("time").monotonic() + 20
+    while server.api(f"/api/tables/{code}")[0] != 404:  # kept 2 s after Ana left, then closed
+        assert __import__("time").monotonic() < deadline
+        __import__("time").sleep(0.2)
+    status, record = server.api(f"/api/tables/{code}/record")  # the record is kept
+    assert (
+        status == 200
+        and json.loads((records / f"{code}.json").read_text(encoding="utf-8")) == record
+    )
