@@ -2513,6 +2513,12 @@ TEMPLATES: dict[str, str] = {
     ),
     "tables_client_not_connected": "not connected to the table yet: connect() first",
     "tables_client_closed": "the table server closed the connection",
+    "tables_widget_no_mirror": (
+        "the table needs the seat's own position: make the client with mirror=True"
+    ),
+    "tables_widget_waiting": "Your move is on its way to the table: wait for its answer.",
+    "tables_widget_one_round": "A served table plays one round: ask your teacher for the next table.",
+    "tables_widget_over": "The round is over.",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",

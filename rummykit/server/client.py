@@ -47,6 +47,7 @@ class TableClient:
         token: str | None = None,
         *,
         on_message: Callable[[dict[str, Any]], None] | None = None,
+        mirror: bool = False,
     ) -> None:
         self.url = url
         self.code = code.strip().upper()
@@ -58,6 +59,9 @@ class TableClient:
         """The latest decide or update: the seat's view of the table now."""
         self.received: list[dict[str, Any]] = []
         self.on_message = on_message
+        self.mirror = mirror
+        """Whether every decide and update carries the seat's own position (for a page that
+        checks moves before it sends them: the Table widget's RemoteTable)."""
         self._socket: tornado.websocket.WebSocketClientConnection | None = None
 
     async def connect(self) -> dict[str, Any]:
@@ -72,6 +76,8 @@ class TableClient:
         }
         if self.token is not None:
             hello["token"] = self.token
+        if self.mirror:
+            hello["mirror"] = True
         await self.send(hello)
         while True:
             message = await self.receive()
@@ -149,6 +155,15 @@ class TableClient:
                         break
             else:
                 message = await self.receive(timeout)
+                if message["type"] == "bye":
+                    return
+
+    async def listen(self) -> None:
+        """Read messages until the connection ends (each goes to ``on_message``): what a
+        page runs in the background, e.g. ``asyncio.ensure_future(client.listen())``."""
+        with contextlib.suppress(TableClosed):
+            while True:
+                message = await self.receive()
                 if message["type"] == "bye":
                     return
 

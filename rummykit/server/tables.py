@@ -37,8 +37,10 @@ from typing import Any
 from rummykit.agents.protocol import decide_message
 from rummykit.ai.agents import Agent
 from rummykit.ai.levels import AGENTS, make_agent
+from rummykit.cards import parse_card, sort_cards
 from rummykit.explain import Verdict
 from rummykit.game.actions import Action
+from rummykit.game.record import FORMAT_VERSION, POSITION_FORMAT
 from rummykit.game.state import Game
 from rummykit.messages import render
 from rummykit.server.store import Store, StoredTable
@@ -55,6 +57,7 @@ __all__ = [
     "TableSettings",
     "new_code",
     "schema",
+    "seat_position",
 ]
 
 LOG = logging.getLogger("rummykit.tables")
@@ -89,6 +92,46 @@ def new_code(length: int = CODE_LENGTH) -> str:
 def token_hash(token: str) -> str:
     """What the database keeps of a seat token: its SHA-256, never the token itself."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_position(game: Game, seat: int) -> dict[str, Any] | None:
+    """``seat``'s own position as a saved position (:meth:`Game.load` reads it): its hand,
+    the table, the piles and the turn in progress exactly, and in place of the cards it can't
+    see (the other hands, the stock) the same cards sorted and dealt in order — a function of
+    what the seat sees alone — with no seed and no random state. A mirror game loaded from it
+    answers :meth:`Game.check` and :meth:`Game.legal_actions` for that seat as the real one
+    does, so a page can say "why not" before it asks the server. None once the round is over.
+
+    >>> game = Game.new("rommi", players=2, seed=3)
+    >>> me, other = game.current, 1 - game.current
+    >>> mirror = Game.load(json.dumps(seat_position(game, me)))
+    >>> mirror.legal_actions() == game.legal_actions(), mirror.hand(me) == game.hand(me)
+    (True, True)
+    >>> mirror.hand(other) == game.hand(other), mirror.seed
+    (False, 0)
+    """
+    if game.is_over:
+        return None
+    snap = game.snapshot()
+    unseen: list[str] = list(snap["stock"])
+    for other, hand in enumerate(snap["hands"]):
+        if other != seat:
+            unseen.extend(hand)
+    canonical = [str(c) for c in sort_cards(parse_card(t) for t in unseen)]
+
+    def mask(state: dict[str, Any]) -> bool:
+        cards = iter(canonical)
+        for other, hand in enumerate(state["hands"]):
+            if other != seat:
+                state["hands"][other] = [next(cards) for _ in hand]
+        state["stock"] = [next(cards) for _ in state["stock"]]
+        return next(cards, None) is None
+
+    states = [snap, *(step["state"] for step in snap["turn"]["steps"])]
+    if not all(mask(state) for state in states):
+        return None  # not a position whose hidden cards stay the same through the turn
+    snap.update(seed=0, rng=None, result=None)
+    return {"format": POSITION_FORMAT, "version": FORMAT_VERSION, "position": snap, "actions": []}
 
 
 class Refused(Exception):
@@ -545,10 +588,11 @@ class Hub:
 
     # --- what seats and the teacher see -----------------------------------------------
 
-    def message_for(self, table: Table, seat: int) -> dict[str, Any]:
+    def message_for(self, table: Table, seat: int, mirror: bool = False) -> dict[str, Any]:
         """What ``seat`` is sent now: ``decide`` (its turn: the legal actions in the
         observation) or ``update`` (the same fields, nothing to do). ``id`` is the table's
-        position: the answer to a decide must carry it."""
+        position: the answer to a decide must carry it. With ``mirror`` (a page that asked
+        for it in its hello), ``position`` is the seat's own position (:func:`seat_position`)."""
         game = table.game
         message = decide_message(game.observation(seat), table.position)
         if (
@@ -559,6 +603,8 @@ class Hub:
         ):
             message["type"] = "update"
         message["table"] = table.code
+        if mirror:
+            message["position"] = seat_position(game, seat)
         return message
 
     def public_view(self, table: Table, open_cards: bool = False) -> dict[str, Any]:

@@ -131,10 +131,13 @@ class TablesServer:
     def broadcast(self, table: Table) -> None:
         """Every connected seat gets its own message for the table's position."""
         for n, seat in enumerate(table.seats):
-            if seat.connections:
-                data = encode(self.hub.message_for(table, n)).decode()
-                for connection in list(seat.connections):
-                    _send(connection, data)
+            texts: dict[bool, str] = {}
+            for connection in list(seat.connections):
+                assert isinstance(connection, SeatSocket)
+                kind = connection.mirror
+                if kind not in texts:
+                    texts[kind] = encode(self.hub.message_for(table, n, kind)).decode()
+                connection.send_text(texts[kind])
 
     def tell(self, table: Table, line: tuple[int, str, dict[str, Any], float]) -> None:
         seat, code, params, _ = line
@@ -277,6 +280,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         self.strikes = 0
         self.bucket = _Bucket(server.limits.rate, server.limits.burst)
         self.hello_timer: object | None = None
+        self.mirror = False  # the page asked for its own position with every message
 
     def check_origin(self, origin: str) -> bool:
         # A seat is claimed with its token, never with a cookie: a page of another origin
@@ -355,6 +359,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         table = hub.table(data.get("table"))
         seat, token = hub.join(table.code, data.get("token"), name)
         self.table, self.seat = table, seat
+        self.mirror = data.get("mirror") is True
         others = list(table.seats[seat].connections)
         for old in others[: max(0, len(others) - MAX_PER_SEAT + 1)]:
             assert isinstance(old, SeatSocket)  # the oldest tabs of the seat give way
@@ -385,7 +390,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
                     "message": self.server.say(code, seat=seat_n, **params),
                 }
             )
-        self.send(hub.message_for(table, seat))
+        self.send(hub.message_for(table, seat, self.mirror))
         if back is not None:
             self.server.tell(table, back)
             self.server.broadcast(table)
