@@ -556,6 +556,8 @@ def add_classroom(commands: Subcommands) -> None:
         ),
     )
 
+    parser.add_argument("--tables", action="store_true", help=render("tables_classroom_help"))
+
     def run(args: argparse.Namespace) -> int:
         try:
             settings = classroom.ClassroomSettings.from_text(
@@ -569,6 +571,11 @@ def add_classroom(commands: Subcommands) -> None:
             )
         except classroom.ClassroomError as error:
             return _fail("classroom", error)
+        if getattr(args, "tables", False):  # w32: the table server beside the class page
+            from rummykit.server.beside import tables_beside
+
+            with tables_beside(settings.ip, int(settings.port) + 1):
+                return classroom.classroom_command(settings)
         return classroom.classroom_command(settings)
 
     parser.set_defaults(run=run)

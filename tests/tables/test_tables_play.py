@@ -140,3 +140,29 @@ def test_an_absent_learner_is_played_for_said_in_the_log_and_an_empty_table_clos
         status == 200
         and json.loads((records / f"{code}.json").read_text(encoding="utf-8")) == record
     )
+
+
+def test_classroom_tables_starts_the_table_server_beside_and_stops_it(
+    tmp_path: Any, capsys: Any
+) -> None:
+    import os
+    import socket
+    import urllib.request
+
+    from rummykit.server.beside import URL_VARIABLE, tables_beside
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with tables_beside("127.0.0.1", port, str(tmp_path / "beside.db")) as url:
+        assert url == f"ws://127.0.0.1:{port}/ws" and os.environ[URL_VARIABLE] == url
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10) as answer:
+            assert json.loads(answer.read())["ok"] is True
+    said = capsys.readouterr().out
+    assert f"Tables served on http://127.0.0.1:{port}/" in said and "Teacher code: " in said
+    with socket.socket() as s, __import__("pytest").raises(OSError):
+        s.connect(("127.0.0.1", port))  # stopped with the block
+    del os.environ[URL_VARIABLE]
+    from rummykit.cli import build_parser
+
+    assert build_parser().parse_args(["classroom", "--tables"]).tables is True
