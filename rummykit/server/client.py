@@ -137,10 +137,19 @@ class TableClient:
             message["trace"] = trace
         await self.send(message)
 
-    async def play(self, agent: Agent, timeout: float = 60.0) -> None:
-        """Let ``agent`` play the seat until the round is over (or the server says bye)."""
-        while not self.over:
-            if self.my_turn:
+    async def play(self, agent: Agent, timeout: float = 60.0, rounds: int = 1) -> None:
+        """Let ``agent`` play the seat until ``rounds`` rounds are over (or the server says
+        bye): at a table that plays a match, the next round comes ``between_rounds`` after."""
+        finished: set[int] = set()
+        while True:
+            if self.over:
+                assert self.last is not None
+                finished.add(int(self.last.get("round", 1)))
+                if len(finished) >= rounds:
+                    return
+                if (await self.receive(timeout))["type"] == "bye":
+                    return
+            elif self.my_turn:
                 assert self.last is not None
                 answered = self.last["id"]
                 decision = agent.decide(read_observation(self.last))
@@ -151,6 +160,11 @@ class TableClient:
                         raise TableClosed(str(message["message"]))
                     if message["type"] == "bye":
                         return
+                    if message["type"] == "error" and message.get("reason") == "tables_rate":
+                        await asyncio.sleep(0.25)  # over the server's rate: say it again
+                        await self.act(decision.action)
+                    elif message["type"] == "error" and message.get("reason") != "tables_stale":
+                        raise TableClosed(str(message.get("message")))
                     if message["type"] in ("decide", "update") and message["id"] != answered:
                         break
             else:

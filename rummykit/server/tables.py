@@ -40,6 +40,7 @@ from rummykit.ai.levels import AGENTS, make_agent
 from rummykit.cards import parse_card, sort_cards
 from rummykit.explain import Verdict
 from rummykit.game.actions import Action
+from rummykit.game.match import Match
 from rummykit.game.record import FORMAT_VERSION, POSITION_FORMAT
 from rummykit.game.state import Game
 from rummykit.messages import render
@@ -153,7 +154,11 @@ class Refused(Exception):
 
 _SETTINGS_KEYS = frozenset(
     {"variant", "options", "seats", "clock", "takeover", "absent_after", "keep_empty", "seed"}
+    | {"between_rounds"}
 )
+
+NEXT_ROUND = "next_round"
+"""The type of the row the store keeps where a new round of the match was dealt."""
 
 
 def _seconds(data: Mapping[str, Any], key: str, default: float | None) -> float | None:
@@ -178,7 +183,9 @@ class TableSettings:
     ``greedy``); ``clock``: seconds a learner has for a turn before ``takeover`` plays it
     (None: no clock); ``absent_after``: seconds a learner may be disconnected on their turn
     before ``takeover`` plays for them (None: the table waits); ``keep_empty``: seconds a
-    table with no learner connected is kept before it is closed.
+    table with no learner connected is kept before it is closed; ``between_rounds``: seconds
+    after a round before the next round of the match is dealt (None: the table plays one
+    round).
 
     >>> TableSettings.from_dict({"seats": ["human", "robot"]})
     Traceback (most recent call last):
@@ -194,6 +201,7 @@ class TableSettings:
     absent_after: float | None = 60.0
     keep_empty: float = 1800.0
     seed: int | None = None
+    between_rounds: float | None = None
 
     @classmethod
     def from_dict(cls, data: object) -> TableSettings:
@@ -264,6 +272,7 @@ class TableSettings:
             absent_after=_seconds(data, "absent_after", 60.0),
             keep_empty=1800.0 if keep is None else keep,
             seed=seed,
+            between_rounds=_seconds(data, "between_rounds", None),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -277,6 +286,7 @@ class TableSettings:
             "absent_after": self.absent_after,
             "keep_empty": self.keep_empty,
             "seed": self.seed,
+            "between_rounds": self.between_rounds,
         }
 
 
@@ -305,10 +315,13 @@ class Table:
 
     code: str
     settings: TableSettings
-    game: Game
+    match: Match
+    game: Game  # the round in play (the match's last)
     seats: list[Seat]
     created: float
-    status: str = "open"  # open, over, closed
+    status: str = "open"  # open, over (the last round is over), closed
+    stored: int = 0  # rows in the store: actions, and the deals of later rounds
+    round_over_at: float = 0.0
     notices: list[tuple[int, str, dict[str, Any], float]] = field(default_factory=list)
     turn_started: float = 0.0
     turn_key: tuple[int, int] = (-1, -1)
@@ -319,8 +332,9 @@ class Table:
 
     @property
     def position(self) -> int:
-        """The number the next accepted action will have (1 for the first)."""
-        return len(self.game.actions) + 1
+        """The number the next accepted action will have (1 for the first; the deal of a
+        later round counts as one)."""
+        return self.stored + 1
 
     @property
     def humans_connected(self) -> int:
@@ -371,10 +385,11 @@ class Hub:
         return table
 
     def _table(self, code: str, settings: TableSettings, created: float) -> Table:
-        game = Game.new(settings.variant, len(settings.seats), settings.seed, **settings.options)
+        match = Match(settings.variant, len(settings.seats), settings.seed, **settings.options)
+        game = match.new_round()
         now = self.now()
         table = Table(
-            code, settings, game, [Seat(k, away_since=now) for k in settings.seats], created
+            code, settings, match, game, [Seat(k, away_since=now) for k in settings.seats], created
         )
         table.empty_since = now
         self._turn_clock(table)
@@ -393,7 +408,12 @@ class Hub:
         for n, (kind, hashed, name) in enumerate(stored.seats):
             table.seats[n].kind, table.seats[n].token_hash, table.seats[n].name = kind, hashed, name
         for seat, form in stored.actions:
-            table.game.play(Action.from_dict(form), seat)
+            if form.get("type") == NEXT_ROUND:
+                table.game = table.match.new_round()
+            else:
+                table.game.play(Action.from_dict(form), seat)
+            table.stored += 1
+        table.round_over_at = self.now()
         table.notices = list(stored.notices)
         table.status = stored.status
         self._turn_clock(table)
@@ -489,11 +509,51 @@ class Hub:
     def apply(self, table: Table, seat: int, action: Action) -> None:
         """Play an action already stored (the second half of :meth:`commit`)."""
         table.game.play(action, seat)
+        table.stored += 1
         self._turn_clock(table)
         if table.game.is_over and table.status == "open":
-            table.status = "over"
-            self.store.set_status(table.code, "over", self.now(), table.game.to_json())
-            LOG.info("table %s: the round is over", table.code)
+            table.round_over_at = self.now()
+            self._keep_round(table)
+            if table.settings.between_rounds is None or table.match.is_over:
+                table.status = "over"
+                self.store.set_status(table.code, "over", self.now(), table.game.to_json())
+            LOG.info("table %s: round %d is over", table.code, table.match.round_number)
+
+    def _keep_round(self, table: Table) -> None:
+        """Write a finished round's record to the records folder (``CODE-rN.json``)."""
+        if self.records:
+            import os
+
+            os.makedirs(self.records, exist_ok=True)
+            name = f"{table.code}-r{table.match.round_number}.json"
+            with open(os.path.join(self.records, name), "w", encoding="utf-8") as f:
+                f.write(table.game.to_json())
+
+    def next_round_due(self, table: Table) -> bool:
+        """Whether the table's next round is to be dealt now (``between_rounds`` after the
+        last one ended, the match not over)."""
+        wait = table.settings.between_rounds
+        return (
+            table.status == "open"
+            and table.game.is_over
+            and wait is not None
+            and not table.match.is_over
+            and self.now() - table.round_over_at >= wait
+        )
+
+    def deal(self, table: Table) -> None:
+        """Deal the match's next round, stored first like an action."""
+        self.store.append_action(table.code, table.position, -1, {"type": NEXT_ROUND}, self.now())
+        self.dealt(table)
+
+    def dealt(self, table: Table) -> None:
+        """The second half of :meth:`deal`: the round dealt once its row is stored."""
+        table.game = table.match.new_round()
+        table.stored += 1
+        table.computer_turn = None
+        table.turn_key = (-1, -1)  # a new deal: a fresh clock whatever the seats' turns
+        self._turn_clock(table)
+        LOG.info("table %s: round %d dealt", table.code, table.match.round_number)
 
     def _turn_clock(self, table: Table) -> None:
         game = table.game
@@ -507,7 +567,7 @@ class Hub:
         """Whether a computer plays the table's next decision now: (seat, why) — why is
         ``level`` (a computer's seat), ``clock`` (the learner's time ran out) or ``away``
         (the learner has been disconnected for ``absent_after`` seconds) — or None."""
-        if table.status != "open":
+        if table.status != "open" or table.game.is_over:
             return None
         seat = table.game.current
         place = table.seats[seat]
@@ -529,7 +589,11 @@ class Hub:
 
     def next_deadline(self, table: Table) -> float | None:
         """When :meth:`computer_due` may next say yes for a learner's seat (None: no clock)."""
-        if table.status != "open" or not table.seats[table.game.current].human:
+        if (
+            table.status != "open"
+            or table.game.is_over
+            or not table.seats[table.game.current].human
+        ):
             return None
         place = table.seats[table.game.current]
         times = []
@@ -603,6 +667,7 @@ class Hub:
         ):
             message["type"] = "update"
         message["table"] = table.code
+        message["round"] = table.match.round_number
         if mirror:
             message["position"] = seat_position(game, seat)
         return message
@@ -618,6 +683,8 @@ class Hub:
             "status": table.status,
             "settings": {k: v for k, v in table.settings.to_dict().items() if k != "seed"},
             "position": table.position,
+            "round": table.match.round_number,
+            "totals": list(table.match.totals),
             "seats": [
                 {
                     "kind": s.kind,

@@ -51,7 +51,7 @@ from rummykit.agents.protocol import (
 from rummykit.messages import render
 from rummykit.server import DEFAULT_PORT
 from rummykit.server.store import Store, StoreError
-from rummykit.server.tables import Hub, Refused, Table, TableSettings
+from rummykit.server.tables import NEXT_ROUND, Hub, Refused, Table, TableSettings
 
 __all__ = ["DEFAULT_PORT", "Limits", "TablesServer", "make_app", "tables_command"]
 
@@ -194,6 +194,22 @@ class TablesServer:
         )
         self.hub.apply(table, seat, action)
 
+    async def _deal(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            async with self.lock(table):
+                if not self.hub.next_round_due(table):
+                    return
+                row = (table.code, table.position, -1, {"type": NEXT_ROUND}, self.hub.now())
+                await loop.run_in_executor(self.db, self.hub.store.append_action, *row)
+                self.hub.dealt(table)
+            self.broadcast(table)
+        except StoreError as exc:
+            LOG.error("table %s: %s", table.code, exc)
+        finally:
+            self.running.discard(table.code)
+        self.kick(table)
+
     def kick(self, table: Table) -> None:
         """Start the table's computer player if one is due (at most one task per table)."""
         if table.code in self.running or self.hub.computer_due(table) is None:
@@ -239,9 +255,14 @@ class TablesServer:
             self.running.discard(table.code)
 
     def tick(self) -> None:
-        """Every quarter second: clocks run out, absent learners' turns are taken, empty
-        tables close."""
+        """Every quarter second: clocks run out, absent learners' turns are taken, the next
+        round is dealt, empty tables close."""
         for table in list(self.hub.tables.values()):
+            if self.hub.next_round_due(table) and table.code not in self.running:
+                self.running.add(table.code)
+                task = asyncio.ensure_future(self._deal(table))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
             self.kick(table)
         for table in self.hub.sweep():
             self.locks.pop(table.code, None)
@@ -278,6 +299,7 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         self.table: Table | None = None
         self.seat: int | None = None
         self.strikes = 0
+        self.over_rate = 0  # messages refused over the rate in a row
         self.bucket = _Bucket(server.limits.rate, server.limits.burst)
         self.hello_timer: object | None = None
         self.mirror = False  # the page asked for its own position with every message
@@ -305,12 +327,12 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         with contextlib.suppress(tornado.websocket.WebSocketClosedError):
             self.write_message(data.rstrip("\n"))
 
-    def refuse(self, refused: Refused, close: bool = False) -> None:
+    def refuse(self, refused: Refused, close: bool = False, strike: bool = True) -> None:
         message = render(refused.code, None, self.server.language, **refused.params)
         where = f"{self.table.code}/{self.seat}" if self.table is not None else "-"
         if refused.forged:
             LOG.warning("refused from %s (%s): %s", self.request.remote_ip, where, message)
-        self.strikes += 1
+        self.strikes += strike
         self.send(
             {"type": "error", "code": "error", "reason": refused.code, "message": str(message)}
         )
@@ -320,11 +342,12 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
     async def on_message(self, message: str | bytes) -> None:
         if self.close_code is not None:
             return
-        if not self.bucket.take():
-            self.refuse(
-                Refused("tables_rate", rate=self.server.limits.rate), close=self.strikes > 3
-            )
+        if not self.bucket.take():  # a polite client waits and is heard again; a flood is closed
+            self.over_rate += 1
+            rate = Refused("tables_rate", rate=self.server.limits.rate)
+            self.refuse(rate, close=self.over_rate > 3, strike=False)
             return
+        self.over_rate = 0
         try:
             if isinstance(message, bytes):
                 raise Refused("tables_bad_message", error=self.server.say("tables_binary"))
@@ -487,7 +510,11 @@ class RecordHandler(_Api):
         if not self.teacher():
             return
         table = self.server.hub.tables.get(code)
-        text = table.game.to_json() if table is not None else self.server.hub.store.record(code)
+        number = self.get_argument("round", "")
+        if table is not None and number.isdigit() and 1 <= int(number) <= table.match.round_number:
+            text: str | None = table.match.rounds[int(number) - 1].to_json()
+        else:
+            text = table.game.to_json() if table is not None else self.server.hub.store.record(code)
         if text is None:
             return self.refuse(404, "tables_no_such_table", table=code[:16])
         self.finish(text)

@@ -201,3 +201,45 @@ def test_a_seat_token_is_kept_only_as_a_hash_and_a_full_table_refuses(tmp_path: 
         hub.join(table.code, None, "Bob")
     with pytest.raises(Refused, match="not one of table"):
         hub.join(table.code, token + "x", "Bob")
+
+
+def test_a_table_plays_a_match_round_after_round_and_comes_back_in_the_same_round(
+    tmp_path: Path,
+) -> None:
+    records = tmp_path / "records"
+    hub, clock, db = _hub(tmp_path, str(records))
+    table = hub.create(
+        TableSettings.from_dict(
+            {"variant": "rommi", "seats": ["easy", "greedy"], "between_rounds": 5}
+        )
+    )
+    _computer_turn(hub, table)
+    assert table.game.is_over and table.status == "open" and table.match.round_number == 1
+    assert not hub.next_round_due(table)
+    clock.t += 5
+    assert hub.next_round_due(table)
+    first_points = table.game.result.points  # type: ignore[union-attr]
+    hub.deal(table)
+    assert table.match.round_number == 2 and not table.game.is_over
+    assert table.game.match_scores == tuple(first_points)  # the totals carried into round 2
+    assert table.game.dealer == 1  # the deal moves one seat on
+    for _ in range(3):
+        if table.game.is_over:
+            break
+        seat = table.game.current
+        hub.commit(table, seat, table.agent(seat).decide(table.game.observation(seat)).action)
+    again = Hub(Store(db), now=clock)
+    again.restore()
+    back = again.tables[table.code]
+    assert back.match.round_number == 2 and back.position == table.position
+    assert back.game.snapshot() == table.game.snapshot()
+    assert Game.load((records / f"{table.code}-r1.json").read_text(encoding="utf-8")).is_over
+    assert hub.public_view(table)["round"] == 2
+
+
+def test_without_between_rounds_a_table_plays_one_round(tmp_path: Path) -> None:
+    hub, clock, _ = _hub(tmp_path)
+    table = hub.create(TableSettings.from_dict({"variant": "rommi", "seats": ["easy", "easy"]}))
+    _computer_turn(hub, table)
+    clock.t += 10_000
+    assert table.status == "over" and not hub.next_round_due(table)

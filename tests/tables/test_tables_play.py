@@ -166,3 +166,33 @@ def test_classroom_tables_starts_the_table_server_beside_and_stops_it(
     from rummykit.cli import build_parser
 
     assert build_parser().parse_args(["classroom", "--tables"]).tables is True
+
+
+def test_a_table_plays_two_rounds_of_a_match_and_each_record_reviews(
+    serve: Any, tmp_path: Any, capsys: Any
+) -> None:
+    server = serve()
+    code = server.create(variant="rommi", seats=["human", "easy"], between_rounds=0.3)
+
+    async def two_rounds() -> TableClient:
+        ana = TableClient(server.ws, code, "Ana")
+        await ana.connect()
+        await asyncio.wait_for(ana.play(make_agent("easy"), rounds=2), 180)
+        await ana.close()
+        return ana
+
+    ana = asyncio.run(two_rounds())
+    rounds = {m.get("round") for m in ana.received if m["type"] in ("decide", "update")}
+    assert rounds >= {1, 2}
+    for message in ana.received:
+        TO_SEAT.validate(message)
+    from rummykit.cli import main
+
+    for number in (1, 2):
+        status, record = server.api(f"/api/tables/{code}/record?round={number}")
+        assert status == 200 and Game.load(json.dumps(record)).is_over
+        path = tmp_path / f"r{number}.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        assert main(["review", str(path), "--seat", "0", "--level", "easy", "--json"]) == 0
+        capsys.readouterr()
+    assert server.api(f"/api/tables/{code}")[1]["round"] >= 2
