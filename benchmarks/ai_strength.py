@@ -35,6 +35,7 @@ paired deal by deal (the two rows are played on the same seeds).
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import platform
@@ -69,13 +70,34 @@ BLOCK = 12  # rounds per block: whole rotations with 2, 3 and 4 players
 FIRST_SEED = 1000  # block k of a row plays seed FIRST_SEED + k
 
 
-def code_version(files: tuple[str, ...] = CODE_FILES) -> str:
-    """A short hash of ``files``: the same code gives the same version."""
+def code_version(files: tuple[str, ...] = CODE_FILES, root: Path = ROOT) -> str:
+    """A short hash of ``files``' code: the same code gives the same version.
+
+    What is hashed is each file's syntax tree without its docstrings (``ast``): a comment,
+    a docstring or the layout changes nothing the agents do, so it keeps the version and the
+    rounds already played count on."""
     digest = hashlib.sha256()
     for name in files:
         digest.update(name.encode())
-        digest.update((ROOT / name).read_bytes())
+        digest.update(_code_only((root / name).read_text(encoding="utf-8")).encode())
     return digest.hexdigest()[:16]
+
+
+def _code_only(source: str) -> str:
+    """The syntax tree of ``source`` without docstrings, as text."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, include_attributes=False)
 
 
 @dataclass(frozen=True)

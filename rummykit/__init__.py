@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card, parse_cards
     from rummykit.explain import Reason, Verdict
-    from rummykit.game import Game, IllegalAction, Match
+    from rummykit.game import *  # noqa: F403 - the referee's names, as it exports them
     from rummykit.grading.report import class_report
     from rummykit.leagues import league
     from rummykit.melds import (
@@ -50,7 +50,11 @@ _HOME = {
         "rummykit.cards",
     ),
     **dict.fromkeys(("Reason", "Verdict"), "rummykit.explain"),
-    **dict.fromkeys(("Game", "IllegalAction", "Match"), "rummykit.game"),
+    # the referee, its actions and the events it hands out
+    **dict.fromkeys(
+        "Action ActionParseError Cut Discard Draw Event ExchangeJoker Game IllegalAction LayOff Match PlayMeld ReturnCutCard Undo parse_action".split(),  # noqa: SIM905
+        "rummykit.game",
+    ),
     "league": "rummykit.leagues",
     # what a class got right and wrong (nbgrader and quiz exports): rummykit.grading.report
     "class_report": "rummykit.grading.report",
@@ -109,15 +113,26 @@ __all__ = [
     "HUNGARIAN",
     "ROMMI",
     "VARIANTS",
+    "Action",
+    "ActionParseError",
     "Card",
     "CardParseError",
     "Cards",
+    "Cut",
+    "Discard",
+    "Draw",
+    "Event",
+    "ExchangeJoker",
     "Game",
     "IllegalAction",
     "IllegalMeld",
+    "LayOff",
     "Match",
     "Meld",
+    "PlayMeld",
     "Reason",
+    "ReturnCutCard",
+    "Undo",
     "Variant",
     "VariantError",
     "Verdict",
@@ -137,6 +152,7 @@ __all__ = [
     "meld_readings",
     "min_deadwood",
     "min_deadwood_many",
+    "parse_action",
     "parse_card",
     "parse_cards",
     "review",

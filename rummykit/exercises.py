@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from html import escape
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rummykit.cards import (
     JOKER,
@@ -65,6 +65,9 @@ from rummykit.messages import TEMPLATES, join, render
 from rummykit.solver import best_arrangement, can_go_out, min_deadwood
 from rummykit.variants import HUNGARIAN, Variant
 from rummykit.variants import variant as get_variant
+
+if TYPE_CHECKING:
+    from rummykit.game.actions import DrawSource
 
 __all__ = [
     "AgentCheck",
@@ -1390,7 +1393,7 @@ class TurnCanEnd(Exercise):
         hand: CardsLike,
         *,
         moves: Sequence[str | Any] = (),
-        draw: str = "stock",
+        draw: DrawSource = "stock",
         discard: CardsLike = (),
         table: Iterable[Any] = (),
         opened: bool = False,

@@ -3,8 +3,14 @@
 English is built in; Portuguese (``pt``) and Finnish (``fi``) come from the gettext catalogues
 compiled into ``rummykit/locale/<lang>/LC_MESSAGES/rummykit.mo``. The language is, in order:
 the one given to a call (``render(..., language="fi")``, ``Table(..., language="fi")``,
-``--lang fi``), the one set with :func:`set_language`, else the locale's (``LC_ALL``,
-``LC_MESSAGES``, ``LANG``), else English.
+``--lang fi``), the one of the innermost :func:`speaking` block, the one set with
+:func:`set_language`, else the locale's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
+
+:func:`set_language` sets the default of the whole process (a notebook's first cell); a
+:func:`speaking` block holds for the code inside it alone — its thread, its asyncio task —
+so two threads, or two widgets, that speak different languages at once never see each
+other's (one mechanism, :mod:`contextvars`, behind every block and every widget's own
+language).
 
 >>> from rummykit.messages import render  # the sentences, the refusal's included
 >>> from rummykit.language import language_from_environment, set_language, get_language
@@ -24,6 +30,7 @@ English costs no catalogue at all.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -65,8 +72,10 @@ ENVIRONMENT = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 _chosen: str | None = None
 _locale: str | None = None  # the locale's language, read when first needed
+_local = False  # the process default of local_letters
+# the innermost speaking() block's language and letters (None: the process default)
 _within: ContextVar[str | None] = ContextVar("rummykit_language_within", default=None)
-_local = False
+_letters: ContextVar[bool | None] = ContextVar("rummykit_local_letters_within", default=None)
 _registered: dict[str, gettext.NullTranslations] = {}
 _loaded: dict[str, gettext.NullTranslations | None] = {}
 
@@ -142,23 +151,29 @@ def set_language(code: str | None, *, local_letters: bool | None = None) -> None
 
 @contextmanager
 def speaking(language: str | None, *, local_letters: bool | None = None) -> Iterator[None]:
-    """Speak ``language`` (``None``: as now) inside a ``with`` block, then as before.
+    """Speak ``language`` (``None``: as now) inside a ``with`` block, then as before — in
+    this thread or asyncio task only: another thread speaking another language at the same
+    time keeps its own. An unknown code raises :class:`UnknownLanguage` before the block.
 
     >>> from rummykit.messages import render
     >>> with speaking("en"):
     ...     render("label_valid")
     '✔ valid'
+    >>> with speaking("pt"):
+    ...     with speaking(None, local_letters=True):
+    ...         get_language(), local_letters()
+    ('pt', True)
     """
-    global _chosen, _local
-    before = (_chosen, _local)
+    code = None if language is None else check_language(language)
+    said = None if code is None else _within.set(code)
+    lettered = None if local_letters is None else _letters.set(local_letters)
     try:
-        if language is not None:
-            set_language(language, local_letters=local_letters)
-        elif local_letters is not None:
-            _local = local_letters
         yield
     finally:
-        _chosen, _local = before
+        if lettered is not None:
+            _letters.reset(lettered)
+        if said is not None:
+            _within.reset(said)
 
 
 def speaks_own_language(method: Callable[P, R]) -> Callable[P, R]:
@@ -172,7 +187,7 @@ def speaks_own_language(method: Callable[P, R]) -> Callable[P, R]:
         language = kwargs.get("language") or getattr(args[0], "language", None)
         if language is None:
             return method(*args, **kwargs)
-        with within(check_language(str(language))):
+        with speaking(str(language)):
             return method(*args, **kwargs)
 
     return speak
@@ -180,7 +195,8 @@ def speaks_own_language(method: Callable[P, R]) -> Callable[P, R]:
 
 def local_letters() -> bool:
     """Whether sentences write cards with the language's rank letters (see :func:`set_language`)."""
-    return _local
+    inside = _letters.get()
+    return _local if inside is None else inside
 
 
 def get_language() -> str:
@@ -196,15 +212,10 @@ def get_language() -> str:
     return _locale
 
 
-@contextmanager
-def within(language: str) -> Iterator[None]:
-    """While a sentence is written in ``language``: objects that write themselves (an action,
-    a card's label) inside it speak that language too. For this thread/task only."""
-    token = _within.set(language)
-    try:
-        yield
-    finally:
-        _within.reset(token)
+def within(language: str) -> contextlib.AbstractContextManager[None]:
+    """:func:`speaking` ``language``: while a sentence is written in it, objects that write
+    themselves (an action, a card's label) inside it speak it too."""
+    return speaking(language)
 
 
 def resolve(language: str | None) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 from rummykit.cards import (
     ACE,
@@ -41,9 +41,11 @@ from rummykit.variants import HUNGARIAN, Variant
 from rummykit.variants import variant as named_variant
 
 __all__ = [
+    "MELD_KINDS",
     "IllegalMeld",
     "JokerAs",
     "Meld",
+    "MeldKind",
     "MeldSum",
     "check_layoff",
     "check_meld",
@@ -77,6 +79,11 @@ def _positions(card: Card) -> tuple[int, ...]:
     return (ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)
 
 
+MeldKind = Literal["set", "run"]
+"""A meld's kind: a set (same rank, different suits) or a run (same suit, in sequence)."""
+MELD_KINDS: tuple[MeldKind, ...] = ("set", "run")
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A valid meld as it lies on the table.
@@ -93,7 +100,7 @@ class Meld:
     ('run', Card('6♥'), 18)
     """
 
-    kind: str
+    kind: MeldKind
     cards: tuple[Card, ...]
     represents: tuple[Card | None, ...]
     start: int = 0  # runs: position of the first card (1 = low ace, 14 = high ace)

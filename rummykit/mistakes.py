@@ -25,7 +25,7 @@ cost.
 >>> game = Game.new("rommi", players=2, seed=3)
 >>> easy = make_agent("easy")
 >>> while not game.is_over:
-...     game.play(easy.decide(game.observation(game.current)).action)
+...     _ = game.play(easy.decide(game.observation(game.current)).action)
 >>> result = review(game, seat=0)
 >>> result
 Review(seat=0, variant='rommi', level='hard', decisions=..., mistakes=...)

@@ -115,6 +115,13 @@ _FIELD_CARD: dict[int, Card] = {
 _CARD_BITS: dict[Card, int] = {c: _mask_bit(f) for f, c in _FIELD_CARD.items()}
 _CARD_BITS[JOKER] = 0
 _BIT_OF = _CARD_BITS.__getitem__
+# The lay-off caches keep cards as numbers (a card's place in card order; the joker last),
+# in tuples of numbers only: the garbage collector stops tracking those at its first look,
+# so the thousands of hands kept don't make every full collection slower (cards are objects
+# it would visit in every one: a 150 ms pause once the caches had filled).
+_ORDERED: tuple[Card, ...] = (*sorted(_FIELD_CARD.values(), key=Card.sort_key), JOKER)
+_CODE: dict[Card, int] = {card: code for code, card in enumerate(_ORDERED)}
+_CODE_OF = _CODE.__getitem__
 
 
 def _field(card: Card) -> int:
@@ -1135,13 +1142,13 @@ def min_deadwood(
 
     Asking thousands of times for one variant? :func:`deadwood_counter` binds it once.
     """
-    global _last_variant, _last_counters
+    global _last
     if table:
         return deadwood_counter(variant, discard=discard, table=table)(hand)
-    if variant is not _last_variant:
-        _last_counters = _rules(variant).counters()
-        _last_variant = variant
-    return _last_counters[discard](hand)
+    last = _last  # read once, written whole: another thread can't pair a variant with
+    if last[0] is not variant:  # another variant's counters
+        last = _last = (variant, _rules(variant).counters())
+    return last[1][discard](hand)
 
 
 def min_deadwood_many(
@@ -1310,15 +1317,16 @@ class _TableDeadwood:
         if not near:
             return self.counter(cards)
         best = _BIG
+        codes = list(map(_CODE_OF, cards))
         for laid in self._laid(near):
-            rest = list(cards)
-            for card in laid:
-                rest.remove(card)
+            rest = list(codes)
+            for code in laid:
+                rest.remove(code)
             if not rest:
                 if not self.discard:
                     return 0
                 continue  # a card must stay to be the discard
-            value = self.counter(rest)
+            value = self.counter([_ORDERED[code] for code in rest])
             if value < best:
                 best = value
                 if not best:
@@ -1328,11 +1336,14 @@ class _TableDeadwood:
     def laid_sets(self, cards: Iterable[Card]) -> list[tuple[Card, ...]]:
         """Every set of ``cards`` that can be laid off together (the empty one first)."""
         near = [c for c in cards if c in self.fits]
-        return self._laid(near) if near else [()]
+        if not near:
+            return [()]
+        return [tuple(_ORDERED[code] for code in laid) for laid in self._laid(near)]
 
-    def _laid(self, near: list[Card]) -> list[tuple[Card, ...]]:
-        """Every set of these cards that can be laid off together (the empty one first)."""
-        key = tuple(sorted(near, key=Card.sort_key))
+    def _laid(self, near: list[Card]) -> tuple[tuple[int, ...], ...]:
+        """Every set of these cards that can be laid off together (the empty one first),
+        each as the codes of its cards in card order."""
+        key = tuple(sorted(map(_CODE_OF, near)))
         found = self.laid.get(key)
         if found is not None:
             return found
@@ -1340,49 +1351,59 @@ class _TableDeadwood:
             self.laid.clear()
         options = [g for g in (_meld_groups(m, key, self.rules) for m in self.melds) if g]
         # the sets laid off so far, each once (a joker alone fits many melds: the same set)
-        states: dict[tuple[Card, ...], Counter[Card]] = {(): Counter(key)}
+        states: dict[tuple[int, ...], Counter[int]] = {(): Counter(key)}
         for groups in options:
             grown = dict(states)
             for laid, avail in states.items():
                 for group in groups:
                     need = Counter(group)
                     if all(avail[c] >= n for c, n in need.items()):
-                        grown.setdefault(_sorted(laid + group), avail - need)
+                        grown.setdefault(tuple(sorted(laid + group)), avail - need)
             states = grown
-        found = sorted(states, key=len)
+        found = tuple(sorted(states, key=len))
         self.laid[key] = found
         return found
 
 
-def _meld_groups(
-    meld: Meld, cards: tuple[Card, ...], rules: _Rules
-) -> tuple[tuple[Card, ...], ...]:
-    """The groups of ``cards`` that may go onto ``meld`` (cached by the cards that could).
+def _meld_groups(meld: Meld, codes: tuple[int, ...], rules: _Rules) -> tuple[tuple[int, ...], ...]:
+    """The groups of the cards coded ``codes`` that may go onto ``meld``, coded in card
+    order (cached by the cards that could).
 
     A group of natural cards onto a meld without a joker is legal as built (a run grown
     card by card within the places the variant gives the ace, at most 13 cards; a set by
     its missing suits, at most four); one with a joker anywhere is read as the referee
     reads it (:func:`rummykit.melds.layoff_readings`)."""
     fits = _meld_fits(meld, rules)
-    mine = tuple(c for c in cards if c in fits)
+    mine = tuple(code for code in codes if _ORDERED[code] in fits)
     if not mine:
         return ()
-    key = (meld, rules.variant, mine)
-    found = _GROUPS.get(key)
-    if found is None:
-        if len(_GROUPS) > _CACHE_LIMIT:
+    of_meld = _GROUPS.get((meld, rules.variant))
+    if of_meld is None:
+        if len(_GROUPS) > _MELDS_LIMIT:
             _GROUPS.clear()
+        of_meld = _GROUPS[meld, rules.variant] = {}
+    found = of_meld.get(mine)
+    if found is None:
+        if len(of_meld) > _CACHE_LIMIT:
+            of_meld.clear()
         plain = not any(c.is_joker for c in meld.cards)
-        found = _GROUPS[key] = tuple(
-            group
-            for group in dict.fromkeys(_layoff_groups(meld, Counter(mine), rules))
-            if (plain and JOKER not in group) or layoff_readings(meld, group, rules.variant)
+        cards = Counter(_ORDERED[code] for code in mine)
+        found = of_meld[mine] = tuple(
+            dict.fromkeys(
+                tuple(sorted(map(_CODE_OF, group)))
+                for group in dict.fromkeys(_layoff_groups(meld, cards, rules))
+                if (plain and JOKER not in group) or layoff_readings(meld, group, rules.variant)
+            )
         )
     return found
 
 
-_GROUPS: dict[tuple[Meld, Variant, tuple[Card, ...]], tuple[tuple[Card, ...], ...]] = {}
-_LAID: dict[tuple[tuple[Meld, ...], Variant], dict[tuple[Card, ...], list[tuple[Card, ...]]]] = {}
+# by meld, then by the codes of the cards that could go onto it
+_GROUPS: dict[tuple[Meld, Variant], dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+_MELDS_LIMIT = 4096
+_LAID: dict[
+    tuple[tuple[Meld, ...], Variant], dict[tuple[int, ...], tuple[tuple[int, ...], ...]]
+] = {}
 
 
 def layoff_sets(
@@ -1475,8 +1496,7 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
 
 
 _NOT_CARDS = ~sum(_CARD_BITS.values())
-_last_variant: Variant | None = None
-_last_counters: tuple[Callable[[CardsLike | int], int], ...] = ()
+_last: tuple[Variant | None, tuple[Callable[[CardsLike | int], int], ...]] = (None, ())
 
 
 def best_arrangement(

@@ -70,6 +70,7 @@ PAGES = [
     DOCS / "teaching.md",
     DOCS / "notebooks.md",
     DOCS / "languages.md",
+    DOCS / "api.md",
 ]
 # a fence at the start of a line, or indented under a list item (its body indented the same)
 _FENCE = re.compile(r"^( *)```(\w+)\n(.*?)^\1```", flags=re.MULTILINE | re.DOTALL)

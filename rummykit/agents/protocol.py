@@ -46,8 +46,8 @@ from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card
 from rummykit.explain import Reason, Verdict
 from rummykit.game.actions import Action, ActionParseError, parse_action
 from rummykit.game.observation import Observation
-from rummykit.game.state import Event, TableMeld, TurnInfo, TurnStatus
-from rummykit.melds import Meld
+from rummykit.game.state import PHASES, Event, TableMeld, TurnInfo, TurnStatus
+from rummykit.melds import MELD_KINDS, Meld
 from rummykit.messages import render
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
@@ -305,6 +305,7 @@ def _json_type(value: object) -> str:
 
 
 _T = TypeVar("_T", TurnInfo, TurnStatus)
+_C = TypeVar("_C", bound=str)
 
 _OPTIONS: dict[Variant, dict[str, object]] = {}
 
@@ -329,7 +330,7 @@ def decide_message(obs: Observation, ident: int, game: int | None = None) -> dic
     >>> for _ in range(6):
     ...     obs = game.observation(game.current)
     ...     assert decide_message(obs, 1)["observation"] == obs.to_dict()
-    ...     game.play(obs.legal_actions[-1])
+    ...     _ = game.play(obs.legal_actions[-1])
     """
     plain = replace(obs, table=(), history=(), legal_actions=()).to_dict()
     plain["table"] = [_form(m) for m in obs.table]
@@ -516,6 +517,14 @@ def _events(history: list[Any]) -> tuple[Event, ...]:
     return events
 
 
+def _one_of(value: object, choices: tuple[_C, ...]) -> _C:
+    """``value`` as the one of ``choices`` it equals (a ValueError if none)."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise ValueError(f"{value!r} is not one of {', '.join(map(str, choices))}")
+
+
 def read_observation(message: dict[str, Any]) -> Observation:
     """Rebuild the :class:`Observation` of a decide message — equal to the referee's own.
 
@@ -530,7 +539,7 @@ def read_observation(message: dict[str, Any]) -> Observation:
             TableMeld(
                 int(m["owner"]),
                 Meld(
-                    str(m["kind"]),
+                    _one_of(m["kind"], MELD_KINDS),
                     _cards(m["cards"]),
                     tuple(_maybe_card(c) for c in m["represents"]),
                     int(m["start"]),
@@ -543,7 +552,7 @@ def read_observation(message: dict[str, Any]) -> Observation:
             variant=rules,
             players=int(o["players"]),
             dealer=int(o["dealer"]),
-            phase=str(o["phase"]),
+            phase=_one_of(o["phase"], PHASES),
             current=int(o["current"]),
             hand=_cards(o["hand"]),
             table=table,

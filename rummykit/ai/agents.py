@@ -905,9 +905,18 @@ class HardAgent(NormalAgent):
         if not hands:
             return {}, 0
         look = plan.Outlook(obs, seat=nxt)
-        return {
-            card: sum(look.after_draw(h, card) == 0 for h in hands) for card in dict.fromkeys(cards)
-        }, len(hands)
+        out = dict.fromkeys(cards, 0)
+        for h in hands:
+            # a card that can't meld or lay off with this hand is thrown back or kept as
+            # deadwood: it takes the hand out only if the hand melds whole without it
+            near = look.relevant(h)
+            whole = look.deadwood(h) == 0
+            for card in out:
+                if card.is_joker or card in near:
+                    out[card] += look.after_draw(h, card) == 0
+                else:
+                    out[card] += whole
+        return out, len(hands)
 
     def opening_threats(
         self, obs: Observation, cards: Sequence[Card]

@@ -58,6 +58,7 @@ def unseen_cards(obs: Observation) -> list[Card]:
     >>> top = game.discard_pile[-1]
     >>> before = len(unseen_cards(game.observation(1)))
     >>> game.play(Draw("discard"))  # seat 0 takes the top card in full view
+    (Event(seat=1, code='draw_discard', params={'card': 'J♥'}),)
     >>> after = unseen_cards(game.observation(1))
     >>> len(after) == before and top not in after  # seen on the pile before, held now
     True
@@ -96,8 +97,11 @@ def public_memory(obs: Observation) -> Memory:
     >>> from rummykit.game import Game, Draw, Undo
     >>> game = Game.new("rommi", players=2, seed=1)
     >>> game.play(Draw("discard"))
+    (Event(seat=1, code='draw_discard', params={'card': 'J♥'}),)
     >>> game.play(Undo())  # the take is undone: the card goes back onto the pile
+    (Event(seat=1, code='undo'),)
     >>> game.play(Draw("stock"))
+    (Event(seat=1, code='draw_stock'),)
     >>> public_memory(game.observation(1)).takes[0]
     ()
     """
@@ -175,6 +179,7 @@ def known_hand(obs: Observation, seat: int) -> list[Card]:
     >>> game = Game.new("rommi", players=2, seed=1)
     >>> top = game.discard_pile[-1]
     >>> game.play(Draw("discard"))
+    (Event(seat=1, code='draw_discard', params={'card': 'J♥'}),)
     >>> known_hand(game.observation(0), 1) == [top]
     True
     """

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from rummykit.cards import Card
-from rummykit.game.facts import TableMeld
+from rummykit.game.facts import Drew, Phase, TableMeld
 from rummykit.game.scoring import RoundResult
 
 __all__ = ["Emit", "State", "Turn", "missing_from", "remove_cards"]
@@ -38,7 +38,7 @@ Emit = Callable[..., None]
 class Turn:
     """What happened in the current turn (provisional until the turn ends)."""
 
-    drew: str | None = None  # "stock" | "discard" | "cut_card" | "start" (the starter's discard)
+    drew: Drew | None = None
     taken: Card | None = None  # a card taken from the discard pile that must be played (H7)
     cut_taken: Card | None = None
     cut_attempted: bool = False
@@ -77,7 +77,7 @@ class State:
     table: list[TableMeld]
     cut_card: Card | None
     current: int
-    phase: str
+    phase: Phase
     opened: list[bool]
     turns: list[int]
     drawn: list[bool]  # has each seat drawn at least once this round (H7)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import MISSING, dataclass, fields
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, cast
 
 from rummykit.cards import Card, CardParseError, as_cards, parse_card, parse_cards
 from rummykit.messages import render
@@ -32,6 +32,7 @@ __all__ = [
     "Cut",
     "Discard",
     "Draw",
+    "DrawSource",
     "ExchangeJoker",
     "LayOff",
     "PlayMeld",
@@ -40,7 +41,9 @@ __all__ = [
     "parse_action",
 ]
 
-SOURCES = ("stock", "discard", "cut_card")
+DrawSource = Literal["stock", "discard", "cut_card"]
+"""Where a draw takes its card from: the stock, the top of the discard pile, the cut card."""
+SOURCES: tuple[DrawSource, ...] = ("stock", "discard", "cut_card")
 
 JokerMeaning = Card | tuple[Card, ...] | None
 """What the jokers of a meld or lay-off stand for: one card, or a card per joker."""
@@ -191,7 +194,7 @@ class Draw(Action):
     """Draw: from the ``"stock"``, the ``"discard"`` pile, or take the ``"cut_card"`` (H6, H10)."""
 
     kind: ClassVar[str] = "draw"
-    source: str = "stock"
+    source: DrawSource = "stock"
 
     def __post_init__(self) -> None:
         if self.source not in SOURCES:
@@ -327,7 +330,7 @@ _KINDS: dict[str, type[Action]] = {
     for cls in (Cut, Draw, PlayMeld, LayOff, ExchangeJoker, Undo, ReturnCutCard, Discard)
 }
 
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+_PATTERNS: tuple[tuple[re.Pattern[str], DrawSource], ...] = (
     (re.compile(r"^(?:draw|d)(?:\s+(?:from\s+)?(?:the\s+)?(stock|s))?$"), "stock"),
     (re.compile(r"^(?:take|draw|t)\s+(?:the\s+)?(?:discard|pile|d)$"), "discard"),
     (re.compile(r"^(?:take|draw|t)\s+(?:the\s+)?(?:cut|cut card|c)$"), "cut_card"),
@@ -469,8 +472,8 @@ def _parse_words(
 
 
 def _from_slots(kind: str, slots: dict[str, str], text: str, language: str) -> Action:
-    if kind.startswith("draw_"):
-        return Draw(kind[len("draw_") :])
+    if kind.startswith("draw_"):  # one of _COMMANDS' draw_stock, draw_discard, draw_cut_card
+        return Draw(cast(DrawSource, kind[len("draw_") :]))
     if kind == "undo":
         return Undo()
     if kind == "return_cut":

@@ -11,14 +11,23 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from rummykit.cards import Card, CardParseError, parse_card
 from rummykit.explain import Reason
 from rummykit.melds import Meld
 from rummykit.messages import TEMPLATES, join, render
 
-__all__ = ["Event", "TableMeld", "TurnInfo", "TurnStatus"]
+__all__ = ["DiscardOnly", "Drew", "Event", "Phase", "TableMeld", "TurnInfo", "TurnStatus"]
+
+Phase = Literal["cut", "draw", "play", "over"]
+"""Where a round stands: the cut (H3), the draw, the play after it, or the round is over."""
+
+Drew = Literal["stock", "discard", "cut_card", "start"]
+"""Where this turn's card came from; ``"start"``: the starter's first turn, no draw (H3)."""
+
+DiscardOnly = Literal["start", "first_turn"]
+"""Why a turn may only discard: the starter's extra card (H3), or the first turn (H9)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +75,11 @@ class Event:
 
     def __deepcopy__(self, memo: object) -> Event:
         return self  # read-only all the way down: a copy would be the same
+
+    def __repr__(self) -> str:
+        if not self.params:
+            return f"Event(seat={self.seat}, code={self.code!r})"
+        return f"Event(seat={self.seat}, code={self.code!r}, params={dict(self.params)!r})"
 
     def __reduce__(self) -> tuple[type[Event], tuple[int, str, dict[str, Any]]]:
         return (Event, (self.seat, self.code, dict(self.params)))
@@ -132,16 +146,14 @@ class TurnStatus:
     """Where the player to act stands in the current turn, in data and in words."""
 
     seat: int
-    phase: str
+    phase: Phase
     opened: bool
     meld_points: int
     threshold: int
     obligations: tuple[Reason, ...]
     can_end_turn: bool
     can_take_cut: bool = False
-    discard_only: str | None = (
-        None  # why only a discard is allowed: "start" (H3) or "first_turn" (H9)
-    )
+    discard_only: DiscardOnly | None = None  # why only a discard is allowed
 
     @property
     def code(self) -> str:
@@ -181,7 +193,7 @@ class TurnInfo:
     """The public facts of the turn in progress (everyone at the table sees them)."""
 
     seat: int
-    drew: str | None
+    drew: Drew | None
     taken: Card | None  # a discard-pile card that must be played this turn (H7)
     cut_taken: Card | None
     meld_points: int

@@ -13,14 +13,12 @@ in cards the seat cannot see (other hands, the order of the stock) give equal ob
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from rummykit.cards import Card, sort_cards
+from rummykit.cards import Card
 from rummykit.game.actions import Action
+from rummykit.game.facts import Event, Phase, TableMeld, TurnInfo, TurnStatus
 from rummykit.variants import Variant
-
-if TYPE_CHECKING:
-    from rummykit.game.state import Event, Game, TableMeld, TurnInfo, TurnStatus
 
 __all__ = ["Observation", "observe"]
 
@@ -33,7 +31,7 @@ class Observation:
     variant: Variant
     players: int
     dealer: int
-    phase: str
+    phase: Phase
     current: int
     hand: tuple[Card, ...]
     table: tuple[TableMeld, ...]
@@ -83,38 +81,12 @@ class Observation:
         }
 
 
-def observe(game: Game, seat: int) -> Observation:
-    """Build ``seat``'s observation of ``game``."""
-    if not 0 <= seat < game.players:
-        raise ValueError(f"seat must be from 0 to {game.players - 1}, not {seat}")
-    mine = game.current == seat and not game.is_over
-    return Observation(
-        seat=seat,
-        variant=game.variant,
-        players=game.players,
-        dealer=game.dealer,
-        phase=game.phase,
-        current=game.current,
-        hand=sort_cards(game.hand(seat)),
-        table=game.table,
-        discard_pile=game.discard_pile,
-        cut_card=game.cut_card,
-        hand_sizes=tuple(len(game.hand(s)) for s in range(game.players)),
-        stock_size=game.stock_size,
-        opened=tuple(game.opened(s) for s in range(game.players)),
-        turns=game.turns_taken,
-        scores=game.match_scores,
-        history=tuple(game.events),
-        legal_actions=tuple(game.legal_actions()) if mine else (),
-        status=game.turn_status() if mine else None,
-        turn=game.turn_info(),
-    )
+def observe(game: Observable, seat: int) -> Observation:
+    """``seat``'s observation of ``game`` (the same as ``game.observation(seat)``)."""
+    return game.observation(seat)
 
 
-def _register() -> None:
-    from rummykit.game.state import provide
+class Observable(Protocol):
+    """A game a seat can observe (:class:`~rummykit.game.state.Game`)."""
 
-    provide(observe=observe)
-
-
-_register()
+    def observation(self, seat: int) -> Observation: ...

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from rummykit.cards import Card, sort_cards
 from rummykit.explain import Reason
 from rummykit.variants import Variant
 
-__all__ = ["RoundResult", "hand_value", "score_round"]
+__all__ = ["Ending", "RoundResult", "hand_value", "score_round"]
+
+Ending = Literal[
+    "went_out", "stock_exhausted", "nothing_to_reshuffle", "empty_stock", "no_progress"
+]
+"""How a round ended: someone went out (H12, R7); the stock ran out with nothing to
+reshuffle, or twice (H15); the stock ran out (R10); no progress after it (R11)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +30,7 @@ class RoundResult:
     """How a round ended: the winner (or None), the points each seat scores, and why."""
 
     winner: int | None
-    how: str  # went_out | stock_exhausted | nothing_to_reshuffle | empty_stock | no_progress
+    how: Ending
     points: tuple[int, ...]
     lines: tuple[Reason, ...]
 
@@ -56,7 +62,7 @@ def score_round(
     hands: Sequence[Sequence[Card]],
     opened: Sequence[bool],
     winner: int | None,
-    how: str,
+    how: Ending,
     own_melds: bool = False,
 ) -> RoundResult:
     """The points each seat scores for this round, and the lines that explain them.

@@ -10,6 +10,7 @@ A :class:`Game` holds the whole state. Ask before you act, and the same code dec
 >>> verdict.ok, verdict.codes
 (False, ('draw_first',))
 >>> game.play(Draw("stock"))
+(Event(seat=1, code='draw_stock'),)
 >>> game.phase
 'play'
 
@@ -35,21 +36,24 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rummykit.cards import Card
+from rummykit.cards import Card, sort_cards
 from rummykit.explain import Verdict
-from rummykit.game import checks, dealing, legal, transaction, turn_end
+from rummykit.game import checks, dealing, legal, saved, transaction, turn_end
 from rummykit.game._round import State
-from rummykit.game.actions import Action
-from rummykit.game.facts import Event, TableMeld, TurnInfo, TurnStatus
+from rummykit.game.actions import Action, parse_action
+from rummykit.game.facts import Event, Phase, TableMeld, TurnInfo, TurnStatus
 from rummykit.game.legal import candidate_melds as candidate_melds  # its old import path
+from rummykit.game.observation import Observation
 from rummykit.game.refusals import IllegalAction, ok_reason, refusal
 from rummykit.game.scoring import RoundResult
 from rummykit.messages import render
 from rummykit.variants import Variant
 from rummykit.variants import variant as get_variant
+
+if TYPE_CHECKING:  # typing_extensions: Unpack for keywords on Python 3.10
+    from typing_extensions import Unpack
 
 __all__ = [
     "Event",
@@ -61,21 +65,7 @@ __all__ = [
     "TurnStatus",
 ]
 
-PHASES = ("cut", "draw", "play", "over")
-
-_PROVIDED: dict[str, Callable[..., Any]] = {}
-
-
-def provide(**functions: Callable[..., Any]) -> None:
-    """Register the functions :class:`Game` saves, loads and observes with.
-
-    rummykit.game.record and rummykit.game.observation call this when they are imported (the
-    package ``rummykit.game`` imports both), so they build on this module and not the other
-    way round. The functions, by name: ``observe(game, seat)``, ``dumps(game, indent)``,
-    ``loads(text)``, ``from_position(variant, **position)`` and
-    ``position_of(game, state, rng)`` — the one that is handed the game's internal state.
-    """
-    _PROVIDED.update(functions)
+PHASES: tuple[Phase, ...] = ("cut", "draw", "play", "over")
 
 
 class Game:
@@ -177,7 +167,7 @@ class Game:
         return self._state.current
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``"cut"``, ``"draw"``, ``"play"`` (after drawing) or ``"over"``."""
         return self._state.phase
 
@@ -240,26 +230,46 @@ class Game:
 
     # --- asking and acting -------------------------------------------------------------
 
-    def check(self, action: Action, seat: int | None = None) -> Verdict:
+    def check(self, action: Action | str, seat: int | None = None) -> Verdict:
         """Would this action be allowed? A Verdict saying why or why not; nothing changes.
 
-        ``seat`` is who acts (default: the seat to act).
+        ``action`` is an :class:`~rummykit.game.actions.Action` or its text, as a learner
+        types it (:func:`~rummykit.game.actions.parse_action`: ``"draw"``,
+        ``"lay off 7h onto 2"``, in English or the current language); text that is no move
+        raises :class:`~rummykit.game.actions.ActionParseError`. ``seat`` is who acts
+        (default: the seat to act).
+
+        >>> game = Game.new("rommi", players=2, seed=7)
+        >>> game.check("draw").ok, game.check("discard 9s").codes
+        (True, ('draw_first',))
         """
+        act = parse_action(action) if isinstance(action, str) else action
         failures = checks.failures(
-            self.variant, self._state, action, self.current if seat is None else seat
+            self.variant, self._state, act, self.current if seat is None else seat
         )
         if failures:
-            return refusal(self.variant, action, failures)
-        return Verdict((ok_reason(action),), variant=self.variant.name)
+            return refusal(self.variant, act, failures)
+        return Verdict((ok_reason(act),), variant=self.variant.name)
 
-    def play(self, action: Action, seat: int | None = None) -> None:
-        """Apply a legal action, or raise :class:`IllegalAction` and change nothing."""
+    def play(self, action: Action | str, seat: int | None = None) -> tuple[Event, ...]:
+        """Apply a legal action (an :class:`~rummykit.game.actions.Action` or its text, as
+        for :meth:`check`), or raise :class:`IllegalAction` and change nothing.
+
+        Returns the events it added to :attr:`events` (what every seat saw happen).
+
+        >>> game = Game.new("rommi", players=2, seed=7)
+        >>> [event.code for event in game.play("draw")]
+        ['draw_stock']
+        """
+        act = parse_action(action) if isinstance(action, str) else action
         who = self.current if seat is None else seat
-        failures = checks.failures(self.variant, self._state, action, who)
+        failures = checks.failures(self.variant, self._state, act, who)
         if failures:
-            raise IllegalAction(refusal(self.variant, action, failures))
-        transaction.apply(self.variant, self._state, action, self._emit, self._rng, self.dealer)
-        self.actions.append((who, action))
+            raise IllegalAction(refusal(self.variant, act, failures))
+        before = len(self.events)
+        transaction.apply(self.variant, self._state, act, self._emit, self._rng, self.dealer)
+        self.actions.append((who, act))
+        return tuple(self.events[before:])
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to act may take now."""
@@ -310,35 +320,90 @@ class Game:
 
     # --- information -------------------------------------------------------------------
 
-    # Saving, loading and observing are built on this module by rummykit.game.record and
-    # rummykit.game.observation, which register themselves (see :func:`provide`): the
-    # methods below reach them without an import back, so imports point one way.
-
-    def observation(self, seat: int) -> Any:
+    def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know, and nothing more (see :class:`Observation`)."""
-        return _PROVIDED["observe"](self, seat)
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be from 0 to {self.players - 1}, not {seat}")
+        mine = self.current == seat and not self.is_over
+        return Observation(
+            seat=seat,
+            variant=self.variant,
+            players=self.players,
+            dealer=self.dealer,
+            phase=self.phase,
+            current=self.current,
+            hand=sort_cards(self.hand(seat)),
+            table=self.table,
+            discard_pile=self.discard_pile,
+            cut_card=self.cut_card,
+            hand_sizes=tuple(len(self.hand(s)) for s in range(self.players)),
+            stock_size=self.stock_size,
+            opened=tuple(self.opened(s) for s in range(self.players)),
+            turns=self.turns_taken,
+            scores=self.match_scores,
+            history=tuple(self.events),
+            legal_actions=tuple(self.legal_actions()) if mine else (),
+            status=self.turn_status() if mine else None,
+            turn=self.turn_info(),
+        )
+
+    # --- saving and loading ------------------------------------------------------------
 
     def to_json(self, indent: int | None = None) -> str:
         """The game record as JSON text (setup and actions); :meth:`load` reads it back."""
-        text: str = _PROVIDED["dumps"](self, indent)
-        return text
+        return saved.dumps(self, indent)
 
-    @staticmethod
-    def load(text: str) -> Game:
+    @classmethod
+    def load(cls, text: str) -> Game:
         """Read a saved game (JSON text), validating it and replaying its actions."""
-        game: Game = _PROVIDED["loads"](text)
+        return cls.from_record(saved.parse_json(text))
+
+    @classmethod
+    def from_record(cls, data: object) -> Game:
+        """Rebuild a game from record data (as from ``json.load``): every field checked
+        (:func:`rummykit.game.saved.read_record`), then its actions replayed — one the
+        referee refuses is a :class:`~rummykit.game.record.RecordError` naming it."""
+        read = saved.read_record(data)
+        if read.position is not None:
+            game = cls._of(read.position)
+        else:
+            assert read.new is not None
+            try:
+                game = cls.new(read.rules, read.players, **read.new)
+            except ValueError as exc:  # a VariantError is one too
+                raise saved.bad_setup(str(exc)) from exc
+        for number, (field, seat, action) in enumerate(read.actions, 1):
+            try:
+                game.play(action, seat)
+            except IllegalAction as exc:
+                why = " ".join(r.message for r in exc.verdict.failures)
+                raise saved.refused_action(field, number, seat, action, why) from exc
         return game
 
-    @staticmethod
-    def from_position(variant: str | Variant = "hungarian", **position: Any) -> Game:
-        """A game set up by hand for a lesson (see :func:`rummykit.game.record.from_position`)."""
-        game: Game = _PROVIDED["from_position"](variant, **position)
-        return game
+    @classmethod
+    def from_position(
+        cls, variant: str | Variant = "hungarian", **position: Unpack[saved.Position]
+    ) -> Game:
+        """A game set up by hand for a lesson (see :func:`rummykit.game.record.from_position`
+        for what ``position`` holds), validated like a loaded file."""
+        return cls._of(saved.position_parts(*saved.position_data(variant, **position)))
+
+    @classmethod
+    def _of(cls, parts: saved.Parts) -> Game:
+        p = parts
+        return cls(p.rules, p.players, p.seed, p.dealer, p.state, p.rng, p.setup, p.scores)
 
     def snapshot(self) -> dict[str, Any]:
         """The complete state as JSON-ready data (the position form of a saved game)."""
-        data: dict[str, Any] = _PROVIDED["position_of"](self, self._state, self._rng)
-        return data
+        return saved.position_of(
+            self.variant,
+            self.players,
+            self.seed,
+            self.dealer,
+            self.match_scores,
+            self._state,
+            self._rng,
+        )
 
     def __repr__(self) -> str:
         return (

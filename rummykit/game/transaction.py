@@ -16,11 +16,14 @@ dispatches a legal action to the right one.
 >>> game = Game.from_position("rommi", hands=["5♥ 6♥ 7♥ K♣", "2♣ 3♣ 4♣"], discard="9♠",
 ...                           current=0, phase="draw")
 >>> game.play(Draw("stock"))
+(Event(seat=0, code='draw_stock'),)
 >>> before = game._state.clone()
 >>> game.play(PlayMeld(as_cards("5♥ 6♥ 7♥")))
+(Event(seat=0, code='meld', params={'cards': ('5♥', '6♥', '7♥'), 'index': 0}),)
 >>> len(game.table), len(game._state.turn.steps)
 (1, 1)
 >>> game.play(Undo())
+(Event(seat=0, code='undo'),)
 >>> game._state == before
 True
 """
@@ -36,7 +39,7 @@ from rummykit.game._round import Emit, State, Turn, remove_cards
 from rummykit.game.dealing import cut
 from rummykit.game.facts import TableMeld
 from rummykit.game.jokers import joker_choice
-from rummykit.game.scoring import score_round
+from rummykit.game.scoring import Ending, score_round
 from rummykit.melds import laid_off_jokers, layoff_readings, meld_readings
 from rummykit.variants import Variant
 
@@ -251,7 +254,7 @@ def end_turn(v: Variant, s: State, emit: Emit, *, went_out: bool) -> None:
     s.turn = Turn()
 
 
-def end_round(v: Variant, s: State, winner: int | None, how: str) -> None:
+def end_round(v: Variant, s: State, winner: int | None, how: Ending) -> None:
     """End the round and score it (H12, H13, R8, R10)."""
     t = s.turn  # H12's −20: opened and went out in this turn with only new melds
     own = t.opened_now and not t.laid_off and not t.exchanged

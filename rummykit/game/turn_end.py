@@ -13,7 +13,9 @@ checks of the copy.
 >>> game = Game.from_position("hungarian", hands=["5♥ 6♥ 7♥ K♣ K♦", "2♣ 3♣ 4♣"],
 ...                           discard="9♠", current=0, phase="draw", opened=[False, False])
 >>> game.play(Draw("stock"))
+(Event(seat=0, code='draw_stock'),)
 >>> game.play(PlayMeld(as_cards("5♥ 6♥ 7♥")))
+(Event(seat=0, code='meld', params={'cards': ('5♥', '6♥', '7♥'), 'index': 0}),)
 >>> [(r.code, r.rule) for r in end_failures(game.variant, game._state, going_out=False)]
 [('turn_opening_short', 'H8')]
 """
@@ -24,6 +26,7 @@ from rummykit.cards import JOKER, Card
 from rummykit.explain import Reason
 from rummykit.game._round import State
 from rummykit.game.actions import LayOff, PlayMeld
+from rummykit.game.facts import DiscardOnly
 from rummykit.game.refusals import rule_reason
 from rummykit.game.transaction import place
 from rummykit.variants import Variant
@@ -39,7 +42,7 @@ def opened(v: Variant, s: State, seat: int) -> bool:
     return seat == s.current and bool(t.new_melds) and t.meld_points >= v.opening_threshold
 
 
-def discard_only(v: Variant, s: State) -> str | None:
+def discard_only(v: Variant, s: State) -> DiscardOnly | None:
     """Why only a discard is allowed this turn: ``"start"`` (H3), ``"first_turn"`` (H9)."""
     if opened(v, s, s.current):
         return None

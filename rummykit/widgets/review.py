@@ -3,6 +3,7 @@
 >>> from rummykit.game import Game, parse_action
 >>> game = Game.new("rommi", players=2, seed=3)
 >>> game.play(parse_action("draw"))
+(Event(seat=1, code='draw_stock'),)
 >>> ReviewWidget(game, seat=game.current)  # doctest: +ELLIPSIS
 ReviewWidget(seat=1, mistakes=..., position=0)
 

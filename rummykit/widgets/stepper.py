@@ -4,7 +4,7 @@
 >>> from rummykit.ai import make_agent
 >>> game = Game.new("rommi", players=2, seed=2)
 >>> for _ in range(6):
-...     game.play(make_agent("normal").decide(game.observation(game.current)).action)
+...     _ = game.play(make_agent("normal").decide(game.observation(game.current)).action)
 >>> stepper = AIStepper(game, agents="normal")
 >>> stepper
 AIStepper('rommi', decisions=6, seats=[0, 1])
