@@ -41,7 +41,7 @@ from rummykit.cards import parse_card, sort_cards
 from rummykit.explain import Verdict
 from rummykit.game.actions import Action
 from rummykit.game.match import Match
-from rummykit.game.record import FORMAT_VERSION, POSITION_FORMAT
+from rummykit.game.saved import FORMAT_VERSION, POSITION_FORMAT
 from rummykit.game.state import Game
 from rummykit.messages import render
 from rummykit.server.store import Store, StoredTable
