@@ -243,3 +243,14 @@ def test_without_between_rounds_a_table_plays_one_round(tmp_path: Path) -> None:
     _computer_turn(hub, table)
     clock.t += 10_000
     assert table.status == "over" and not hub.next_round_due(table)
+
+
+def test_rummykit_tables_refuses_a_database_it_cannot_use(tmp_path: Path, capsys: Any) -> None:
+    from rummykit.cli import main
+
+    assert main(["tables", "--db", "mysql://someone@somewhere/db", "--port", "0"]) == 2
+    said = capsys.readouterr().err
+    assert "rummykit tables: --db 'mysql://someone@somewhere/db' is neither a file path" in said
+    (tmp_path / "not-a-db").mkdir()
+    assert main(["tables", "--db", str(tmp_path / "not-a-db"), "--port", "0"]) == 2
+    assert "the database can't be used" in capsys.readouterr().err
