@@ -238,3 +238,32 @@ def test_a_learner_with_more_tabs_than_allowed_closes_the_oldest(serve: Any) -> 
 
     asyncio.run(asyncio.wait_for(tabs(), 30))
     _ = TEACHER
+
+
+def test_a_connection_that_never_says_hello_is_closed(tmp_path: Any) -> None:
+    import tornado.httpserver
+    import tornado.netutil
+
+    from rummykit.server.store import Store
+    from rummykit.server.tables import Hub
+    from rummykit.server.web import Limits, TablesServer, make_app
+
+    async def silent() -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        server = TablesServer(
+            Hub(Store(str(tmp_path / "hello.db"))), TEACHER, limits=Limits(hello_within=0.3)
+        )
+        sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+        http = tornado.httpserver.HTTPServer(make_app(server))
+        http.add_sockets(sockets)
+        port = sockets[0].getsockname()[1]
+        ws = await tornado.websocket.websocket_connect(f"ws://127.0.0.1:{port}/ws")
+        said = json.loads(await asyncio.wait_for(ws.read_message(), 5))
+        closed = await asyncio.wait_for(ws.read_message(), 5)
+        http.stop()
+        server.db.shutdown()
+        return said, closed
+
+    said, closed = asyncio.run(silent())
+    assert said is not None and said["reason"] == "tables_no_hello" and "0.3 s" in said["message"]
+    assert closed is None
+    TO_SEAT.validate(said)
