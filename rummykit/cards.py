@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from rummykit.drawing import cards_html
+from rummykit.errors import RummykitError
 from rummykit.messages import (
     gender_word,
     read_ranks_with,
@@ -35,6 +36,7 @@ from rummykit.messages import (
 
 __all__ = [
     "ACE",
+    "HIGH_ACE",
     "JACK",
     "JOKER",
     "KING",
@@ -51,6 +53,7 @@ __all__ = [
     "CardsLike",
     "Rank",
     "as_cards",
+    "card_at",
     "card_label",
     "card_text",
     "format_cards",
@@ -60,10 +63,13 @@ __all__ = [
     "parse_cards",
     "rank_name",
     "rank_word",
+    "run_places",
     "sort_cards",
 ]
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+HIGH_ACE = 14
+"""The place of an ace above the king in a run (Q-K-A); below the 2 (A-2-3) it is 1."""
 RANKS: tuple[int, ...] = tuple(range(1, 14))
 SUITS: tuple[str, ...] = ("♠", "♥", "♦", "♣")
 JOKER_SYMBOL = "🃏"
@@ -112,7 +118,7 @@ _SPLIT = re.compile(r"[\s,;]+")
 _VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
-class CardParseError(ValueError):
+class CardParseError(RummykitError):
     """A card string could not be read."""
 
     def __init__(self, token: str, message: str | None = None, language: str | None = None) -> None:
@@ -147,6 +153,26 @@ class CardLettersMixed(CardParseError):
     def __init__(self, text: str, local: str, english: str, language: str | None = None) -> None:
         words = {"text": text, "local": local, "english": english}
         super().__init__(text, render("card_letters_mixed", words, language))
+
+
+def run_places(card: Card) -> tuple[int, ...]:
+    """The places a natural card may take in a run: its rank, and for an ace both ends —
+    1 below the 2 (A-2-3) and :data:`HIGH_ACE` above the king (Q-K-A). The one place the
+    ace's two places are spelled; a variant says which of them it allows (H4, R3).
+
+    >>> run_places(Card("A♠")), run_places(Card("7♥"))
+    ((1, 14), (7,))
+    """
+    return (ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)
+
+
+def card_at(place: int, suit: str) -> Card:
+    """The card of ``suit`` at a run's ``place`` (1 to 14: both 1 and 14 are the ace).
+
+    >>> card_at(14, "♠"), card_at(5, "♥")
+    (Card('A♠'), Card('5♥'))
+    """
+    return Card(ACE if place == HIGH_ACE else place, suit)
 
 
 def rank_name(rank: int) -> str:

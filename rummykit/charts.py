@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from rummykit.errors import RummykitError
 from rummykit.messages import render
 from rummykit.tournament import Comparison, TournamentResult
 from rummykit.variants import variant as get_variant
@@ -245,11 +246,11 @@ def narrowing(
     [4, 6, 8]
     """
     if steps < 1:
-        raise ValueError(render("chart_bad_steps", steps=steps))
+        raise RummykitError(render("chart_bad_steps", steps=steps))
     labels = {s.agent for s in result.standings}
     for name in (first, second):
         if name not in labels:
-            raise ValueError(
+            raise RummykitError(
                 render("chart_unknown_agent", agent=name, agents=", ".join(sorted(labels)))
             )
     block = result.players if result.duplicate else 1

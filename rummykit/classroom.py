@@ -36,8 +36,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rummykit.errors import RummykitError
 from rummykit.messages import render
-from rummykit.tutorials import _start
+from rummykit.tutorials import replace_process
 from rummykit.variants import VARIANTS
 
 __all__ = [
@@ -86,7 +87,7 @@ LEVEL_NAMES = ("easy", "normal", "hard")
 _CHECKOUT_SHARE = Path(__file__).resolve().parent.parent / "share" / "jupyter"
 
 
-class ClassroomError(ValueError):
+class ClassroomError(RummykitError):
     """A classroom setting can't be used; the message names it and says what is accepted."""
 
 
@@ -289,7 +290,9 @@ def classroom_command(settings: ClassroomSettings) -> int:
         ),
         flush=True,
     )
-    return _start(voila_arguments(settings, class_notebook()), classroom_environment(settings))
+    return replace_process(
+        voila_arguments(settings, class_notebook()), classroom_environment(settings)
+    )
 
 
 # --- Voilà, with what it compiles for every page compiled once ----------------------------

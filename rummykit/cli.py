@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 from rummykit import __version__
 from rummykit.cards import local_letters_in
 from rummykit.cli_help import ArgumentParser, HelpFormatter
+from rummykit.errors import RummykitError
 from rummykit.explain import Verdict
 from rummykit.language import UnknownLanguage, available, speaking
 from rummykit.melds import check_meld
@@ -196,7 +197,7 @@ def run_check(args: argparse.Namespace) -> int:
         rules = _variant(args.variant, args.option)
         text = " ".join(args.cards)
         if not text.strip():
-            raise ValueError(render("cli_no_cards"))
+            raise RummykitError(render("cli_no_cards"))
         verdict = check_meld(text, rules)
     except ValueError as error:  # CardParseError and VariantError are ValueErrors
         return _fail("check", error)
@@ -230,7 +231,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         rules = _variant(args.variant, args.option)
         agents = [a for a in (part.strip() for part in args.agents.split(",")) if a]
         if args.games < 1:
-            raise ValueError(render("tournament_no_games"))
+            raise RummykitError(render("tournament_no_games"))
     except ValueError as error:
         return _fail("simulate", error)
     bar: Any = None

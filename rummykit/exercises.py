@@ -49,6 +49,7 @@ from rummykit.cards import (
     parse_card,
 )
 from rummykit.display import cards_html
+from rummykit.errors import RummykitError
 from rummykit.explain import CATALOGUE, Reason, Verdict
 from rummykit.melds import (
     IllegalMeld,
@@ -100,7 +101,7 @@ __all__ = [
 ]
 
 
-class AnswerError(ValueError):
+class AnswerError(RummykitError):
     """An answer could not be read; the message says, in one line, what this exercise accepts.
 
     In a notebook the message is all IPython shows of it — no traceback:
@@ -622,7 +623,7 @@ class MeldReason(Exercise):
             offered = self._default_offer()
         unknown = [c for c in offered if c != "valid" and c not in MELD_REASONS]
         if unknown:
-            raise ValueError(
+            raise RummykitError(
                 render(
                     "exercise_unknown_code",
                     code=unknown[0],
@@ -851,7 +852,7 @@ class OpeningValue(Exercise):
     ) -> None:
         rules = _variant(variant)
         if not rules.opening_threshold:
-            raise ValueError(render("exercise_no_opening", variant=rules.title))
+            raise RummykitError(render("exercise_no_opening", variant=rules.title))
         object.__setattr__(self, "variant", rules)
         object.__setattr__(self, "melds", _melds_of(melds, rules))
 
@@ -1005,11 +1006,11 @@ class RoundScore(Exercise):
         cards = tuple(as_cards(h) for h in hands)
         rules.check_players(len(cards))
         if not 0 <= winner < len(cards):
-            raise ValueError(render("widget_bad_seat", seat=winner, last=len(cards) - 1))
+            raise RummykitError(render("bad_seat", seat=winner, last=len(cards) - 1), field="seat")
         if seat is None:
             seat = winner if not rules.low_score_wins else (winner + 1) % len(cards)
         if not 0 <= seat < len(cards):
-            raise ValueError(render("widget_bad_seat", seat=seat, last=len(cards) - 1))
+            raise RummykitError(render("bad_seat", seat=seat, last=len(cards) - 1), field="seat")
         object.__setattr__(self, "hands", cards)
         object.__setattr__(self, "winner", winner)
         object.__setattr__(self, "seat", seat)
@@ -1033,7 +1034,7 @@ class RoundScore(Exercise):
         laid = Counter(c for m in self.lays_down for c in m)
         rest = list((Counter(self.hands[self.winner]) - laid).elements())
         if len(rest) != 1:
-            raise ValueError(render("exercise_score_last_card", seat=self.winner))
+            raise RummykitError(render("exercise_score_last_card", seat=self.winner))
         return rest[0]
 
     @cached_property
@@ -1205,10 +1206,10 @@ class MatchWinner(Exercise):
         rules = _variant(variant)
         table = tuple(tuple(int(p) for p in r) for r in rounds)
         if not table or len({len(r) for r in table}) != 1:
-            raise ValueError(render("exercise_match_rounds"))
+            raise RummykitError(render("exercise_match_rounds"))
         rules.check_players(len(table[0]))
         if rules.rounds and len(table) > rules.rounds:
-            raise ValueError(
+            raise RummykitError(
                 render("exercise_match_too_long", variant=rules.title, rounds=rules.rounds)
             )
         if rules.target:
@@ -1216,7 +1217,7 @@ class MatchWinner(Exercise):
             for number, row in enumerate(table[:-1], start=1):
                 totals = [t + p for t, p in zip(totals, row)]
                 if max(totals) >= rules.target:
-                    raise ValueError(
+                    raise RummykitError(
                         render(
                             "exercise_match_over",
                             variant=rules.title,
@@ -1383,7 +1384,7 @@ class TurnCanEnd(Exercise):
 
     def __init__(self, game: Any) -> None:
         if game.phase != "play":
-            raise ValueError(render("exercise_turn_not_play"))
+            raise RummykitError(render("exercise_turn_not_play"))
         object.__setattr__(self, "record", game.to_json())
         object.__setattr__(self, "variant", game.variant)
 
@@ -1691,7 +1692,7 @@ class BestDiscard(Exercise):
     def __init__(self, hand: CardsLike, variant: Variant | str = HUNGARIAN) -> None:
         cards = as_cards(hand)
         if len(cards) < 2:
-            raise ValueError(render("exercise_discard_small"))
+            raise RummykitError(render("exercise_discard_small"))
         object.__setattr__(self, "hand", cards)
         object.__setattr__(self, "variant", _variant(variant))
 
@@ -1794,7 +1795,7 @@ class LayoffTarget(Exercise):
         rules = _variant(variant)
         melds = _table(table, rules)
         if not melds:
-            raise ValueError(render("exercise_layoff_no_table"))
+            raise RummykitError(render("exercise_layoff_no_table"))
         object.__setattr__(self, "cards", as_cards(cards))
         object.__setattr__(self, "table", melds)
         object.__setattr__(self, "variant", rules)
@@ -2091,7 +2092,7 @@ class FindOpening(Exercise):
     def __init__(self, hand: CardsLike, variant: Variant | str = HUNGARIAN) -> None:
         rules = _variant(variant)
         if not rules.opening_threshold:
-            raise ValueError(render("exercise_no_opening", variant=rules.title))
+            raise RummykitError(render("exercise_no_opening", variant=rules.title))
         object.__setattr__(self, "hand", as_cards(hand))
         object.__setattr__(self, "variant", rules)
 
@@ -2227,7 +2228,7 @@ class FreeJoker(_HandAndTable):
 
     def _allow(self, rules: Variant) -> None:
         if not rules.joker_exchange:
-            raise ValueError(render("exchange_not_allowed", variant=rules.title))
+            raise RummykitError(render("exchange_not_allowed", variant=rules.title))
 
     @property
     def game(self) -> Any:
@@ -2607,7 +2608,7 @@ class WhatHappens(Exercise):
 
     def __init__(self, game: Any, move: Any) -> None:
         if game.is_over:
-            raise ValueError(render("exercise_happens_over"))
+            raise RummykitError(render("exercise_happens_over"))
         action = move
         if isinstance(move, str):
             from rummykit.game.actions import parse_action
@@ -2776,7 +2777,7 @@ class AgentCheck(Exercise):
 
         make_agent(against)
         if rounds < 1:
-            raise ValueError(render("tournament_no_games"))
+            raise RummykitError(render("tournament_no_games"))
         object.__setattr__(self, "variant", _variant(variant))
         object.__setattr__(self, "against", against)
         object.__setattr__(self, "rounds", rounds)
@@ -2905,7 +2906,7 @@ class ReadInterval(Exercise):
 
     def __init__(self, comparison: Any, games: int) -> None:
         if comparison.ci is None:
-            raise ValueError(render("exercise_interval_none"))
+            raise RummykitError(render("exercise_interval_none"))
         object.__setattr__(self, "comparison", comparison)
         object.__setattr__(self, "games", int(games))
         object.__setattr__(self, "variant", HUNGARIAN)
@@ -3232,7 +3233,7 @@ def make_exercises(
     chosen = kinds_for(rules) if kinds is None else tuple(kinds)
     unknown = [k for k in chosen if k not in KINDS]
     if unknown or not chosen:
-        raise ValueError(
+        raise RummykitError(
             render(
                 "exercise_unknown_kind",
                 kind=unknown[0] if unknown else "",
@@ -3241,7 +3242,7 @@ def make_exercises(
         )
     impossible = [k for k in chosen if k not in kinds_for(rules)]
     if impossible:
-        raise ValueError(
+        raise RummykitError(
             render(
                 "exercise_kind_needs_opening",
                 kind=impossible[0],

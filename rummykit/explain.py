@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from rummykit.cards import Card
 from rummykit.drawing import verdict_html
+from rummykit.errors import RummykitError
 from rummykit.messages import render
 
 
@@ -36,6 +37,7 @@ __all__ = [
     "Code",
     "Reason",
     "Verdict",
+    "VerdictError",
     "cite",
     "example_sentence",
     "help_code",
@@ -173,6 +175,20 @@ class Verdict:
     def of(cls, reasons: Iterable[Reason], **fields: Any) -> Verdict:
         """Build a verdict from reasons (a convenience for checks)."""
         return cls(reasons=tuple(reasons), **fields)
+
+
+class VerdictError(RummykitError):
+    """An error that carries the :class:`Verdict` saying why: its ``code`` is the first
+    failing reason's, and :meth:`render` says the whole verdict in a language."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(str(verdict))
+        self.verdict = verdict
+        self.code = verdict.codes[0] if verdict.codes else "not_allowed"
+        self.params = verdict.failures[0].params if verdict.failures else {}
+
+    def render(self, language: str | None = None) -> str:
+        return self.verdict.render(language)
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,7 @@ from rummykit.agents.forfeit import Forfeit
 from rummykit.agents.process import ProcessAgent, level_command, stop_idle
 from rummykit.agents.sandbox import Limits, SandboxError, resolve, sandbox_line, unavailable
 from rummykit.ai.agents import LEVELS, Agent
+from rummykit.errors import RummykitError, sentence_of
 from rummykit.messages import render
 from rummykit.tournament import (
     AgentSpec,
@@ -119,7 +120,7 @@ TRIES = 3
 """Times a game is tried (``tries``) before it is reported lost."""
 
 
-class LeagueError(ValueError):
+class LeagueError(RummykitError):
     """A league could not be set up: a bad manifest, an agent that can't be loaded."""
 
 
@@ -220,7 +221,7 @@ def _entrant(entry: object, folder: Path, defaults: _Defaults) -> Entrant:
             spec: AgentSpec = entry  # type: ignore[assignment]
             return Entrant(agent_label(spec), "python", str(entry), load_agent(spec))
         except (ValueError, TypeError) as exc:
-            raise LeagueError(str(exc)) from exc
+            raise LeagueError(sentence_of(exc)) from exc
     keys = [k for k in ("level", "python", "command") if k in entry]
     if len(keys) != 1:
         raise LeagueError(render("league_bad_entry", entry=json.dumps(entry)))
@@ -279,7 +280,7 @@ def _entrant(entry: object, folder: Path, defaults: _Defaults) -> Entrant:
                 if path.exists() and not arg.startswith("-"):
                     files.append(path)
     except AgentImportError as exc:
-        raise LeagueError(str(exc)) from exc
+        raise LeagueError(sentence_of(exc)) from exc
     if own is not None:
         visible, cwd = [str(own)], own
     else:
@@ -350,7 +351,7 @@ def _sandbox(requested: object) -> str:
             warnings.simplefilter("ignore")  # the league says it in its own line
             return resolve(str(requested))
     except SandboxError as exc:
-        raise LeagueError(str(exc)) from None
+        raise LeagueError(sentence_of(exc)) from None
 
 
 _SETTINGS = (
@@ -864,7 +865,7 @@ def _check_programs(entrants: list[Entrant], variant: str) -> None:
         answers = list(pool.map(ask, [probe for _, probe in probes]))
     for (entrant, _), plays in zip(probes, answers):
         if isinstance(plays, SandboxError):
-            raise LeagueError(str(plays))
+            raise LeagueError(sentence_of(plays))
         if isinstance(plays, Forfeit):
             said = plays.stderr.strip()[-300:] or render("league_no_stderr")
             raise LeagueError(

@@ -24,6 +24,7 @@ from typing import Literal, TypeAlias
 
 from rummykit.cards import (
     ACE,
+    HIGH_ACE,
     JOKER,
     KING,
     SUIT_CODES,
@@ -32,10 +33,11 @@ from rummykit.cards import (
     CardsLike,
     Rank,
     as_cards,
+    card_at,
     format_cards,
     rank_name,
 )
-from rummykit.explain import Reason, Verdict, cite
+from rummykit.explain import Reason, Verdict, VerdictError, cite
 from rummykit.messages import TEMPLATES, join, number_word, render
 from rummykit.variants import HUNGARIAN, Variant
 from rummykit.variants import variant as named_variant
@@ -60,23 +62,9 @@ __all__ = [
     "variant_words",
 ]
 
-HIGH_ACE = 14
 
-
-class IllegalMeld(ValueError):
+class IllegalMeld(VerdictError):
     """Cards that do not form a valid meld (the :class:`Verdict` says why)."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        super().__init__(str(verdict))
-
-
-def _position_card(position: int, suit: str) -> Card:
-    return Card(ACE if position == HIGH_ACE else position, suit)
-
-
-def _positions(card: Card) -> tuple[int, ...]:
-    return (ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)
 
 
 MeldKind = Literal["set", "run"]
@@ -249,7 +237,7 @@ def _readings(
         suit = naturals[0].suit
         for start, *placed in _run_windows(sorted(ranks), jokers, variant):
             n = len(cards)
-            slots = [_position_card(p, suit) for p in range(start, start + n)]
+            slots = [card_at(p, suit) for p in range(start, start + n)]
             by_pos = set(placed)
             laid = tuple(
                 s if p in by_pos else JOKER
@@ -725,7 +713,7 @@ def _describe_missing(positions: Sequence[int], suit: str) -> str:
     >>> _describe_missing([4, 5, 6, 8, 9, 10], "♥")
     '6 cards, the 4♥ to the 6♥ and the 8♥ to the 10♥'
     """
-    cards = [_position_card(p, suit) for p in positions]
+    cards = [card_at(p, suit) for p in positions]
     if len(cards) <= 3:
         return _the(cards)
     stretches: list[list[int]] = []
@@ -738,7 +726,7 @@ def _describe_missing(positions: Sequence[int], suit: str) -> str:
         return render("missing_range", count=len(cards), first=cards[0], last=cards[-1])
     parts: list[str] = []
     for stretch in stretches:
-        ends = [_position_card(p, suit) for p in stretch]
+        ends = [card_at(p, suit) for p in stretch]
         if len(ends) >= 3:
             parts.append(render("missing_span", first=ends[0], last=ends[-1]))
         else:

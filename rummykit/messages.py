@@ -61,6 +61,8 @@ TEMPLATES: dict[str, str] = {
         "jokers 🃏 or Jk"
     ),
     "unknown_variant": "'{name}' is not a variant: choose one of {choices}",
+    "bad_seat": "seat must be from 0 to {last}, not {seat}",
+    "bad_dealer": "dealer must be a seat from 0 to {last}, not {dealer}",
     "unknown_option": "'{name}' is not an option of {variant}: options are {choices}",
     "bad_option_value": "option '{name}' of {variant} takes {expected}, not {value!r}",
     "bad_option_text": "'{text}' is not an option setting: write KEY=VALUE, e.g. ace_high=true",
@@ -2062,7 +2064,6 @@ TEMPLATES: dict[str, str] = {
         "ai: give one level for every computer seat, one per seat ({players}), or one per "
         "computer seat ({others}) — not {count}"
     ),
-    "widget_bad_seat": "seat must be from 0 to {last}, not {seat}",
     "widget_clear_button": "Clear selection",
     # the learner is "You": the engine's sentences about the learner's seat, second person
     "widget_you_event_cut": "You cut the deck at {height}; the cut card is {card}.",

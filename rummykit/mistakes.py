@@ -56,6 +56,7 @@ from rummykit.ai.planning import Outlook
 from rummykit.ai.trace import Note, action_cards, agent_name
 from rummykit.cards import Card
 from rummykit.display import cards_html
+from rummykit.errors import RummykitError
 from rummykit.game import Game
 from rummykit.game.actions import Action, Discard, Draw, LayOff, PlayMeld
 from rummykit.game.observation import Observation
@@ -369,7 +370,7 @@ def review(source: Any, seat: int = 0, level: str | Agent = "hard") -> Review:
     data = _record(source)
     game = load({**data, "actions": []})
     if not 0 <= seat < game.players:
-        raise ValueError(render("widget_bad_seat", seat=seat, last=game.players - 1))
+        raise RummykitError(render("bad_seat", seat=seat, last=game.players - 1), field="seat")
     agent = make_agent(level) if isinstance(level, str) else level
     actions = [
         (number, item["seat"], Action.from_dict({k: v for k, v in item.items() if k != "seat"}))

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from rummykit.cards import Card
+from rummykit.cards import HIGH_ACE, Card, card_at
+from rummykit.errors import RummykitError
 from rummykit.exercises import (
     BestDiscard,
     Exercise,
@@ -141,12 +142,12 @@ def make_puzzle(
     >>> make_puzzle("chess", seed=1)
     Traceback (most recent call last):
     ...
-    ValueError: 'chess' is not a kind of puzzle: choose among opening, go_out, discard, layoff, joker
+    rummykit.errors.RummykitError: 'chess' is not a kind of puzzle: choose among opening, go_out, discard, layoff, joker
     """
     if kind not in KINDS:
-        raise ValueError(render("puzzle_unknown_kind", kind=kind, choices=", ".join(KINDS)))
+        raise RummykitError(render("puzzle_unknown_kind", kind=kind, choices=", ".join(KINDS)))
     if grade not in GRADES:
-        raise ValueError(render("puzzle_bad_grade", grade=grade))
+        raise RummykitError(render("puzzle_bad_grade", grade=grade))
     rules = (
         HUNGARIAN
         if variant is None
@@ -155,7 +156,7 @@ def make_puzzle(
         else variant
     )
     if kind in _HUNGARIAN_ONLY and (rules.base or rules.name) != "hungarian":
-        raise ValueError(render("puzzle_hungarian_only", kind=kind))
+        raise RummykitError(render("puzzle_hungarian_only", kind=kind))
     rng = random.Random(f"{kind}|{seed}|{grade}|{rules.name}")
     for _ in range(_TRIES):
         found = _MAKERS[kind](rng, rules, grade)
@@ -231,7 +232,7 @@ def _extensions(meld: Any, rules: Variant) -> list[Card]:
     """The natural cards that could extend this meld by one (checked afterwards)."""
     if meld.is_run:
         ends = (meld.start - 1, meld.end + 1)
-        return [Card(1 if p in (1, 14) else p, meld.suit) for p in ends if 1 <= p <= 14]
+        return [card_at(p, meld.suit) for p in ends if 1 <= p <= HIGH_ACE]
     return list(meld.missing_suits())
 
 
@@ -309,7 +310,7 @@ def opening_totals(hand: Sequence[Card], rules: Variant) -> dict[tuple[str, ...]
     >>> max(totals.values()), len(totals)
     (54, 3)
     """
-    from rummykit.game.state import candidate_melds
+    from rummykit.game.legal import candidate_melds
 
     options = []
     for action in dict.fromkeys(candidate_melds(hand, rules)):

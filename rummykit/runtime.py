@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 
+from rummykit.errors import Said
 from rummykit.messages import render
 
 __all__ = ["BrowserLimit", "NeedsDesktop", "in_browser"]
@@ -30,7 +31,7 @@ class BrowserLimit(UserWarning):
     """Something asked for a desktop's resources in a browser page, which does without them."""
 
 
-class NeedsDesktop(RuntimeError):
+class NeedsDesktop(Said, RuntimeError):
     """What was asked needs a desktop Python: a browser page can't start a process."""
 
     def __init__(self, code: str, **params: object) -> None:

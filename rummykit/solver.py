@@ -36,6 +36,7 @@ from typing import TypeAlias
 
 from rummykit.cards import (
     ACE,
+    HIGH_ACE,
     JOKER,
     RANKS,
     SUITS,
@@ -43,9 +44,11 @@ from rummykit.cards import (
     Cards,
     CardsLike,
     as_cards,
+    card_at,
     parse_card,
     rank_name,
 )
+from rummykit.errors import RummykitError
 from rummykit.melds import Meld, MeldSum, layoff_readings, make_meld
 from rummykit.messages import join, render
 from rummykit.variants import HUNGARIAN, Variant
@@ -69,7 +72,6 @@ __all__ = [
     "opening_points",
 ]
 
-HIGH_ACE = 14
 KING_POSITION = 13
 _BIG = 1 << 30
 _CACHE_LIMIT = 200_000
@@ -130,10 +132,6 @@ def _field(card: Card) -> int:
 
 def _card_of(field: int) -> Card:
     return _FIELD_CARD[field]
-
-
-def _position_card(position: int, suit: str) -> Card:
-    return _FIELD_CARD[16 * _SUIT_INDEX[suit] + (ACE if position == HIGH_ACE else position)]
 
 
 def _encode(cards: Iterable[Card]) -> tuple[int, int]:
@@ -994,7 +992,7 @@ def _meld_of(plan: _Plan) -> Meld:
     laid: list[Card] = []
     represents = []
     for offset, item in enumerate(items):
-        card = _position_card(extra + offset, suit)
+        card = card_at(extra + offset, suit)
         represents.append(card)
         laid.append(JOKER if item < 0 else card)
     return Meld("run", tuple(laid), tuple(represents), extra)
@@ -1105,7 +1103,7 @@ def hand_mask(hand: CardsLike) -> int:
     cards = as_cards(hand)
     mask = _mask_of(cards)
     if mask.bit_count() != len(cards):
-        raise ValueError(render("solver_mask_cards"))
+        raise RummykitError(render("solver_mask_cards"))
     return mask
 
 
@@ -1216,7 +1214,7 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
         elif kind is int:
             mask = hand  # type: ignore[assignment]
             if mask & _NOT_CARDS:
-                raise ValueError(render("solver_mask_cards"))
+                raise RummykitError(render("solver_mask_cards"))
         else:
             return _min_deadwood_of(as_cards(hand), variant, discard)  # type: ignore[arg-type]
         low = mask & _TWO_SUITS
@@ -1230,7 +1228,7 @@ def _counter(rules: _Rules, discard: bool) -> Callable[[CardsLike | int], int]:
             if not discard:
                 return dw[a] + dw[b] + dw[c] + dw[d]
             if not mask:
-                raise ValueError(render("solver_nothing_to_discard"))
+                raise RummykitError(render("solver_nothing_to_discard"))
             return dw[a] + dw[b] + dw[c] + dw[d] + min(dwx[a], dwx[b], dwx[c], dwx[d])
         if not sets & (sets - 1) and not a & b & c & d:
             # one rank in exactly three suits (the usual case): with its set, or without
@@ -1469,7 +1467,7 @@ def _min_deadwood_of(cards: tuple[Card, ...], variant: Variant, discard: bool) -
     if not discard:
         return whole
     if not cards:
-        raise ValueError(render("solver_nothing_to_discard"))
+        raise RummykitError(render("solver_nothing_to_discard"))
     # The least over every discard of what the rest leaves. A card put aside can't lower
     # what the rest leaves by more than its own value (the rest's melds are melds of the
     # whole hand), so putting aside the costliest card the best arrangement leaves in hand
@@ -1532,7 +1530,7 @@ def best_arrangement(
     rules = _rules(variant)
     state, jokers = _encode(cards)
     if discard and not cards:
-        raise ValueError(render("solver_nothing_to_discard"))
+        raise RummykitError(render("solver_nothing_to_discard"))
     search = _Search(rules, _VALUE, True)
     _, keep, outside = _solve(search, state, jokers, int(discard))
     plans, dead_fields, inside = search.plans(keep, jokers, int(discard) if outside == -2 else 0)
@@ -1724,7 +1722,7 @@ def _layoff_groups(meld: Meld, avail: Counter[Card], rules: _Rules) -> list[tupl
                 got, used, p = frontier.pop()
                 if not lo <= p <= hi:
                     continue
-                card = _position_card(p, suit)
+                card = card_at(p, suit)
                 if avail[card] > 0:
                     nxt = (*got, card)
                     out.append((nxt, used))

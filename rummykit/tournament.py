@@ -53,6 +53,7 @@ from rummykit.agents.forfeit import Forfeit, ForfeitRecord, forfeit_points
 from rummykit.agents.process import ProcessAgent, stop_idle
 from rummykit.ai.agents import Agent
 from rummykit.ai.levels import AGENTS, make_agent
+from rummykit.errors import RummykitError, Said, sentence_of
 from rummykit.game.match import Match
 from rummykit.game.state import Game, IllegalAction
 from rummykit.messages import decimal, render
@@ -81,7 +82,7 @@ Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 MAX_ACTIONS = 20_000  # per round: an agent that loops is a bug, not a long game
 
 
-class TournamentError(RuntimeError):
+class TournamentError(Said, RuntimeError):
     """A tournament could not be set up, or a game in it failed."""
 
 
@@ -142,7 +143,7 @@ def _imported(text: str) -> Callable[[], Agent]:
     try:
         return import_agent(text)
     except AgentImportError as exc:
-        raise TournamentError(str(exc)) from exc
+        raise TournamentError(sentence_of(exc)) from exc
 
 
 def agent_label(spec: AgentSpec) -> str:
@@ -573,7 +574,7 @@ class TournamentResult(Ranked):
         True
         """
         if not 1 <= games <= self.games:
-            raise ValueError(render("tournament_upto_range", games=games, total=self.games))
+            raise RummykitError(render("tournament_upto_range", games=games, total=self.games))
         records = self.records[:games]
         block = self.players if self.duplicate else 1
         clusters = [r.index // block for r in records]

@@ -37,6 +37,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rummykit.errors import RummykitError
 from rummykit.messages import join, render
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ __all__ = [
     "notebooks_command",
     "notebooks_source",
     "printables",
+    "replace_process",
     "tutorial_files",
 ]
 
@@ -66,7 +68,7 @@ DEFAULT_FOLDER = "rummykit-notebooks"
 _CHECKOUT = Path(__file__).resolve().parent.parent / "notebooks"
 
 
-class TutorialsError(ValueError):
+class TutorialsError(RummykitError):
     """The notebooks can't be found, or can't be copied where asked; the message says why."""
 
 
@@ -304,10 +306,10 @@ def lab_command(
         return _fail("lab", error)
     _report(written, Path(folder))
     print(render("tutorials_opening", folder=folder), flush=True)
-    return _start(lab_arguments(folder, extra))
+    return replace_process(lab_arguments(folder, extra))
 
 
-def _start(command: list[str], env: dict[str, str] | None = None) -> int:
+def replace_process(command: list[str], env: dict[str, str] | None = None) -> int:
     """Run ``command`` (with the environment ``env``, else this one) in place of this process
     where the system allows it (Ctrl-C, signals and the exit status are then the server's own),
     else as a child process. ``rummykit classroom`` starts Voilà with it too."""

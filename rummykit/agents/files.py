@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rummykit.ai.agents import Agent
+from rummykit.errors import Said
 from rummykit.messages import render
 
 __all__ = ["AgentImportError", "FileAgent", "import_agent"]
 
 
-class AgentImportError(ImportError):
+class AgentImportError(Said, ImportError):
     """An agent named as ``file.py:Name`` or ``module:Name`` could not be loaded."""
 
 

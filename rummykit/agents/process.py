@@ -59,6 +59,7 @@ from rummykit.agents.protocol import (
 )
 from rummykit.agents.sandbox import SANDBOXES, Limits, launch, resolve
 from rummykit.ai.trace import Decision
+from rummykit.errors import RummykitError
 from rummykit.explain import Verdict
 from rummykit.game.observation import Observation
 from rummykit.messages import render
@@ -471,7 +472,7 @@ class ProcessAgent:
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not argv:
-            raise ValueError(render("agent_no_command"))
+            raise RummykitError(render("agent_no_command"))
         if in_browser():
             raise NeedsDesktop("browser_no_programs", command=shlex.join(argv))
         if sandbox not in SANDBOXES:  # checked now, resolved where the program starts

@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 
 from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace
 from rummykit.cards import Card, CardParseError, Cards, make_deck, parse_card
+from rummykit.errors import RummykitError, sentence_of
 from rummykit.explain import Reason, Verdict
 from rummykit.game.actions import Action, ActionParseError, parse_action
 from rummykit.game.observation import Observation
@@ -91,7 +92,7 @@ MAX_NUMBER = 40
 """The most characters of one number the referee reads in a program's line."""
 
 
-class ProtocolError(ValueError):
+class ProtocolError(RummykitError):
     """A line did not follow the agent protocol."""
 
 
@@ -145,7 +146,7 @@ def decode(line: bytes | str, limits: bool = False) -> dict[str, Any]:
     except RecursionError:
         raise ProtocolError(render("protocol_too_deep", limit=MAX_DEPTH)) from None
     except _Refused as refused:
-        raise ProtocolError(str(refused)) from None
+        raise ProtocolError(sentence_of(refused)) from None
     except ValueError:
         data = None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):

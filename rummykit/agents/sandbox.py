@@ -46,6 +46,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from rummykit.errors import RummykitError, Said
 from rummykit.language import get_language
 from rummykit.messages import render
 
@@ -81,7 +82,7 @@ def program_path() -> str:
     return os.pathsep.join(parts)
 
 
-class SandboxError(RuntimeError):
+class SandboxError(Said, RuntimeError):
     """The sandbox asked for can't be had here (no bwrap, or no user namespaces)."""
 
 
@@ -103,7 +104,7 @@ class Limits:
     >>> Limits(cpu=0)
     Traceback (most recent call last):
     ...
-    ValueError: the limit cpu must be a whole number from 1 to 1000000, not 0
+    rummykit.errors.RummykitError: the limit cpu must be a whole number from 1 to 1000000, not 0
     """
 
     memory: int = 2048
@@ -116,7 +117,7 @@ class Limits:
         for spec in fields(self):
             value = getattr(self, spec.name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10**6:
-                raise ValueError(render("sandbox_bad_limit", name=spec.name, value=value))
+                raise RummykitError(render("sandbox_bad_limit", name=spec.name, value=value))
 
     @classmethod
     def of(cls, data: Mapping[str, object], base: Limits | None = None) -> Limits:
@@ -221,7 +222,7 @@ def resolve(requested: str) -> str:
     ``"bwrap"`` raises :class:`SandboxError` when bubblewrap doesn't work here.
     """
     if requested not in SANDBOXES:
-        raise ValueError(render("sandbox_unknown", name=requested, choices=", ".join(SANDBOXES)))
+        raise RummykitError(render("sandbox_unknown", name=requested, choices=", ".join(SANDBOXES)))
     if requested == "none":
         return "none"
     why = unavailable()

@@ -22,6 +22,7 @@ from html import escape
 
 from rummykit.ai.agents import HardAgent
 from rummykit.ai.trace import Decision
+from rummykit.errors import RummykitError
 from rummykit.game.observation import Observation
 from rummykit.messages import TEMPLATES, render
 
@@ -75,5 +76,5 @@ class Hint:
 def hint(obs: Observation) -> Hint:
     """Suggest a move for the seat whose observation this is (it must be their turn)."""
     if not obs.legal_actions:
-        raise ValueError(render("hint_not_your_turn", seat=obs.seat))
+        raise RummykitError(render("hint_not_your_turn", seat=obs.seat))
     return Hint(HardAgent().decide(obs))

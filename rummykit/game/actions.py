@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Literal, cast
 
 from rummykit.cards import Card, CardParseError, as_cards, parse_card, parse_cards
+from rummykit.errors import RummykitError
 from rummykit.messages import render
 
 __all__ = [
@@ -49,7 +50,7 @@ JokerMeaning = Card | tuple[Card, ...] | None
 """What the jokers of a meld or lay-off stand for: one card, or a card per joker."""
 
 
-class ActionParseError(ValueError):
+class ActionParseError(RummykitError):
     """An action could not be read from text or JSON."""
 
 
@@ -414,7 +415,7 @@ def parse_action(text: str, language: str | None = None) -> Action:
         return found
     problem = problem or english_problem
     if problem is not None:
-        raise ActionParseError(str(problem)) from problem
+        raise ActionParseError(problem.message) from problem
     raise ActionParseError(render("bad_action_text", text=text, language=spoken))
 
 

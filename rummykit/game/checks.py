@@ -19,14 +19,14 @@ from rummykit.cards import Card
 from rummykit.explain import Reason
 from rummykit.game import actions
 from rummykit.game._round import State, missing_from
-from rummykit.game.jokers import joker_choice
+from rummykit.game.jokers import JokerChoice, joker_choice
 from rummykit.game.refusals import help_reason, rule_reason
 from rummykit.game.turn_end import discard_only, end_failures, goes_out_ok, opened
 from rummykit.melds import check_layoff, check_meld, layoff_readings, meld_readings, variant_words
 from rummykit.messages import join, render
 from rummykit.variants import Variant
 
-__all__ = ["failures", "may_take_cut", "must_open_first"]
+__all__ = ["failures", "jokers_read", "may_take_cut", "must_open_first"]
 
 
 def failures(v: Variant, s: State, action: actions.Action, seat: int) -> list[Reason]:
@@ -114,7 +114,7 @@ def must_open_first(v: Variant, s: State, topic: str) -> list[Reason]:
     its first turn (H9). Rommi has no threshold (R5): every seat has opened from the deal."""
     if opened(v, s, s.current):
         return []
-    if v.no_opening_first_turn and s.turns[s.current] == 0:
+    if v.opening_barred(s.turns[s.current]):
         return [rule_reason(v, "first_turn_no_opening", "first_turn")]
     code = "not_opened_layoff" if topic == "layoff" else "not_opened_exchange"
     return [rule_reason(v, code, "opening", threshold=v.opening_threshold)]
@@ -158,12 +158,12 @@ def _meld_failures(v: Variant, s: State, action: actions.PlayMeld) -> list[Reaso
     failures = _hand_failures(v, s, action.cards)
     if failures:
         return failures
-    if not s.opened[s.current] and v.no_opening_first_turn and s.turns[s.current] == 0:
+    if not s.opened[s.current] and v.opening_barred(s.turns[s.current]):
         return [rule_reason(v, "first_turn_no_opening", "first_turn")]
-    readings = meld_readings(action.cards, v)
-    if not readings:
+    choice = jokers_read(v, s, action)
+    if choice is None:
         return list(check_meld(action.cards, v).failures)
-    _, failures = joker_choice(v, readings, action.joker_as, action.cards)
+    failures = list(choice.failures)
     return failures or _keeps_discard(v, s, len(action.cards)) or goes_out_ok(v, s, action)
 
 
@@ -176,13 +176,27 @@ def _layoff_failures(v: Variant, s: State, action: actions.LayOff) -> list[Reaso
     failures = _onto_table_failures(v, s, action.cards, action.meld, "layoff")
     if failures:
         return failures
-    meld = s.table[action.meld].meld
-    readings = layoff_readings(meld, action.cards, v)
-    if not readings:
-        verdict = check_layoff(meld, action.cards, v)
+    choice = jokers_read(v, s, action)
+    if choice is None:
+        verdict = check_layoff(s.table[action.meld].meld, action.cards, v)
         return list(verdict.failures)
-    _, failures = joker_choice(v, readings, action.joker_as, action.cards)
+    failures = list(choice.failures)
     return failures or _keeps_discard(v, s, len(action.cards)) or goes_out_ok(v, s, action)
+
+
+def jokers_read(
+    v: Variant, s: State, action: actions.PlayMeld | actions.LayOff
+) -> JokerChoice | None:
+    """How the referee reads the jokers of this meld or lay-off (H5): the reading the
+    player's ``joker_as`` picks, or why none does, or ``None`` when the cards make no
+    meld at all (the meld onto the table must be there: checked before)."""
+    if isinstance(action, actions.PlayMeld):
+        readings = meld_readings(action.cards, v)
+    else:
+        readings = layoff_readings(s.table[action.meld].meld, action.cards, v)
+    if not readings:
+        return None
+    return joker_choice(v, readings, action.joker_as, action.cards)
 
 
 def _meld_words(s: State, index: int) -> object:

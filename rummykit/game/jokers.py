@@ -7,15 +7,17 @@ the joker's card (``joker_as``), and the referee refuses a move whose meaning is
 >>> from rummykit.cards import as_cards
 >>> from rummykit.melds import meld_readings
 >>> cards = as_cards("5♥ 6♥ 🃏")
->>> meld, failures = joker_choice(HUNGARIAN, meld_readings(cards, HUNGARIAN), None, cards)
->>> meld is None, [(r.code, r.rule) for r in failures]
+>>> choice = joker_choice(HUNGARIAN, meld_readings(cards, HUNGARIAN), None, cards)
+>>> choice.meld is None, [(r.code, r.rule) for r in choice.failures]
 (True, [('joker_ambiguous', 'H5')])
->>> meld, failures = joker_choice(HUNGARIAN, meld_readings(cards, HUNGARIAN), Card("4♥"), cards)
->>> [str(c) for c in meld.represents], failures
-(['4♥', '5♥', '6♥'], [])
+>>> choice = joker_choice(HUNGARIAN, meld_readings(cards, HUNGARIAN), Card("4♥"), cards)
+>>> [str(c) for c in choice.meld.represents], choice.failures
+(['4♥', '5♥', '6♥'], ())
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rummykit.cards import Card
 from rummykit.explain import Reason
@@ -25,12 +27,23 @@ from rummykit.melds import Meld, reading_phrase, readings_with
 from rummykit.messages import join, render
 from rummykit.variants import Variant
 
-__all__ = ["joker_cards", "joker_choice", "joker_meanings", "named_meaning"]
+__all__ = ["JokerChoice", "joker_cards", "joker_choice", "named_meaning", "reading_key"]
+
+
+@dataclass(frozen=True)
+class JokerChoice:
+    """What a move's jokers stand for: the reading chosen (``None`` when refused), why not,
+    and — when several jokers' meaning was left open — each whole reading the player may
+    name (a ``joker_as`` for each), for the legal moves to offer one by one."""
+
+    meld: Meld | None
+    failures: tuple[Reason, ...] = ()
+    open_readings: tuple[JokerMeaning, ...] = ()
 
 
 def joker_choice(
     v: Variant, readings: tuple[Meld, ...], joker_as: JokerMeaning, cards: tuple[Card, ...]
-) -> tuple[Meld | None, list[Reason]]:
+) -> JokerChoice:
     """Pick the reading the player meant; refuse when a joker's meaning is open (H5).
 
     ``joker_as`` names one card, or one card per joker (house rule ``jokers_per_meld``);
@@ -43,51 +56,57 @@ def joker_choice(
             key=lambda c: (c.rank, c.sort_key()),
         )
         code = "joker_as_impossible" if options else "joker_as_no_joker"
-        return None, [
-            rule_reason(
-                v,
-                code,
-                "joker",
-                cards,
-                cards=cards,
-                card=joker_as,
-                choices=join([render("the_card", card=c) for c in options]),
-            )
-        ]
-    distinct = list({joker_meanings(m): m for m in chosen}.values())
+        return JokerChoice(
+            None,
+            (
+                rule_reason(
+                    v,
+                    code,
+                    "joker",
+                    cards,
+                    cards=cards,
+                    card=joker_as,
+                    choices=join([render("the_card", card=c) for c in options]),
+                ),
+            ),
+        )
+    distinct = list({reading_key(m): m for m in chosen}.values())
     if len(distinct) == 1:
-        return chosen[0], []
+        return JokerChoice(chosen[0])
     if max(len(m.joker_choices) for m in distinct) > 1:  # several jokers: whole readings
-        return None, [
-            Reason(
-                "joker_ambiguous",
-                v.rule("joker"),
-                cards,
-                {
-                    "choices": tuple(named_meaning(m) for m in distinct),
-                    "readings": tuple(reading_phrase(m) for m in distinct),
-                    "choices_text": join([reading_phrase(m) for m in distinct]),
-                },
-                True,
-                "jokers_ambiguous",
-            )
-        ]
+        meanings = tuple(named_meaning(m) for m in distinct)
+        reason = Reason(
+            "joker_ambiguous",
+            v.rule("joker"),
+            cards,
+            {
+                "choices": meanings,
+                "readings": tuple(reading_phrase(m) for m in distinct),
+                "choices_text": join([reading_phrase(m) for m in distinct]),
+            },
+            True,
+            "jokers_ambiguous",
+        )
+        return JokerChoice(None, (reason,), meanings)
     options = sorted(
         {c for m in distinct for c in joker_cards(m)}, key=lambda c: (c.rank, c.sort_key())
     )
-    return None, [
-        rule_reason(
-            v,
-            "joker_ambiguous",
-            "joker",
-            cards,
-            choices=tuple(options),
-            choices_text=join([render("the_card", card=c) for c in options]),
-        )
-    ]
+    return JokerChoice(
+        None,
+        (
+            rule_reason(
+                v,
+                "joker_ambiguous",
+                "joker",
+                cards,
+                choices=tuple(options),
+                choices_text=join([render("the_card", card=c) for c in options]),
+            ),
+        ),
+    )
 
 
-def joker_meanings(meld: Meld) -> tuple[object, ...]:
+def reading_key(meld: Meld) -> tuple[object, ...]:
     """What a reading says about its jokers: its kind and what each joker stands for.
 
     Two readings that differ only in where a natural ace stands (A-2-…-K or 2-…-K-A) say

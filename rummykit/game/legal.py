@@ -17,12 +17,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import combinations
 
-from rummykit.cards import JOKER, SUITS, Card
+from rummykit.cards import HIGH_ACE, JOKER, SUITS, Card, card_at, run_places
 from rummykit.game import actions
 from rummykit.game._round import State
-from rummykit.game.checks import failures, must_open_first
-from rummykit.game.jokers import joker_meanings
-from rummykit.melds import HIGH_ACE, Meld, layoff_readings
+from rummykit.game.checks import failures, jokers_read, must_open_first
+from rummykit.game.jokers import reading_key
+from rummykit.melds import Meld, layoff_readings
 from rummykit.variants import Variant
 
 __all__ = ["candidate_melds", "legal_actions"]
@@ -47,12 +47,10 @@ def legal_actions(v: Variant, s: State) -> list[actions.Action]:
         found = failures(v, s, action, seat)
         if not found:
             legal.append(action)
-        elif (  # several jokers whose meaning is open: one action per whole reading
-            isinstance(action, (actions.PlayMeld, actions.LayOff))
-            and len(found) == 1
-            and found[0].template == "jokers_ambiguous"
-        ):
-            for meaning in found[0].params["choices"]:  # type: ignore[attr-defined]
+        elif isinstance(action, (actions.PlayMeld, actions.LayOff)) and len(found) == 1:
+            # several jokers whose meaning is open: one action per whole reading
+            choice = jokers_read(v, s, action)
+            for meaning in choice.open_readings if choice else ():
                 named = replace(action, joker_as=meaning)
                 if not failures(v, s, named, seat):
                     legal.append(named)
@@ -80,8 +78,7 @@ def _play_candidates(v: Variant, s: State) -> Iterator[actions.Action]:
         yield actions.Undo()
     if s.turn.cut_taken is not None:
         yield actions.ReturnCutCard()
-    first_turn = v.no_opening_first_turn and s.turns[s.current] == 0
-    if first_turn and not s.opened[s.current]:
+    if v.opening_barred(s.turns[s.current]) and not s.opened[s.current]:
         return  # H9: no melds, so no lay-offs or exchanges either
     yield from candidate_melds(hand, v)
     if must_open_first(v, s, "layoff"):
@@ -105,14 +102,14 @@ def _may_fit(meld: Meld, card: Card) -> bool:
     if meld.is_run:
         if card.suit != meld.suit:
             return False
-        positions = (1, HIGH_ACE) if card.rank == 1 else (card.rank,)
+        positions = run_places(card)
         return any(p in (meld.start - 1, meld.end + 1) for p in positions)
     return card.rank == meld.rank and len(meld.cards) < 4
 
 
 def _new_joker_meanings(old: Meld, readings: tuple[Meld, ...]) -> Iterator[Card | None]:
     """For each lay-off reading, what a newly added joker stands for (None when fixed)."""
-    if len({joker_meanings(m) for m in readings}) <= 1:
+    if len({reading_key(m) for m in readings}) <= 1:
         if readings:
             yield None
         return
@@ -165,14 +162,10 @@ def candidate_melds(hand: Iterable[Card], variant: Variant) -> Iterator[actions.
                 if stop - start < 2:
                     continue
                 window = range(start, stop + 1)
-                laid = tuple(JOKER if p in missing else _card(p, suit) for p in window)
-                meaning = _card(missing[0], suit) if len(missing) == 1 else None
+                laid = tuple(JOKER if p in missing else card_at(p, suit) for p in window)
+                meaning = card_at(missing[0], suit) if len(missing) == 1 else None
                 yield actions.PlayMeld(laid, meaning)
                 if not missing and use_jokers:  # a joker may stand in for a card still held
                     for p in window:
-                        sub = tuple(JOKER if q == p else _card(q, suit) for q in window)
-                        yield actions.PlayMeld(sub, _card(p, suit))
-
-
-def _card(position: int, suit: str) -> Card:
-    return Card(1 if position == HIGH_ACE else position, suit)
+                        sub = tuple(JOKER if q == p else card_at(q, suit) for q in window)
+                        yield actions.PlayMeld(sub, card_at(p, suit))

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rummykit.errors import RummykitError
 from rummykit.game.actions import Action
 from rummykit.game.state import Game
 from rummykit.messages import render
@@ -86,9 +87,9 @@ class Match:
         With ``choose_cut=True`` a variant with a cut card waits for the cutter's
         :class:`~rummykit.game.actions.Cut` (H3) instead of cutting in the middle."""
         if self.rounds and not self.rounds[-1].is_over:
-            raise ValueError(render("match_round_unfinished"))
+            raise RummykitError(render("match_round_unfinished"))
         if self.is_over:
-            raise ValueError(render("match_over"))
+            raise RummykitError(render("match_over"))
         dealer = len(self.rounds) % self.players
         game = Game.new(
             self.variant,

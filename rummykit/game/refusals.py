@@ -18,19 +18,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from rummykit.cards import Card
-from rummykit.explain import Reason, Verdict
+from rummykit.explain import Reason, Verdict, VerdictError
 from rummykit.game.actions import Action
 from rummykit.variants import Variant
 
 __all__ = ["IllegalAction", "help_reason", "ok_reason", "refusal", "rule_reason"]
 
 
-class IllegalAction(ValueError):
+class IllegalAction(VerdictError):
     """The referee refused an action; ``verdict`` says why. The game is unchanged."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        self.verdict = verdict
-        super().__init__(str(verdict))
 
 
 def rule_reason(

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from rummykit.cards import JOKER, Card, CardParseError, as_cards
+from rummykit.errors import RummykitError
 from rummykit.game._round import State, Turn
 from rummykit.game.actions import Action, ActionParseError
 from rummykit.game.facts import Drew, TableMeld
@@ -91,7 +92,7 @@ GAME_FORMAT = "rummykit-game"
 POSITION_FORMAT = "rummykit-position"
 
 
-class RecordError(ValueError):
+class RecordError(RummykitError):
     """A saved game or position is malformed, tampered with, or replays an illegal move."""
 
 
@@ -99,7 +100,9 @@ RecordError.__module__ = "rummykit.game.record"  # its public home, where it is 
 
 
 def _err(code: str, **params: object) -> RecordError:
-    return RecordError(render(code, **params))
+    """The error ``code`` says; its ``field`` is the one the sentence names, if any."""
+    field = params.get("field")
+    return RecordError(render(code, **params), field=field if isinstance(field, str) else None)
 
 
 # --- saving ------------------------------------------------------------------------------
@@ -321,16 +324,19 @@ def read_record(data: object) -> ReadRecord:
     return ReadRecord(rules, players, new, position, tuple(read))
 
 
-def refused_action(field: str, number: int, seat: int, action: Action, why: str) -> RecordError:
-    """The error of a saved action the referee refuses on replay (``number`` from 1)."""
+def refused_action(
+    field: str, number: int, seat: int, action: Action, why: Sequence[str]
+) -> RecordError:
+    """The error of a saved action the referee refuses on replay (``number`` from 1), ``why``
+    its reasons' sentences: the action and the reasons are said in the error's language."""
     return _err(
-        "record_illegal_action", field=field, number=number, seat=seat, action=str(action), why=why
+        "record_illegal_action", field=field, number=number, seat=seat, action=action, why=why
     )
 
 
 def bad_setup(error: str) -> RecordError:
     """The error of a setup the referee can't deal (a cut out of range, …)."""
-    return RecordError(render("record_bad_setup", field="cut", error=error))
+    return _err("record_bad_setup", field="cut", error=error)
 
 
 def _bad(field: str, expect: str, **params: object) -> RecordError:
@@ -366,7 +372,7 @@ def _variant_of(data: dict[str, Any]) -> Variant:
         return get_variant(name, **options)
     except VariantError as exc:
         field = "variant" if name.strip().lower() not in ("hungarian", "rommi") else "options"
-        raise RecordError(render("record_bad_setup", field=field, error=str(exc))) from exc
+        raise _err("record_bad_setup", field=field, error=exc.message) from exc
     except TypeError as exc:  # option names that are not strings
         raise _bad("options", "record_expect_object") from exc
 

@@ -39,12 +39,12 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rummykit.cards import Card, sort_cards
+from rummykit.errors import RummykitError
 from rummykit.explain import Verdict
 from rummykit.game import checks, dealing, legal, saved, transaction, turn_end
 from rummykit.game._round import State
 from rummykit.game.actions import Action, parse_action
 from rummykit.game.facts import Event, Phase, TableMeld, TurnInfo, TurnStatus
-from rummykit.game.legal import candidate_melds as candidate_melds  # its old import path
 from rummykit.game.observation import Observation
 from rummykit.game.refusals import IllegalAction, ok_reason, refusal
 from rummykit.game.scoring import RoundResult
@@ -130,13 +130,14 @@ class Game:
         rules = get_variant(variant, **options)
         rules.check_players(players)
         if not 0 <= dealer < players:
-            raise ValueError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+            last = players - 1
+            raise RummykitError(render("bad_dealer", last=last, dealer=dealer), field="dealer")
         if seed is None:  # the record must replay the same deal: choose a seed and keep it
             seed = random.SystemRandom().randrange(2**32)
         rng = random.Random(seed)
         size = len(rules.deck())
         if rules.cut_card and cut is not None and not 1 <= cut < size:
-            raise ValueError(render("cut_bad_height", most=size - 1))
+            raise RummykitError(render("cut_bad_height", most=size - 1))
         state = dealing.shuffled(rules, players, dealer, rng)
         setup = {
             "variant": rules.base or rules.name,
@@ -323,7 +324,8 @@ class Game:
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know, and nothing more (see :class:`Observation`)."""
         if not 0 <= seat < self.players:
-            raise ValueError(f"seat must be from 0 to {self.players - 1}, not {seat}")
+            last = self.players - 1
+            raise RummykitError(render("bad_seat", last=last, seat=seat), field="seat")
         mine = self.current == seat and not self.is_over
         return Observation(
             seat=seat,
@@ -370,13 +372,13 @@ class Game:
             assert read.new is not None
             try:
                 game = cls.new(read.rules, read.players, **read.new)
-            except ValueError as exc:  # a VariantError is one too
-                raise saved.bad_setup(str(exc)) from exc
+            except RummykitError as exc:  # a VariantError is one too
+                raise saved.bad_setup(exc.message) from exc
         for number, (field, seat, action) in enumerate(read.actions, 1):
             try:
                 game.play(action, seat)
             except IllegalAction as exc:
-                why = " ".join(r.message for r in exc.verdict.failures)
+                why = tuple(r.message for r in exc.verdict.failures)
                 raise saved.refused_action(field, number, seat, action, why) from exc
         return game
 

@@ -112,7 +112,7 @@ def place(
     t = s.turn
     if isinstance(action, actions.PlayMeld):
         readings = meld_readings(action.cards, v)
-        meld, _ = joker_choice(v, readings, action.joker_as, action.cards)
+        meld = joker_choice(v, readings, action.joker_as, action.cards).meld
         assert meld is not None
         remove_cards(s.hands[seat], action.cards)
         s.table.append(TableMeld(seat, meld))
@@ -125,7 +125,7 @@ def place(
     elif isinstance(action, actions.LayOff):
         old = s.table[action.meld]
         readings = layoff_readings(old.meld, action.cards, v)
-        meld, _ = joker_choice(v, readings, action.joker_as, action.cards)
+        meld = joker_choice(v, readings, action.joker_as, action.cards).meld
         assert meld is not None
         remove_cards(s.hands[seat], action.cards)
         s.table[action.meld] = TableMeld(old.owner, meld)

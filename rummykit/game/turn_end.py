@@ -48,7 +48,7 @@ def discard_only(v: Variant, s: State) -> DiscardOnly | None:
         return None
     if s.turn.drew == "start":
         return "start"
-    if v.no_opening_first_turn and s.turns[s.current] == 0:
+    if v.opening_barred(s.turns[s.current]):
         return "first_turn"
     return None
 

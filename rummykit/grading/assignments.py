@@ -38,6 +38,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from rummykit.errors import RummykitError
 from rummykit.exercises import AnswerError, Exercise, Feedback
 from rummykit.grading.editions import answer_literal, lesson_language, tags
 from rummykit.language import speaking
@@ -64,7 +65,7 @@ ANSWER_ID = "rk-answer-{number}"
 CELL_ID = "rk-cell-{index}"
 
 
-class AssignmentError(ValueError):
+class AssignmentError(RummykitError):
     """A lesson can't be made into an assignment, or not where asked; the message says why."""
 
 

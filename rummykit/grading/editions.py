@@ -35,6 +35,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Literal
 
+from rummykit.errors import RummykitError
 from rummykit.messages import render
 
 __all__ = [
@@ -179,7 +180,7 @@ def edition(notebook: dict[str, Any], which: Edition = "student") -> dict[str, A
         return copy.deepcopy(notebook)
     if which == "student":
         return student_edition(notebook)
-    raise ValueError(render("edition_unknown", edition=which, choices=", ".join(EDITIONS)))
+    raise RummykitError(render("edition_unknown", edition=which, choices=", ".join(EDITIONS)))
 
 
 def exercise_names(cells: Iterable[dict[str, Any]]) -> list[str]:

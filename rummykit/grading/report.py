@@ -38,6 +38,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from rummykit.errors import RummykitError
 from rummykit.messages import render
 
 __all__ = [
@@ -56,7 +57,7 @@ __all__ = [
 _RULES = {f"H{n}" for n in range(1, 16)} | {f"R{n}" for n in range(1, 13)}
 
 
-class ReportError(ValueError):
+class ReportError(RummykitError):
     """A course or a quiz export can't be read; the message names the file and what is wrong."""
 
 

@@ -46,6 +46,7 @@ from rummykit.ai import Agent, make_agent
 from rummykit.ai.hint import hint
 from rummykit.ai.trace import agent_name
 from rummykit.cards import Card, parse_card
+from rummykit.errors import RummykitError
 from rummykit.explain import Reason, Verdict
 from rummykit.game import Game, IllegalAction, Match
 from rummykit.game.actions import (
@@ -180,7 +181,7 @@ class Table(anywidget.AnyWidget):
             self.game = self._deal()
         self.players = self.game.players
         if not 0 <= seat < self.players:
-            raise ValueError(render("widget_bad_seat", seat=seat, last=self.players - 1))
+            raise RummykitError(render("bad_seat", seat=seat, last=self.players - 1), field="seat")
         self.seat = seat
         self.seed = seed if self.match is not None else self.game.seed
         self.variant_name = self.game.variant.name
@@ -236,7 +237,7 @@ class Table(anywidget.AnyWidget):
             elif len(ai) == len(others):
                 choices = dict(zip(others, ai))
             else:
-                raise ValueError(
+                raise RummykitError(
                     render(
                         "widget_ai_count", count=len(ai), players=self.players, others=len(others)
                     )
@@ -247,7 +248,7 @@ class Table(anywidget.AnyWidget):
         for s in others:
             choice = choices[s]
             if choice is None:
-                raise ValueError(render("widget_one_human"))
+                raise RummykitError(render("widget_one_human"))
             out[s] = make_agent(choice) if isinstance(choice, str) else choice
         return out
 
