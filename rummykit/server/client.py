@@ -25,6 +25,7 @@ import tornado.websocket
 
 from rummykit.agents.protocol import PROTOCOL_VERSION, decode, encode, read_observation
 from rummykit.ai.agents import Agent
+from rummykit.errors import Said
 from rummykit.game.actions import Action, parse_action
 from rummykit.game.observation import Observation
 from rummykit.messages import render
@@ -32,8 +33,8 @@ from rummykit.messages import render
 __all__ = ["TableClient", "TableClosed"]
 
 
-class TableClosed(ConnectionError):
-    """The server closed the seat's connection (or refused the hello)."""
+class TableClosed(Said, ConnectionError):
+    """The server closed the seat's connection (or refused the hello: the server's sentence)."""
 
 
 class TableClient:

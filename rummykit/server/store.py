@@ -32,6 +32,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from rummykit.errors import Said
 from rummykit.messages import render
 
 __all__ = ["SCHEMA_VERSION", "Store", "StoreError", "StoredTable", "database_url"]
@@ -87,7 +88,7 @@ NOTICES = sa.Table(
 )
 
 
-class StoreError(RuntimeError):
+class StoreError(Said, RuntimeError):
     """The database can't be used, or refused a write (the action is then not acknowledged)."""
 
 

@@ -38,6 +38,7 @@ from rummykit.agents.protocol import decide_message
 from rummykit.ai.agents import Agent
 from rummykit.ai.levels import AGENTS, make_agent
 from rummykit.cards import parse_card, sort_cards
+from rummykit.errors import RummykitError
 from rummykit.explain import Verdict
 from rummykit.game.actions import Action
 from rummykit.game.match import Match
@@ -135,21 +136,21 @@ def seat_position(game: Game, seat: int) -> dict[str, Any] | None:
     return {"format": POSITION_FORMAT, "version": FORMAT_VERSION, "position": snap, "actions": []}
 
 
-class Refused(Exception):
-    """A request the server refuses: a template code and its parameters (said per language).
+class Refused(RummykitError):
+    """A request the server refuses: a :class:`~rummykit.errors.RummykitError` made from a
+    template code and its parameters (``render(language)`` says it in another language).
 
     ``forged`` marks what only a hostile or broken client sends (another seat's action, a
     token of another table): it is logged as a warning.
+
+    >>> refused = Refused("tables_full", table="K7QXM2PA")
+    >>> refused.code, refused.render("fi")
+    ('tables_full', 'pöydän K7QXM2PA kaikki oppilaspaikat on varattu: pyydä opettajalta toinen pöytä')
     """
 
     def __init__(self, code: str, forged: bool = False, **params: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+        super().__init__(render(code, **params))
         self.forged = forged
-
-    def __str__(self) -> str:
-        return str(render(self.code, **self.params))
 
 
 _SETTINGS_KEYS = frozenset(

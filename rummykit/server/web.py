@@ -474,10 +474,10 @@ class TablesHandler(_Api):
                     "tables_bad_setting", name="count", value=json.dumps(count), expected="1–50"
                 )
             settings = TableSettings.from_dict(data)
+        except Refused as refused:  # a ValueError too: first
+            return self.refuse(400, refused.code, **refused.params)
         except ValueError as exc:
             return self.refuse(400, "tables_bad_json", error=str(exc))
-        except Refused as refused:
-            return self.refuse(400, refused.code, **refused.params)
         tables = [self.server.hub.create(settings) for _ in range(count)]
         for table in tables:
             self.server.kick(table)
