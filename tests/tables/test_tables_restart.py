@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sys
 import time
 from typing import Any
 
@@ -57,6 +58,10 @@ async def _seat(client: TableClient, cap: dict[str, int]) -> None:
                 if message.get("reason") == "tables_rate":  # over the server's rate: wait
                     await asyncio.sleep(0.25)
                     await client.act(action)
+                elif message["type"] == "verdict":  # refused: answer again, as v1 allows
+                    legal = client.observation.legal_actions  # type: ignore[union-attr]
+                    action = next((a for a in legal if a != action), legal[0])
+                    await client.act(action)
         else:
             await client.receive(30)
 
@@ -71,6 +76,10 @@ async def _play_until(
         if done(_acknowledged(clients)) or all(t.done() for t in tasks):
             break
         await asyncio.sleep(0.01)
+    if not done(_acknowledged(clients)):  # say where a table stood still
+        for c, t in zip(clients, tasks):
+            said = [(m["type"], m.get("id"), m.get("reason")) for m in c.received[-4:]]
+            print("stood still:", c.code, c.seat, said, t.done() and t.exception(), file=sys.stderr)
     then()
     for task in tasks:
         task.cancel()
