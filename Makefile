@@ -109,5 +109,11 @@ lite: $(LITE_STAMP)
 lite-serve: lite
 	$(PYTHON) lite/serve.py build/lite --port $(LITE_PORT)
 
+## make axe: axe-core, the accessibility engine the browser tests run, at the version they pin,
+## fetched once with npm into build/axe-cache (sha256 checked; the tests fetch it when missing)
+.PHONY: axe
+axe:
+	$(PYTHON) tests/browser/axe.py
+
 clean:
 	rm -rf $(VENV) $(LITE_VENV) build/lite .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks docs/_widgets docs/_vendor

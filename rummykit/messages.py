@@ -2155,6 +2155,11 @@ TEMPLATES: dict[str, str] = {
     ),
     "widget_reasoning_hidden": "The computer's reasoning and cards are hidden.",
     "widget_ai_moves_plain": "Computer moves",
+    # --- the widgets for screen readers, keyboards and colour vision (accessibility) ----------
+    "widget_card_name": "{corner}, {label}",
+    "widget_settings": "Settings",
+    "widget_four_colour": "Four-colour deck: diamonds blue, clubs green",
+    "checker_palette": "Cards to add",
     # --- rummykit simulate and rummykit play --------------------------------------------------
     "ai_opening_with": (
         "My best opening is {before:points}; with {card} from the discard pile it would be "

@@ -72,13 +72,17 @@ class ClassTable(widgets.VBox):
         return f"ClassTable('{self.table.variant_name}', level='{self._level.value}')"
 
     @staticmethod
-    def _deal(variant_name: str, level: str, seed: int | None) -> Table:
+    def _deal(
+        variant_name: str, level: str, seed: int | None, four_colour: bool | None = None
+    ) -> Table:
         seed = random.randrange(2**31) if seed is None else seed
-        return Table(variant_name, players=2, ai=level, seed=seed)
+        return Table(variant_name, players=2, ai=level, seed=seed, four_colour=four_colour)
 
     def choose(self, variant_name: str, level: str, *, seed: int | None = None) -> None:
         """A new game with these rules against this level (what *New game* does)."""
         self._variant.value, self._level.value = variant_name, level
-        old, self.table = self.table, self._deal(variant_name, level, seed)
+        # the learner's settings (the four-colour deck) carry over to the new game
+        old = self.table
+        self.table = self._deal(variant_name, level, seed, old.four_colour)
         self.children = (self.children[0], self.table)
         old.close()  # type: ignore[no-untyped-call]
