@@ -559,7 +559,7 @@ def make_app(server: TablesServer) -> tornado.web.Application:
         ],
         websocket_max_message_size=MAX_MESSAGE,
         websocket_ping_interval=20,
-        websocket_ping_timeout=60,
+        websocket_ping_timeout=20,
     )
 
 
