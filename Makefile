@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml Makefile hatch_build.py
 	$(PIP) install --upgrade pip 2>&1 | grep -v "is ignored" || true
 	$(PIP) install -e '.[test,docs]' 2>&1 | grep -v "is ignored" || true
 	$(BIN)/python -c "import rummykit, pytest, nbval, ipywidgets, sphinx, myst_nb, furo, sphinxcontrib.mermaid"
+	$(BIN)/python -c "import tornado, sqlalchemy, psycopg"  # rummykit tables and its PostgreSQL test
 	touch $(STAMP)
 
 # the compiled catalogues (rummykit/locale/*/LC_MESSAGES/rummykit.mo, not in git) are remade
