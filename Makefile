@@ -21,6 +21,7 @@ $(LAB_STAMP): pyproject.toml Makefile hatch_build.py
 $(STAMP): $(LAB_STAMP)
 	$(PIP) install -e '.[test,docs]' 2>&1 | grep -v "is ignored" || true
 	$(BIN)/python -c "import rummykit, pytest, nbval, ipywidgets, sphinx, myst_nb, furo, sphinxcontrib.mermaid"
+	$(BIN)/python -c "import tornado, sqlalchemy, psycopg"  # rummykit tables and its PostgreSQL test
 	touch $(STAMP)
 
 # the compiled catalogues (rummykit/locale/*/LC_MESSAGES/rummykit.mo, not in git) are remade
@@ -141,6 +142,12 @@ $(LITE_BUILT): $(LITE_STAMP) $(LITE_SOURCES)
 ## (make lite-serve HOST=0.0.0.0 PORT=9000 for the class network: see docs/lite.md on https)
 lite-serve: $(LITE_BUILT)
 	$(PYTHON) lite/serve.py build/lite --host $(LITE_HOST) --port $(LITE_PORT)
+
+## make axe: axe-core, the accessibility engine the browser tests run, at the version they pin,
+## fetched once with npm into build/axe-cache (sha256 checked; the tests fetch it when missing)
+.PHONY: axe
+axe:
+	$(PYTHON) tests/browser/axe.py
 
 clean:
 	rm -rf $(VENV) $(LITE_VENV) build/lite .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build docs/notebooks docs/_widgets docs/_vendor

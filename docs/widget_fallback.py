@@ -105,12 +105,28 @@ def _slider(model: dict[str, Any], state: State) -> str:
     return f'<p class="rk-static-text">{label}: {traits.get("value")} / {traits.get("max")}</p>'
 
 
+def _palette(model: dict[str, Any], state: State) -> str:
+    rows = model["state"].get("rows", [])
+    return "".join(
+        '<div class="rk-static-row">'
+        + "".join(
+            f'<button type="button" disabled class="rk-static-button" '
+            f'aria-label="{html.escape(card["name"])}">{html.escape(card["text"])}</button>'
+            for card in row
+        )
+        + "</div>"
+        for row in rows
+    )
+
+
 def _anywidget(model: dict[str, Any], state: State) -> str:
     kind = model["state"].get("_anywidget_id", "")
     if kind.endswith(".Table"):
         return _table(model, state)
     if kind.endswith(".NamedSlider"):
         return _slider(model, state)
+    if kind.endswith(".CardPalette"):
+        return _palette(model, state)
     return ""
 
 

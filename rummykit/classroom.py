@@ -40,7 +40,7 @@ from typing import Any
 
 from rummykit.errors import RummykitError
 from rummykit.messages import render
-from rummykit.tutorials import _start
+from rummykit.tutorials import replace_process
 from rummykit.variants import VARIANTS
 
 __all__ = [
@@ -386,7 +386,9 @@ def classroom_command(settings: ClassroomSettings) -> int:
         ),
         flush=True,
     )
-    return _start(voila_arguments(settings, class_notebook()), classroom_environment(settings))
+    return replace_process(
+        voila_arguments(settings, class_notebook()), classroom_environment(settings)
+    )
 
 
 # --- Voilà, with what it compiles for every page compiled once ----------------------------

@@ -568,8 +568,9 @@ def add_classroom(commands: Subcommands) -> None:
     parser.add_argument(
         "--cards",
         default="open",
-        help=render("classroom_cli_cards_help", choices=", ".join(classroom.CARDS), default="open"),
+        help=render("classroom_cli_cards_help"),
     )
+    parser.add_argument("--tables", action="store_true", help=render("tables_classroom_help"))
 
     def run(args: argparse.Namespace) -> int:
         texts = {
@@ -589,9 +590,59 @@ def add_classroom(commands: Subcommands) -> None:
             settings = classroom.ClassroomSettings.from_text(**texts)
         except classroom.ClassroomError as error:
             return _fail("classroom", error)
+        if getattr(args, "tables", False):  # w32: the table server beside the class page
+            from rummykit.server.beside import tables_beside
+
+            with tables_beside(settings.ip, int(settings.port) + 1):
+                return classroom.classroom_command(settings)
         return classroom.classroom_command(settings)
 
     parser.set_defaults(run=run)
+
+
+# --- rummykit tables (w32: the work is in rummykit.server.web, tornado imported there) --------
+
+
+def add_tables(commands: Subcommands) -> None:
+    """Add ``rummykit tables [--ip ADDRESS] [--port N] [--db PATH|URL] [--teacher-code CODE]
+    [--records DIR] [--pace S]``."""
+    from rummykit.server import DEFAULT_DB, DEFAULT_PORT
+
+    parser = _subcommand(
+        commands, "tables", _run_tables, render("tables_cli_help"), render("tables_cli_description")
+    )
+    parser.add_argument(
+        "--ip", default="127.0.0.1", help=render("tables_cli_ip_help", default="127.0.0.1")
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=render("tables_cli_port_help", default=DEFAULT_PORT),
+    )
+    parser.add_argument(
+        "--db", default=DEFAULT_DB, help=render("tables_cli_db_help", default=DEFAULT_DB)
+    )
+    parser.add_argument("--teacher-code", default=None, help=render("tables_cli_teacher_help"))
+    parser.add_argument("--records", metavar="DIR", help=render("tables_cli_records_help"))
+    parser.add_argument(
+        "--pace", type=float, default=0.5, help=render("tables_cli_pace_help", default=0.5)
+    )
+
+
+def _run_tables(args: argparse.Namespace) -> int:
+    try:
+        from rummykit.server.web import tables_command
+    except ImportError:
+        print(
+            render("cli_error", command="tables", message=render("tables_not_installed")),
+            file=sys.stderr,
+        )
+        return 2
+    code = args.teacher_code or os.environ.get("RUMMYKIT_TEACHER_CODE") or None
+    return tables_command(
+        args.ip, args.port, args.db, code, args.records, args.pace, getattr(args, "lang", None)
+    )
 
 
 # --- the program ---------------------------------------------------------------------------
@@ -606,6 +657,7 @@ COMMANDS: list[Callable[[Subcommands], None]] = [
     add_tutorials,
     add_grading,
     add_classroom,
+    add_tables,
 ]
 """The subcommands, each a function that adds its parser."""
 

@@ -90,6 +90,7 @@ _TWO_COLOURS = {"♠": "#1a1a1a", "♣": "#1a1a1a", "♥": "#c8102e", "♦": "#c
 _FOUR_COLOURS = {"♠": "#1a1a1a", "♥": "#c8102e", "♦": "#1f5fbf", "♣": "#1a7f37"}
 _JOKER_COLOUR = "#6b2fa3"
 _HIGHLIGHT = "#d9480f"
+_REFUSED_TEXT = "#b93c0b"  # the words of a refusal: 5.6:1 on white (WCAG AA asks 4.5:1)
 
 
 def suit_colour(suit: str, four_colour: bool | None = None) -> str:
@@ -170,7 +171,7 @@ def cards_html(cards: Iterable[Drawable], highlighted: Iterable[Drawable] = ()) 
 def verdict_html(verdict: Judged) -> str:
     """The cards, the offending ones highlighted, then every reason with its rule id."""
     mark = render("label_valid" if verdict.ok else "label_invalid")
-    colour = "#1a7f37" if verdict.ok else _HIGHLIGHT
+    colour = "#1a7f37" if verdict.ok else _REFUSED_TEXT
     items = "".join(
         f"<li>{'<b>' if r.failing else ''}{escape(r.message)}{'</b>' if r.failing else ''}"
         + (f' <span class="rk-rule">({escape(r.rule)})</span>' if r.rule else "")

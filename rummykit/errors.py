@@ -13,7 +13,7 @@ sentence says of it, and :meth:`~RummykitError.render` says it again in another 
 ...     print(error.code, error.params["name"])
 ...     print(error.render("pt"))
 unknown_variant canasta
-'canasta' não é uma variante: escolha uma de hungarian, rommi
+'canasta' não é uma variante: escolha uma entre hungarian, rommi
 """
 
 from __future__ import annotations

@@ -246,7 +246,7 @@ class Feedback:
 
     def _repr_html_(self) -> str:
         mark = render("exercise_mark_right" if self.correct else "exercise_mark_wrong")
-        colour = "#1a7f37" if self.correct else "#d9480f"
+        colour = "#1a7f37" if self.correct else "#b93c0b"  # 5.6:1 on white (WCAG AA)
         items = "".join(f"<li>{escape(line)}</li>" for line in self.lines)
         shown = cards_html(self.cards, self.highlighted) if self.cards else ""
         detail = f"<pre>{escape(self.detail)}</pre>" if self.detail else ""

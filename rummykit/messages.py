@@ -1363,6 +1363,7 @@ TEMPLATES: dict[str, str] = {
     ),
     # --- the computer opponents' reasoning ---------------------------------------------
     "unknown_level": "'{name}' is not an AI level: choose one of {choices}",
+    "ai_no_legal_actions": "seat {seat} has no legal move now: it is not its turn",
     "ai_header": "{agent} (seat {seat}) thinks:",
     "ai_candidates_header": "  options weighed, in expected points (higher is better):",
     "ai_candidate": "{action}: {why} — score {score}",
@@ -2155,6 +2156,11 @@ TEMPLATES: dict[str, str] = {
     ),
     "widget_reasoning_hidden": "The computer's reasoning and cards are hidden.",
     "widget_ai_moves_plain": "Computer moves",
+    # --- the widgets for screen readers, keyboards and colour vision (accessibility) ----------
+    "widget_card_name": "{corner}, {label}",
+    "widget_settings": "Settings",
+    "widget_four_colour": "Four-colour deck: diamonds blue, clubs green",
+    "checker_palette": "Cards to add",
     # --- rummykit simulate and rummykit play --------------------------------------------------
     "ai_opening_with": (
         "My best opening is {before:points}; with {card} from the discard pile it would be "
@@ -2430,8 +2436,8 @@ TEMPLATES: dict[str, str] = {
         "(default: {default}, from this computer's memory)"
     ),
     "classroom_cli_cards_help": (
-        "the computer's cards: open (its reasoning names the cards it holds) or closed (its "
-        "reasoning without its hidden cards); {choices} (default: {default})"
+        "the computer's cards: open (its reasoning names the cards it holds; the default) or "
+        "closed (its reasoning without its hidden cards)"
     ),
     "classroom_bad_code": (
         "--code {value} is not a class code: give 4 to 20 letters, digits or hyphens"
@@ -2483,6 +2489,98 @@ TEMPLATES: dict[str, str] = {
         "{command} is a program of its own, and a browser page can't start programs: play it "
         "from a Python installed on a computer (pip install rummykit), or write the agent in "
         "the notebook as a class with a decide(observation) method."
+    ),
+    # --- the table server (rummykit tables, rummykit.server) ------------------------------
+    "tables_cli_help": "serve tables where learners and programs play each other (WebSocket)",
+    "tables_cli_description": (
+        "Serve tables of 2–4 seats over WebSocket: the server deals, referees and keeps every "
+        "accepted action in a database before it answers, so a restart loses nothing. The "
+        "teacher creates tables with the teacher code; learners join with a table code."
+    ),
+    "tables_cli_ip_help": "the address to listen on (default: {default}; 0.0.0.0 for the class network)",
+    "tables_cli_port_help": "the port to listen on (default: {default})",
+    "tables_cli_db_help": (
+        "where the tables are kept: a file (SQLite, default: {default}) or a "
+        "postgresql://user:password@host/database URL"
+    ),
+    "tables_cli_teacher_help": (
+        "the teacher code (default: a new one, printed at the start; or RUMMYKIT_TEACHER_CODE)"
+    ),
+    "tables_cli_records_help": "a folder where the record of every closed table is written",
+    "tables_cli_pace_help": "seconds a computer player waits before it moves (default: {default})",
+    "tables_listening": (
+        "Tables served on {url} (seats: {ws}); kept in {db}; {restored} open tables restored."
+    ),
+    "tables_teacher_code": "Teacher code: {code}",
+    "tables_not_installed": (
+        'the table server needs tornado and SQLAlchemy: pip install "rummykit[tables]" '
+        '(and psycopg for PostgreSQL: pip install "rummykit[tables-postgres]")'
+    ),
+    "tables_bad_db": (
+        "--db '{value}' is neither a file path (SQLite) nor a postgresql:// or sqlite:// URL"
+    ),
+    "tables_db_version": (
+        "the database holds tables of schema version {found}; this rummykit reads version "
+        "{ours}: use another --db, or the rummykit that wrote it"
+    ),
+    "tables_db_unusable": "the database can't be used: {error}",
+    "tables_db_refused": "the database refused the write: {error}",
+    "tables_db_doubled": "table {table} already has an action number {seq}: not stored twice",
+    "tables_db_gap": "table {table} is missing actions before number {seq}: the database was changed by hand",
+    "tables_bad_settings": "a table's settings must be {expected}",
+    "tables_unknown_setting": "'{name}' is not a table setting; the settings are {known}",
+    "tables_bad_setting": "{name} can't be {value}: it must be {expected}",
+    "tables_expects_seconds": "a number of seconds from 0 to 86400, or null",
+    "tables_expects_seats": 'a list of 2–4 seats, each "human" or a computer level',
+    "tables_expects_seed": "a whole number from 0 to 2⁶³−1, or null",
+    "tables_bad_variant": "the table's rules can't be used: {error}",
+    "tables_bad_seat_kind": (
+        "seat {seat} is '{value}': a seat is human or a computer level ({levels})"
+    ),
+    "tables_no_such_table": "there is no open table with the code {table}",
+    "tables_bad_token": "that seat token is not one of table {table}'s",
+    "tables_full": "every learner's seat at table {table} is taken: ask your teacher for another table",
+    "tables_seat_name": "Seat {seat}",
+    "tables_round_over": "the round at table {table} is over",
+    "tables_stale": (
+        "that answer is for question {got}, but the table is at question {position}: "
+        "the game moved on, nothing was played"
+    ),
+    "tables_not_your_turn": "it is seat {current}'s turn, not seat {seat}'s",
+    "tables_forged": "this connection plays for {field} {mine}, not {value}: refused",
+    "tables_bad_message": "the message was not read: {error}",
+    "tables_binary": "only text messages (JSON) are read",
+    "tables_hello_twice": "this connection already has its seat",
+    "tables_no_hello": "no hello within {seconds} s: the connection is closed",
+    "tables_rate": "too many messages: at most {rate} a second",
+    "tables_bad_teacher_code": "the teacher code is missing or wrong",
+    "tables_too_many_tries": "too many wrong teacher codes from this address: wait a minute",
+    "tables_http_error": "the request failed (HTTP {status})",
+    "tables_too_big": "the request is larger than {limit} bytes",
+    "tables_bad_json": "the request is not JSON settings: {error}",
+    "tables_notice_clock": (
+        "Seat {seat} ({name}) ran out of its {seconds} s: the {level} computer player plays "
+        "this turn for it."
+    ),
+    "tables_notice_away": (
+        "Seat {seat} ({name}) has been away for {seconds} s: the {level} computer player "
+        "plays for it until it comes back."
+    ),
+    "tables_notice_back": "Seat {seat} ({name}) is back and plays again.",
+    "tables_seat_elsewhere": (
+        "this seat is open in {max} other places: the oldest connection is closed"
+    ),
+    "tables_client_not_connected": "not connected to the table yet: connect() first",
+    "tables_client_closed": "the table server closed the connection",
+    "tables_widget_no_mirror": (
+        "the table needs the seat's own position: make the client with mirror=True"
+    ),
+    "tables_widget_waiting": "Your move is on its way to the table: wait for its answer.",
+    "tables_widget_one_round": "A served table plays one round: ask your teacher for the next table.",
+    "tables_widget_over": "The round is over.",
+    "tables_classroom_help": (
+        "also serve tables where the students play each other (rummykit tables, on the next "
+        "port; the teacher code is printed)"
     ),
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",

@@ -152,15 +152,6 @@ def template_entries(templates: Mapping[str, str]) -> list[Entry]:
     return entries
 
 
-def plural_pairs(templates: Mapping[str, str]) -> dict[str, tuple[str, str]]:
-    """The plural entries of a template table: ``count_X`` → (``count_X_one``, ``count_X_other``)."""
-    return {
-        e.context: (f"{e.context}_one", f"{e.context}_other")
-        for e in template_entries(templates)
-        if e.plural is not None
-    }
-
-
 # --- writing -------------------------------------------------------------------------------
 
 

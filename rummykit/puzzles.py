@@ -310,7 +310,7 @@ def opening_totals(hand: Sequence[Card], rules: Variant) -> dict[tuple[str, ...]
     >>> max(totals.values()), len(totals)
     (54, 3)
     """
-    from rummykit.game.state import candidate_melds
+    from rummykit.game.legal import candidate_melds
 
     options = []
     for action in dict.fromkeys(candidate_melds(hand, rules)):

@@ -62,6 +62,7 @@ __all__ = [
     "notebooks_command",
     "notebooks_source",
     "printables",
+    "replace_process",
     "tutorial_files",
 ]
 
@@ -348,10 +349,10 @@ def lab_command(
         return _fail("lab", error)
     _report(written, Path(folder))
     print(render("tutorials_opening", folder=folder), flush=True)
-    return _start(lab_arguments(folder, extra))
+    return replace_process(lab_arguments(folder, extra))
 
 
-def _start(command: list[str], env: dict[str, str] | None = None) -> int:
+def replace_process(command: list[str], env: dict[str, str] | None = None) -> int:
     """Run ``command`` (with the environment ``env``, else this one) in place of this process
     where the system allows it (Ctrl-C, signals and the exit status are then the server's own),
     else as a child process. ``rummykit classroom`` starts Voilà with it too."""

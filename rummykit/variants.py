@@ -86,32 +86,33 @@ _RULEBOOKS: dict[str, dict[str, str]] = {
     },
 }
 
-_OPTION_HELP: dict[str, str] = {
-    "players_min": "the fewest players",
-    "players_max": "the most players",
-    "hand_sizes": "cards dealt per player, by number of players",
-    "starter_extra": "extra cards for the player who starts (they begin with a discard)",
-    "ace_low": "the ace may stand below the 2 (A-2-3)",
-    "ace_above_king": "the ace may stand above the king (Q-K-A)",
-    "jokers_per_meld": "jokers allowed in one meld",
-    "opening_threshold": "points a first lay-down must reach (0: no opening rule)",
-    "no_opening_first_turn": "nobody may open on their very first turn",
-    "ace_high": "an ace left in hand counts 11 instead of the usual ace value",
-    "ace_points": "the usual value of an ace",
-    "face_points": "the value of J, Q and K",
-    "joker_points": "the value of a joker left in hand",
-    "discard_to_win": "the last card must go by a discard",
-    "cut_card": "a cut card is turned at the deal and may be taken to go out",
-    "first_draw_keeps_discard": "a player's first draw may take the discard and keep it",
-    "discard_take_must_play": "a card taken from the discard pile must be played that turn",
-    "joker_exchange": "an opened player may exchange the card a joker stands for",
-    "go_out_points": "score for going out",
-    "go_out_hand_points": "score for opening and going out in the same turn",
-    "unopened_penalty": "flat penalty for a player who never opened (0: count the hand)",
-    "rounds": "rounds in a match (0: play to the target)",
-    "target": "score that ends the game (0: play a fixed number of rounds)",
-    "reshuffle_discards": "an empty stock is rebuilt once from the discard pile",
-}
+_OPTIONS: tuple[str, ...] = (
+    "players_min",
+    "players_max",
+    "hand_sizes",
+    "starter_extra",
+    "ace_low",
+    "ace_above_king",
+    "jokers_per_meld",
+    "opening_threshold",
+    "no_opening_first_turn",
+    "ace_high",
+    "ace_points",
+    "face_points",
+    "joker_points",
+    "discard_to_win",
+    "cut_card",
+    "first_draw_keeps_discard",
+    "discard_take_must_play",
+    "joker_exchange",
+    "go_out_points",
+    "go_out_hand_points",
+    "unopened_penalty",
+    "rounds",
+    "target",
+    "reshuffle_discards",
+)
+"""The fields a house rule may change (docs/rules.md says what each does)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,11 +234,11 @@ class Variant:
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
         """The fields a house rule may change."""
-        return tuple(_OPTION_HELP)
+        return _OPTIONS
 
     def options(self) -> dict[str, object]:
         """Every option's current value (what :meth:`derive` accepts)."""
-        return {name: getattr(self, name) for name in _OPTION_HELP}
+        return {name: getattr(self, name) for name in _OPTIONS}
 
     def changes(self) -> dict[str, object]:
         """The options in which this variant differs from the built-in one it came from."""
@@ -260,13 +261,13 @@ class Variant:
         """
         values: dict[str, object] = {}
         for name, value in options.items():
-            if name not in _OPTION_HELP:
+            if name not in _OPTIONS:
                 raise VariantError(
                     render(
                         "unknown_option",
                         name=name,
                         variant=self.title,
-                        choices=", ".join(sorted(_OPTION_HELP)),
+                        choices=", ".join(sorted(_OPTIONS)),
                     )
                 )
             values[name] = self._coerce(name, value)

@@ -39,7 +39,7 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str, 
         calls.append((command, env or {}))
         return 0
 
-    monkeypatch.setattr(classroom, "_start", start)
+    monkeypatch.setattr(classroom, "replace_process", start)
     return calls
 
 

@@ -286,7 +286,7 @@ def test_the_widgets_import_where_the_notebook_extra_is_installed() -> None:
 def started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """The commands ``rummykit lab`` would start, recorded instead of run."""
     commands: list[list[str]] = []
-    monkeypatch.setattr(tutorials, "_start", lambda command: commands.append(command) or 0)
+    monkeypatch.setattr(tutorials, "replace_process", lambda command: commands.append(command) or 0)
     return commands
 
 

@@ -17,7 +17,7 @@ from rummykit import HUNGARIAN, ROMMI, best_opening, can_go_out, check_layoff, c
 from rummykit.cards import format_cards
 from rummykit.exercises import AnswerError, Feedback
 from rummykit.game.actions import ExchangeJoker
-from rummykit.game.state import candidate_melds
+from rummykit.game.legal import candidate_melds
 from rummykit.puzzles import GRADES, KINDS, Puzzle, make_puzzle, make_puzzles, opening_totals
 from rummykit.puzzles import worksheet as puzzle_worksheet
 from rummykit.solver import layoff_options, min_deadwood

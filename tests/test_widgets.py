@@ -15,6 +15,8 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -616,6 +618,122 @@ def test_buttons_without_a_selection_guide_the_learner() -> None:
     assert table.game.snapshot() == before
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_buttons_before_drawing_say_draw_first(players: int) -> None:
+    """ "x", Meld, a lay-off or an exchange pressed before drawing, cards selected or not:
+    the engine's "draw first" (R4), not "select a card" — the refused control's own tip."""
+    table = Table("rommi", players=players, ai="easy", seed=4, ai_delay=0)
+    assert table.game.phase == "draw" and table.game.current == table.seat
+    before = table.game.snapshot()
+    for message in ({"type": "discard"}, {"type": "meld"}, {"type": "discard", "index": 0}):
+        for chosen in ([], [0], [0, 1]):
+            table.handle({"type": "clear"})
+            for i in chosen:
+                table.handle({"type": "select", "index": i})
+            table.handle(message)
+            codes = [r["code"] for r in table.view["verdict"]["reasons"]]
+            assert "draw_first" in codes, (message, chosen, codes)
+            if not chosen and "index" not in message:
+                assert codes == ["draw_first"], (message, chosen, codes)
+                assert table.view["alert"].startswith("Draw first")
+    assert table.view["why"]["discard"].startswith("Draw first")
+    assert table.view["why"]["meld"].startswith("Draw first")  # its tip says the same
+    assert table.game.snapshot() == before
+    # on the computer's turn: "not your turn", whatever is selected
+    table.ai_delay = 1
+    table.handle({"type": "draw"})
+    table.handle({"type": "select", "index": 0})
+    table.handle({"type": "discard"})
+    assert table.game.current != table.seat
+    table.handle({"type": "discard"})
+    assert [r["code"] for r in table.view["verdict"]["reasons"]] == ["not_your_turn"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_with_no_delay_the_learners_move_is_announced_before_the_computers(players: int) -> None:
+    table = Table("rommi", players=players, ai="easy", seed=4, ai_delay=0)
+    table.handle({"type": "draw"})
+    assert table.view["announcement"] == "You drew from the stock."
+    table.handle({"type": "select", "index": 0})
+    card = table.hand_order[0]
+    moves = len(table.moves)
+    table.handle({"type": "discard"})
+    said = table.view["announcement"]
+    assert said.startswith(f"You discarded {card}. ")
+    theirs = [m for m in table.moves[moves:] if not m["mine"]]
+    assert {m["seat"] for m in theirs} == set(range(1, players))  # every computer seat moved
+    # then each computer move, in the order played; the log keeps each move to itself
+    assert said == " ".join([f"You discarded {card}."] + [m["text"] for m in theirs])
+    assert table.moves[moves]["text"] == f"You discarded {card}."
+    assert all(not m["text"].startswith("You ") for m in theirs)
+    # a computer's step on its own (ai_delay > 0) says only its move
+    slow = Table("rommi", players=players, ai="easy", seed=4, ai_delay=0.5)
+    slow.run_ai()
+    slow.handle({"type": "draw"})
+    slow.handle({"type": "select", "index": 0})
+    slow.handle({"type": "discard"})
+    assert slow.view["announcement"].startswith("You discarded")
+    slow.handle({"type": "ai_step"})
+    assert slow.view["announcement"] == slow.moves[-1]["text"]
+
+
+def test_four_colour_deck_from_the_tables_settings() -> None:
+    table = Table("hungarian", players=2, ai="easy", seed=5, ai_delay=0, four_colour=False)
+    assert table.view["four_colour"] is False and "#c8102e" in table.deck["Q♦"]
+    assert table.labels["settings"] == "Settings" and "four" in table.labels["four_colour"].lower()
+    table.handle({"type": "settings", "four_colour": True})
+    assert table.view["four_colour"] is True
+    assert "#1f5fbf" in table.deck["Q♦"] and "#1a7f37" in table.deck["7♣"]
+    assert "#c8102e" in table.deck["Q♥"]  # hearts stay red, spades black
+    for bad in ("no", 0, None):  # only true or false: anything else is said, not guessed
+        table.handle({"type": "settings", "four_colour": bad})
+        assert table.view["four_colour"] is True
+        assert table.view["verdict"]["reasons"][0]["code"] == "widget_unknown_message"
+    table.handle({"type": "settings", "four_colour": False})
+    assert "#c8102e" in table.deck["Q♦"]
+
+
+def test_the_class_page_keeps_the_four_colour_deck_for_a_new_game() -> None:
+    from rummykit.widgets.class_table import ClassTable
+
+    page = ClassTable("rommi", "easy", seed=5)
+    page.table.handle({"type": "settings", "four_colour": True})
+    page.choose("hungarian", "easy", seed=6)
+    assert page.table.four_colour and "#1f5fbf" in page.table.deck["Q♦"]
+
+
+@pytest.mark.parametrize("language", ["en", "pt", "fi"])
+def test_every_card_is_named_by_what_it_shows_then_in_words(language: str) -> None:
+    """WCAG 2.5.3: a name starts with the rank the picture shows ("Q, queen of spades");
+    words that start with it stay as they are ("10 of hearts")."""
+    from rummykit.language import within
+    from rummykit.widgets.view import card_name
+
+    rules = variant("hungarian")
+    with within(language):
+        for card in set(rules.deck()):
+            name, corner = card_name(card), ("JOKER" if card.is_joker else card.rank_letter)
+            assert name.casefold().split()[0].rstrip(",") == corner.casefold().rstrip("i") or (
+                card.is_joker and name.casefold() == card.label.casefold()
+            ), name
+            assert name.endswith(card.label)
+    table = Table("hungarian", players=2, ai="easy", seed=5, ai_delay=0, language=language)
+    for c in table.view["hand"]:
+        assert c["name"].endswith(c["label"]) and c["name"].startswith(c["text"][:-1])
+
+
+def test_a_meld_is_named_with_its_cards_in_words() -> None:
+    table = Table(
+        position={"hands": ["A♥ 9♠", "2♦ 3♦ 9♦"], "table": [(0, "Q♠ K♠ A♠")], "phase": "play"},
+        variant="rommi",
+        ai="easy",
+        ai_delay=0,
+    )
+    (meld,) = table.view["melds"]
+    assert meld["name"] == "Meld 1 (You): queen of spades, king of spades, ace of spades"
+    assert meld["label"] == "Meld 1 (You): Q♠ K♠ A♠"
+
+
 def test_messages_arrive_through_the_widget_comm() -> None:
     """The page's ``model.send`` lands in ``handle``; a malformed message is explained."""
     table = Table("rommi", players=2, ai="easy", seed=3, ai_delay=0)
@@ -1142,10 +1260,17 @@ def test_ai_stepper_from_a_saved_record_and_for_chosen_seats() -> None:
 
 
 def _palette(checker: MeldChecker) -> dict[str, Any]:
+    """Every button under the variant and the cards, by the text it shows: the palette's
+    cards (a click is the message the page sends) and the Undo and Clear buttons."""
     buttons: dict[str, Any] = {}
-    for row in checker.children[1:-1]:
-        for button in row.children:
-            buttons[button.description] = button
+    for row in checker.palette.rows:
+        for card in row:
+            message = {"type": "add", "card": card["text"]}
+            buttons[card["text"]] = SimpleNamespace(
+                click=partial(checker.palette._message, None, message, None), **card
+            )
+    for button in checker.children[2].children:
+        buttons[button.description] = button
     return buttons
 
 
@@ -1340,7 +1465,62 @@ def test_meld_checker_names_its_buttons_in_its_help() -> None:
     palette = _palette(checker)
     assert "⌫ Undo" in checker._out.value and "Clear" in checker._out.value
     assert palette["⌫ Undo"].description in checker.help
-    assert palette["10♥"].layout.width == "54px"  # wide enough for "10♥"
+    # each card is named in words that start with what it shows (WCAG 2.5.3)
+    assert palette["10♥"].name == "10 of hearts" and palette["A♠"].name == "A, ace of spades"
+    assert palette["🃏"].name == "joker" and palette["Q♦"].red and not palette["Q♠"].red
+    checker.palette._message(None, {"type": "add", "card": "X♠"}, None)  # not a card: nothing
+    assert checker.cards == ""
+
+
+@pytest.mark.parametrize("language", ["en", "pt", "fi"])
+def test_quiz_puzzle_and_review_buttons_are_words_without_icons(language: str) -> None:
+    """An icon needs a font the page may not load (Voilà's template doesn't): a button is
+    named by its words alone, in the learner's language."""
+    from rummykit.exercises import MeldKind, Quiz
+    from rummykit.widgets import PuzzleWidget, QuizWidget, ReviewWidget
+
+    game = Game.new("rommi", players=2, seed=3)
+    game.play(parse_action("draw"))
+    boxes = [
+        QuizWidget(Quiz([MeldKind("K♠ A♠ 2♠")]), language=language),
+        PuzzleWidget("discard", seed=4, language=language),
+        ReviewWidget(game, seat=game.current, language=language),
+    ]
+    buttons = [b for box in boxes for b in _buttons(box)]
+    assert len(buttons) >= 2 * 3 + 2
+    for button in buttons:
+        assert button.icon == "" and button.description.strip() == button.description
+        assert re.search(r"\w{3}", button.description), button.description
+    if language != "en":
+        english = {
+            b.description
+            for box in (QuizWidget(Quiz([MeldKind("K♠ A♠ 2♠")])),)
+            for b in _buttons(box)
+        }
+        assert not english & {b.description for b in _buttons(boxes[0])}
+
+
+def _buttons(box: Any) -> list[Any]:
+    import ipywidgets
+
+    found = []
+    for child in getattr(box, "children", ()):
+        if isinstance(child, ipywidgets.Button):
+            found.append(child)
+        found += _buttons(child)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("language", "queen", "joker"),
+    [("pt", "Q, dama de espadas", "joker"), ("fi", "Q, pata kuningatar", "jokeri")],
+)
+def test_meld_checker_names_its_cards_in_the_learners_language(
+    language: str, queen: str, joker: str
+) -> None:
+    palette = _palette(MeldChecker("hungarian", language=language))
+    assert palette["Q♠"].name == queen and palette["🃏"].name == joker
+    assert MeldChecker("rommi", language=language).palette.label != "Cards to add"
 
 
 def test_ai_stepper_names_what_it_remembers() -> None:

@@ -45,7 +45,6 @@ from rummykit.game import checks, dealing, legal, saved, transaction, turn_end
 from rummykit.game._round import State
 from rummykit.game.actions import Action, parse_action
 from rummykit.game.facts import Event, Phase, TableMeld, TurnInfo, TurnStatus
-from rummykit.game.legal import candidate_melds as candidate_melds  # its old import path
 from rummykit.game.observation import Observation
 from rummykit.game.refusals import IllegalAction, ok_reason, refusal
 from rummykit.game.scoring import RoundResult

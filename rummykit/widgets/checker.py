@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from typing import Any
 
+import anywidget
 import ipywidgets as widgets
+import traitlets
 
 from rummykit.cards import JOKER, RANKS, SUITS, Card, CardParseError, as_cards
 from rummykit.explain import Verdict
@@ -20,8 +23,71 @@ from rummykit.language import check_language, speaks_own_language
 from rummykit.melds import check_meld
 from rummykit.messages import render
 from rummykit.variants import VARIANTS, VariantError, variant
+from rummykit.widgets.view import card_name
 
-__all__ = ["MeldChecker"]
+__all__ = ["CardPalette", "MeldChecker"]
+
+
+class CardPalette(anywidget.AnyWidget):
+    """The deck as buttons, a row per suit: each shows its card (``A♠``) and is named in the
+    learner's words (``A, ace of spades``), so a screen reader says a card, not a symbol.
+    A click calls ``on_card`` with the card."""
+
+    _esm = """
+    function render({ model, el }) {
+      const draw = () => {
+        const group = document.createElement("div");
+        group.className = "rk-palette";
+        group.setAttribute("role", "group");
+        group.setAttribute("aria-label", model.get("label"));
+        for (const row of model.get("rows")) {
+          const line = document.createElement("div");
+          for (const card of row) {
+            const button = document.createElement("button");
+            button.type = "button";
+            button.className = "rk-palette-card" + (card.red ? " rk-red" : "");
+            button.textContent = card.text;
+            button.setAttribute("aria-label", card.name);
+            button.dataset.card = card.text;
+            button.addEventListener("click", () => model.send({ type: "add", card: card.text }));
+            line.append(button);
+          }
+          group.append(line);
+        }
+        el.replaceChildren(group);
+      };
+      model.on("change:rows", draw);
+      model.on("change:label", draw);
+      draw();
+      return () => { model.off("change:rows", draw); model.off("change:label", draw); };
+    }
+    export default { render };
+    """
+    _css = """
+    .rk-palette-card { width: 54px; margin: 2px; padding: 2px 0; font: inherit; color: #1a1a1a;
+      background: white; border: 1px solid #555; border-radius: 3px; cursor: pointer; }
+    .rk-palette-card.rk-red { color: #c8102e; }
+    .rk-palette-card:focus-visible { outline: 3px solid #1f5fbf; outline-offset: 1px; }
+    @media (prefers-contrast: more) { .rk-palette-card { border: 2px solid black; } }
+    @media (forced-colors: active) { .rk-palette-card { border-color: ButtonText; } }
+    """
+
+    rows: traitlets.List[list[dict[str, Any]]] = traitlets.List().tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, rows: list[list[Card]], label: str, on_card: Callable[[Card], None]) -> None:
+        super().__init__()
+        self.cards = {str(c): c for row in rows for c in row}
+        self.rows = [
+            [{"text": str(c), "name": card_name(c), "red": c.is_red} for c in row] for row in rows
+        ]
+        self.label = label
+        self._on_card = on_card
+        self.on_msg(self._message)  # type: ignore[no-untyped-call]  # ipywidgets' is unannotated
+
+    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("card") in self.cards:
+            self._on_card(self.cards[content["card"]])
 
 
 class MeldChecker(widgets.VBox):
@@ -39,34 +105,27 @@ class MeldChecker(widgets.VBox):
             value=cards, description=render("checker_cards"), placeholder="K♠ A♠ 2♠"
         )
         self._out = widgets.HTML()
-        rows = []
-        for suit in SUITS:
-            rows.append(widgets.HBox([self._palette_button(Card(rank, suit)) for rank in RANKS]))
-        rows.append(
+        self.palette = CardPalette(
+            [[Card(rank, suit) for rank in RANKS] for suit in SUITS] + [[JOKER]],
+            render("checker_palette"),
+            self.add,
+        )
+        """The deck's buttons (a click adds the card)."""
+        rows = [
+            self.palette,
             widgets.HBox(
                 [
-                    self._palette_button(JOKER),
                     self._tool("checker_undo", self.remove_last),
                     self._tool("checker_clear", self.clear),
                 ]
-            )
-        )
+            ),
+        ]
         self._variant.observe(lambda _c: self.update(), names="value")
         self._text.observe(lambda _c: self.update(), names="value")
         self.verdict: Verdict | None = None
         # ipywidgets' constructors carry no annotations (see pyproject's mypy section)
         super().__init__([widgets.HBox([self._variant, self._text]), *rows, self._out])  # type: ignore[no-untyped-call]
         self.update()
-
-    def _palette_button(self, card: Card) -> widgets.Button:
-        button = widgets.Button(
-            description=str(card),
-            tooltip=card.label,
-            layout=widgets.Layout(width="54px", padding="0px"),  # "10♥" fits, never "1…"
-            style={"text_color": "#c8102e" if card.is_red else "#1a1a1a"},
-        )
-        button.on_click(lambda _b: self.add(card))
-        return button
 
     def _tool(self, code: str, action: Callable[[], None]) -> widgets.Button:
         button = widgets.Button(description=render(code))

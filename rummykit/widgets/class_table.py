@@ -85,7 +85,9 @@ class ClassTable(widgets.VBox):
     def __repr__(self) -> str:
         return f"ClassTable('{self.table.variant_name}', level='{self._level.value}')"
 
-    def _deal(self, variant_name: str, level: str, seed: int | None) -> Table:
+    def _deal(
+        self, variant_name: str, level: str, seed: int | None, four_colour: bool | None = None
+    ) -> Table:
         """A table for the page: the computer's reasoning as the teacher chose, and its note
         about open cards in words for a student, who can't run code (the Table's own note
         says how to make a table with them hidden).
@@ -96,13 +98,22 @@ class ClassTable(widgets.VBox):
         "The computer's reasoning shows its cards: open-cards teaching, as your teacher chose."
         """
         seed = random.randrange(2**31) if seed is None else seed
-        table = Table(variant_name, players=2, ai=level, seed=seed, show_reasoning=self.open_cards)
+        table = Table(
+            variant_name,
+            players=2,
+            ai=level,
+            seed=seed,
+            four_colour=four_colour,
+            show_reasoning=self.open_cards,
+        )
         table.labels = {**table.labels, "reasoning_note": render("class_reasoning_note")}
         return table
 
     def choose(self, variant_name: str, level: str, *, seed: int | None = None) -> None:
         """A new game with these rules against this level (what *New game* does)."""
         self._variant.value, self._level.value = variant_name, level
-        old, self.table = self.table, self._deal(variant_name, level, seed)
+        # the learner's settings (the four-colour deck) carry over to the new game
+        old = self.table
+        self.table = self._deal(variant_name, level, seed, old.four_colour)
         self.children = (self.children[0], self.table)
         old.close()  # type: ignore[no-untyped-call]

@@ -44,8 +44,8 @@ class ReviewWidget(widgets.VBox):
         ]
         self._html = widgets.HTML()
         self._title = widgets.HTML()
-        self._prev = widgets.Button(description=render("review_previous"), icon="arrow-left")
-        self._next = widgets.Button(description=render("review_next"), icon="arrow-right")
+        self._prev = widgets.Button(description=render("review_previous"))
+        self._next = widgets.Button(description=render("review_next"))
         self._prev.on_click(lambda _b: self.go(self.review.position - 1))
         self._next.on_click(lambda _b: self.go(self.review.position + 1))
         head = widgets.HTML(f"<p><b>{html.escape(self.review.headline)}</b></p>")

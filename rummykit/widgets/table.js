@@ -21,10 +21,13 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-let tables = 0;
+// Ids are unique on the page, however many tables it holds: the count is the page's (each
+// widget may load its own copy of this module, so a count of the module's own would repeat).
+const PAGE = globalThis;
+PAGE.rummykit = PAGE.rummykit || { tables: 0, settings: {} };
 
 function render({ model, el }) {
-  const uid = `rk${++tables}`;
+  const uid = `rk${++PAGE.rummykit.tables}`;
   el.classList.add("rk-table");
   el.setAttribute("tabindex", "-1");
   let timer = null;
@@ -197,6 +200,7 @@ function render({ model, el }) {
     for (const node of logs.querySelectorAll("[data-label]")) node.textContent = labels[node.dataset.label];
     body.replaceChildren(...parts(v, labels, keepOpen));
     el.dataset.seq = v.seq;
+    if (v.language) el.lang = v.language;
     el.classList.toggle("rk-my-turn", !!v.my_turn);
 
     // the live region keeps its node; only its words change (a new move, a new refusal)
@@ -239,11 +243,10 @@ function render({ model, el }) {
           "div",
           {
             class: "rk-opponent" + (p.to_act ? " rk-to-act" : "") + (p.seat === v.seat ? " rk-you" : ""),
-            "aria-label": p.label,
             "data-testid": `seat-${p.seat}`,
           },
           p.seat === v.seat ? null : h("span", { class: "rk-back", html: svg({ text: "back" }) }),
-          h("span", {}, `${p.name}: ${p.count}`),
+          h("span", {}, p.label),
           p.opened ? h("span", { class: "rk-opened", "data-testid": `opened-${p.seat}` }, `✔ ${L.opened}`) : null,
         ),
       ),
@@ -276,7 +279,8 @@ function render({ model, el }) {
       "button",
       {
         class: "rk-pile rk-discard",
-        "aria-label": `${L.discard_pile}: ${v.discard_top ? v.discard_top.label : "—"}`,
+        // the name holds the words shown, in their order (WCAG 2.5.3): the caption, the rank
+        "aria-label": `${L.discard_pile} · ${v.discard_count}: ${v.discard_top ? v.discard_top.name || v.discard_top.label : "—"}`,
         "data-testid": "discard-pile",
         onclick: (event) => {
           if (event.detail > 1) return;
@@ -285,8 +289,9 @@ function render({ model, el }) {
       },
       pileOk,
       v.phase === "play" ? v.why.discard : v.why.take_discard,
-      v.discard_top ? cardFace(v.discard_top) : h("span", { class: "rk-empty" }, "—"),
       h("span", { class: "rk-count" }, `${L.discard_pile} · ${v.discard_count}`),
+      " ",
+      v.discard_top ? cardFace(v.discard_top) : h("span", { class: "rk-empty" }, "—"),
     );
     dropZone(discard.querySelector?.(".rk-pile") || discard, (index) => send({ type: "discard", index }));
     const piles = [stock, discard];
@@ -296,14 +301,15 @@ function render({ model, el }) {
           "button",
           {
             class: "rk-pile rk-cut",
-            "aria-label": `${L.cut_card}: ${v.cut_card.label}`,
+            "aria-label": `${L.cut_card}: ${v.cut_card.name || v.cut_card.label}`,
             "data-testid": "cut-card",
             onclick: () => send({ type: "take_cut" }),
           },
           can.take_cut,
           v.why.take_cut,
-          cardFace(v.cut_card),
           h("span", { class: "rk-count" }, L.cut_card),
+          " ",
+          cardFace(v.cut_card),
         ),
       );
     }
@@ -340,7 +346,7 @@ function render({ model, el }) {
     }
 
     // melds on the table, grouped by owner, numbered from 1
-    const melds = h("div", { class: "rk-melds", "aria-label": L.table });
+    const melds = h("div", { class: "rk-melds", role: "group", "aria-label": L.table });
     if (!v.melds.length) melds.append(h("div", { class: "rk-muted" }, L.no_melds));
     else if (v.my_turn) melds.append(h("div", { class: "rk-muted rk-caption" }, L.layoff_hint));
     const owners = [...new Set(v.melds.map((m) => m.owner))];
@@ -348,27 +354,34 @@ function render({ model, el }) {
       const group = h("div", { class: "rk-owner" }, h("div", { class: "rk-owner-name" }, v.names[owner]));
       for (const m of v.melds.filter((x) => x.owner === owner)) {
         const layoff = () => send({ type: "layoff", meld: m.index });
+        // the meld's number is its button (named with its cards in words); a click anywhere
+        // on the meld, or a card dropped on it, lays off too
+        const number = control(
+          "button",
+          {
+            class: "rk-meld-number",
+            "aria-label": m.name || m.label,
+            "data-testid": `lay-off-${m.index}`,
+            onclick: (event) => {
+              event.stopPropagation();
+              layoff();
+            },
+          },
+          m.layoff.enabled,
+          m.layoff.why,
+          String(m.number),
+        );
         const meld = h(
           "div",
           {
             class: "rk-meld" + (m.layoff.enabled ? "" : " rk-disabled"),
-            role: "button",
-            tabindex: "0",
-            "aria-label": m.label,
-            "aria-disabled": m.layoff.enabled ? null : "true",
             title: m.layoff.enabled ? null : m.layoff.why,
             "data-testid": `meld-${m.index}`,
             onclick: layoff,
-            onkeydown: (event) => {
-              if (event.target === event.currentTarget && (event.key === "Enter" || event.key === " ")) {
-                event.preventDefault();
-                event.stopPropagation();
-                layoff();
-              }
-            },
           },
-          h("span", { class: "rk-meld-number", "aria-hidden": "true" }, String(m.number)),
-          h("span", { class: "rk-fan" }, m.cards.map((text) => cardFace({ text }))),
+          number,
+          " ",
+          h("span", { class: "rk-fan", "aria-hidden": "true" }, m.cards.map((text) => cardFace({ text }))),
         );
         const extras = [];
         if (m.jokers.length) extras.push(h("div", { class: "rk-joker-note" }, m.jokers.join(" ")));
@@ -409,7 +422,7 @@ function render({ model, el }) {
             (c.drawn ? " rk-drawn" : ""),
           draggable: "true",
           "aria-pressed": c.selected ? "true" : "false",
-          "aria-label": c.label + (notes.length ? ` (${notes.join(", ")})` : ""),
+          "aria-label": (c.name || c.label) + (notes.length ? ` (${notes.join(", ")})` : ""),
           "data-testid": `hand-${index}`,
           "data-card": c.text,
           onclick: () => send({ type: "select", index }),
@@ -450,6 +463,24 @@ function render({ model, el }) {
           ),
         )
       : null;
+
+    // the table's own settings: the four-colour deck (remembered by the page: a new game or a
+    // second table on the same page starts with the learner's choice)
+    const fourColour = h("input", {
+      type: "checkbox",
+      checked: !!v.four_colour,
+      "data-testid": "four-colour",
+      onchange: (event) => {
+        PAGE.rummykit.settings.four_colour = event.target.checked;
+        send({ type: "settings", four_colour: event.target.checked });
+      },
+    });
+    const settings = !L.settings ? null : h(
+      "details",
+      { class: "rk-settings rk-controls", "data-testid": "settings", open: keepOpen.has("settings") },
+      h("summary", {}, L.settings),
+      h("label", {}, fourColour, " ", L.four_colour),
+    );
 
     // refusals, hints, the round's result
     const panel = h("div", { class: "rk-panel" });
@@ -534,6 +565,7 @@ function render({ model, el }) {
       tools,
       panel,
       sheet,
+      settings,
     ].filter(Boolean);
   }
 
@@ -570,7 +602,10 @@ function render({ model, el }) {
   }
 
   el.addEventListener("keydown", keys);
+  const chosen = PAGE.rummykit.settings.four_colour;
+  if (chosen !== undefined && chosen !== !!view().four_colour) send({ type: "settings", four_colour: chosen });
   model.on("change:view", draw);
+  model.on("change:deck", draw);
   model.on("change:labels", draw);
   model.on("msg:custom", receiveLog);
   draw();
@@ -578,6 +613,7 @@ function render({ model, el }) {
     clearTimeout(timer);
     el.removeEventListener("keydown", keys);
     model.off("change:view", draw);
+    model.off("change:deck", draw);
     model.off("change:labels", draw);
     model.off("msg:custom", receiveLog);
   };

@@ -61,7 +61,7 @@ from rummykit.game.actions import (
     Undo,
 )
 from rummykit.game.record import from_position, loads
-from rummykit.language import check_language, speaks_own_language
+from rummykit.language import check_language, get_language, speaks_own_language
 from rummykit.messages import render
 from rummykit.mistakes import Review, review
 from rummykit.widgets.view import (
@@ -127,6 +127,9 @@ class Table(anywidget.AnyWidget):
     the reasoning shows that computer's cards (open-cards teaching). False hides it.
     ``language`` (``"en"``, ``"pt"``, ``"fi"``; default: the current language) is the
     language of every word on the table: labels, buttons, refusals, the log.
+    ``four_colour`` (default: ``rummykit.display.options``) draws diamonds blue and clubs
+    green; the learner can switch it in the table's Settings, and the page keeps the choice
+    for the tables it draws next.
     """
 
     _esm = _HERE / "table.js"
@@ -199,6 +202,7 @@ class Table(anywidget.AnyWidget):
         self.drawn: Card | None = None
         self.pending: dict[str, Any] | None = None
         self.review: Review | None = None  # the mistake review, once asked for
+        self._said: list[str] | None = None  # with ai_delay=0: the learner's move, then the AI's
         self.tools: dict[str, Tool] = {
             "review": Tool("review_button", self._review_start, self._review_offered),
             "review_previous": Tool("review_previous", self._review_previous, self._reviewing),
@@ -313,6 +317,8 @@ class Table(anywidget.AnyWidget):
             "review": self._review_html(),
             "hint_detail": self.hint_detail,
             "show_reasoning": self.show_reasoning,
+            "four_colour": self.four_colour,
+            "language": get_language(),  # the page reads the table in this language's voice
         }
         with self.hold_sync():  # one message: the entries that changed, then the view
             for name in _APART:
@@ -352,6 +358,14 @@ class Table(anywidget.AnyWidget):
         """The position at the current mistake, drawn (empty when no review is open)."""
         mistake = self.review.current if self.review is not None else None
         return mistake._repr_html_() if mistake is not None else ""
+
+    @speaks_own_language
+    def set_four_colour(self, on: bool) -> None:
+        """Draw the cards in four colours (♦ blue, ♣ green) or in two: the table's setting,
+        also on its page (Settings)."""
+        if on != self.four_colour:
+            self.four_colour = on
+            self.deck = deck_view(self.game.variant, on)
 
     def _round(self) -> int:
         return self.match.round_number if self.match is not None else 1
@@ -442,9 +456,25 @@ class Table(anywidget.AnyWidget):
             return Control(True)
         return Control(False, self._why(verdict.failures))
 
-    def _select_first(self, guide: str) -> Control:
+    def _moment(self, kind: str, meld: int = 0) -> list[Reason]:
+        """The engine's refusals about the moment (not your turn, draw first, …) of a move of
+        this ``kind`` made now with any card: they come before asking to select cards."""
+        hand = self.hand_order
+        probes: dict[str, Action] = {"undo": Undo()}
+        if hand:
+            one = (hand[0],)
+            probes |= {
+                "discard": Discard(hand[0]),
+                "meld": PlayMeld(one),
+                "layoff": LayOff(one, meld),
+                "exchange": ExchangeJoker(hand[0], meld),
+            }
+        probe = probes.get(kind, probes["undo"])
+        return [r for r in self.game.check(probe, self.seat).failures if r.code in _TURN_CODES]
+
+    def _select_first(self, guide: str, kind: str, meld: int = 0) -> Control:
         """A control that needs cards selected: the moment's refusal, or what to select."""
-        moment = [r for r in self.game.check(Undo(), self.seat).failures if r.code in _TURN_CODES]
+        moment = self._moment(kind, meld)
         return Control(False, self._why(moment) if moment else render(guide))
 
     def _controls(self, chosen: list[Card]) -> dict[str, Control]:
@@ -466,11 +496,11 @@ class Table(anywidget.AnyWidget):
                 else Control(False, render("widget_select_one_discard"))
             )
         else:
-            out["discard"] = self._select_first("widget_select_one_discard")
+            out["discard"] = self._select_first("widget_select_one_discard", "discard")
         out["meld"] = (
             self._answer(PlayMeld(tuple(chosen)))
             if chosen
-            else self._select_first("widget_select_meld")
+            else self._select_first("widget_select_meld", "meld")
         )
         mine = game.current == self.seat and not game.is_over
         out["hint"] = Control(mine, "" if mine else render("widget_hint_not_your_turn"))
@@ -486,7 +516,7 @@ class Table(anywidget.AnyWidget):
         out = {
             "layoff": self._answer(LayOff(tuple(chosen), index))
             if chosen
-            else self._select_first("widget_select_layoff")
+            else self._select_first("widget_select_layoff", "layoff", index)
         }
         if any(c.is_joker for c in game.table[index].meld.cards):
             if len(chosen) == 1:
@@ -559,6 +589,12 @@ class Table(anywidget.AnyWidget):
             self._sort("rank" if message.get("by") == "rank" else "suit")
         elif kind == "hint":
             self._hint()
+        elif kind == "settings":
+            on = message.get("four_colour")
+            if isinstance(on, bool):
+                self.set_four_colour(on)
+            else:  # only true or false: anything else is said, not guessed
+                self._guide("widget_unknown_message")
         elif kind == "ai_step":
             self.step_ai()
             return
@@ -623,30 +659,36 @@ class Table(anywidget.AnyWidget):
             kind = "discard"
         if kind == "discard":
             if len(cards) != 1:
-                self._guide("widget_select_one_discard")
+                self._guide("widget_select_one_discard", self._moment("discard"))
                 return None
             return Discard(cards[0])
         if kind == "meld":
             if not cards:
-                self._guide("widget_select_meld")
+                self._guide("widget_select_meld", self._moment("meld"))
                 return None
             return PlayMeld(tuple(cards), joker_as)
         if kind == "layoff":
             if not cards:
-                self._guide("widget_select_layoff")
+                self._guide("widget_select_layoff", self._moment("layoff", int(message["meld"])))
                 return None
             return LayOff(tuple(cards), int(message["meld"]), joker_as)
         if kind == "exchange":
             if len(cards) != 1:
-                self._guide("widget_select_exchange")
+                self._guide(
+                    "widget_select_exchange", self._moment("exchange", int(message["meld"]))
+                )
                 return None
             return ExchangeJoker(cards[0], int(message["meld"]))
         self._guide("widget_unknown_message")
         return None
 
-    def _guide(self, code: str) -> None:
-        self.verdict = Verdict((Reason(code, None, ()),))
-        self.alert = self.verdict.reasons[0].message
+    def _guide(self, code: str, moment: list[Reason] | None = None) -> None:
+        """Say what to select — unless the ``moment`` refuses any such move (not your turn,
+        draw first, …): then the engine's refusal, as the control's own tip says it."""
+        self.verdict = Verdict(tuple(moment) if moment else (Reason(code, None, ()),))
+        self.alert = " ".join(
+            str(in_second_person(r, self.seat, self.names)) for r in self.verdict.reasons
+        )
         self.announcement = ""
 
     # --- acting ----------------------------------------------------------------------------
@@ -687,8 +729,18 @@ class Table(anywidget.AnyWidget):
         self._refresh()
         self._acted = self._seq
         if self.ai_delay == 0:
-            self.run_ai()
+            self._run_ai_after_mine()
         return True
+
+    def _run_ai_after_mine(self) -> None:
+        """The computer's moves at once (``ai_delay=0``), announced after what the learner
+        just did, in one announcement: the page never replaces the learner's own move with
+        the computer's before a screen reader has read it."""
+        self._said = [self.announcement] if self.announcement else []
+        try:
+            self.run_ai()
+        finally:
+            self._said = None
 
     @speaks_own_language
     def step_ai(self) -> bool:
@@ -703,11 +755,15 @@ class Table(anywidget.AnyWidget):
         before = len(game.events)
         decision = agent.decide(game.observation(seat))
         game.play(decision.action, seat)
-        self.announcement = " ".join(event_text(e, self.seat) for e in game.events[before:])
+        said = " ".join(event_text(e, self.seat) for e in game.events[before:])
+        self.announcement = said
+        if self._said is not None:
+            self._said.append(said)
+            self.announcement = " ".join(self._said)
         reasoning = {"why": str(decision.trace.why), "trace_html": decision.trace._repr_html_()}
         self._logged(
             seat,
-            self.announcement,
+            said,
             action=str(decision.action),
             **(reasoning if self.show_reasoning else {}),
         )
@@ -748,4 +804,4 @@ class Table(anywidget.AnyWidget):
         self.announcement = render("widget_new_round", number=self.match.round_number)
         self._refresh()
         if self.ai_delay == 0:
-            self.run_ai()
+            self._run_ai_after_mine()

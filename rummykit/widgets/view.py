@@ -27,12 +27,13 @@ from rummykit.cards import Card, sort_cards
 from rummykit.display import card_back_svg, card_svg
 from rummykit.explain import Verdict
 from rummykit.game.observation import Observation
-from rummykit.messages import in_language, render
+from rummykit.messages import Series, in_language, render
 from rummykit.variants import Variant
 from rummykit.voice import event_text, in_second_person, status_text
 
 __all__ = [
     "Control",
+    "card_name",
     "card_view",
     "deck_view",
     "event_text",
@@ -50,12 +51,29 @@ def card_view(card: Card, *, highlight: bool = False, selected: bool = False) ->
     out: dict[str, Any] = {
         "text": str(card),
         "label": card.label,
+        "name": card_name(card),
         "selected": selected,
         "highlight": highlight,
     }
     if highlight:
         out["svg"] = card_svg(card, highlight=True)
     return out
+
+
+def card_name(card: Card) -> str:
+    """The card's accessible name: its words, after the rank its picture shows when the words
+    don't already start with it, so that a speech user who says what they see finds the
+    button, and a name that goes on after a caption ("Discard pile · 8: Q, queen of spades")
+    holds the words shown in their order (WCAG 2.5.3).
+
+    >>> card_name(Card("Q♠")), card_name(Card("10♥"))
+    ('Q, queen of spades', '10 of hearts')
+    """
+    corner = render("card_joker_corner") if card.is_joker else card.rank_letter
+    label = card.label
+    if label.casefold().split()[:1] == [corner.casefold()]:
+        return label
+    return render("widget_card_name", corner=corner, label=label)
 
 
 def deck_view(variant: Variant, four_colour: bool) -> dict[str, str]:
@@ -208,6 +226,13 @@ def table_view(
                 "label": render(
                     "widget_meld_label", number=i + 1, owner=names[tm.owner], cards=tm.meld.cards
                 ),
+                # for screen readers: the cards in words
+                "name": render(
+                    "widget_meld_label",
+                    number=i + 1,
+                    owner=names[tm.owner],
+                    cards=Series(c.label for c in tm.meld.cards),
+                ),
                 **{k: c.to_dict() for k, c in melds[i].items()},
             }
             for i, tm in enumerate(obs.table)
@@ -302,6 +327,8 @@ LABELS = (
     "cut_button",
     "drawn",
     "no_moves",
+    "settings",
+    "four_colour",
 )
 
 

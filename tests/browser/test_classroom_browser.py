@@ -7,6 +7,7 @@ grows; the menus deal a new game; nothing is fetched from outside 127.0.0.1 and 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from . import axe
 from .test_table_browser import (  # noqa: F401 (fixtures)
     OUTPUT,
     PAGE_READY,
@@ -102,11 +104,22 @@ def test_a_student_opens_the_class_page_and_plays(
         page.get_by_test_id("stock").click()
         expect(page.locator("[data-testid^='hand-']")).to_have_count(cards + 1)
         expect(page.get_by_test_id("announcement")).to_have_text("You drew from the stock.")
+        axe.check(page, "the class page (rummykit classroom)")
+
+        # the four-colour deck from the table's settings (green clubs) ...
+        page.get_by_text("Settings", exact=True).click()
+        page.get_by_role("checkbox", name="Four-colour deck: diamonds blue, clubs green").check()
+        four_inks = page.locator(".rk-table svg text[fill='#1f5fbf'], svg text[fill='#1a7f37']")
 
         # the menus: another variant, New game, a fresh Hungarian table
         page.get_by_label("Variant").select_option(label="Hungarian Rummy")
         page.get_by_role("button", name="New game").click()
         expect(page.get_by_test_id("status")).to_contain_text("Hungarian Rummy")
+        axe.check(page, "the class page after New game")
+        # ... is kept for the new game
+        page.get_by_text("Settings", exact=True).click()
+        expect(page.get_by_role("checkbox", name=re.compile("^Four-colour deck"))).to_be_checked()
+        expect(four_inks.first).to_be_attached()  # 15 cards and the pile: some ♦ or ♣
         page.screenshot(path=str(OUTPUT / "classroom.png"), full_page=True)
         print(f"class page: table drawn {drawn:.1f} s after the request")
     finally:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from . import axe
 from .test_table_browser import (  # noqa: F401
     OUTPUT,
     ROOT,
@@ -113,6 +114,7 @@ def test_notebook_pages_draw_their_widgets_with_nothing_from_outside(
     for i in range(views):  # every widget drawn, its static picture hidden
         expect(drawn.nth(i)).not_to_be_empty(timeout=STEP)
     expect(page.locator(".rk-static:visible")).to_have_count(0, timeout=STEP)
+    axe.check(page, f"the docs page notebooks/{name}.html")
     page.screenshot(path=str(OUTPUT / f"docs-{name}.png"))
     assert not outside, f"requests left 127.0.0.1: {outside}"
     assert not failed, f"files the page asked for and did not get: {failed}"

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from rummykit.cards import Card, as_cards
-from rummykit.game.state import candidate_melds
+from rummykit.game.legal import candidate_melds
 from rummykit.melds import check_meld
 from rummykit.variants import variant
 

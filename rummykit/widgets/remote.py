@@ -1,0 +1,152 @@
+"""The card table at a served table: the Table widget drawing one seat of a game the table server holds.
+
+:class:`RemoteTable` is the :class:`~rummykit.widgets.table.Table` the learners know — the
+same page, buttons and explanations — for a seat joined by table code. The game is the
+server's: each message the server sends the seat carries the seat's own position (its hand,
+the table, the turn in progress, the cards it can't see replaced by placeholders), and the
+widget loads that as a mirror game, so every button still says what it would do and why
+not, in the referee's words, before anything is sent. An allowed move is sent to the server;
+the table changes when the server's update comes back; a refusal from the server is shown
+as the server's verdict.
+
+The widget imports nothing of the server: it is given a client — an object with ``seat``,
+``welcome``, ``last``, ``on_message`` and an ``act`` coroutine, as
+:class:`rummykit.server.client.TableClient` made with ``mirror=True`` — whose messages
+are read in the background (``client.listen()``)::
+
+    from rummykit.server.client import TableClient
+    from rummykit.widgets.remote import RemoteTable
+
+    client = TableClient("ws://SERVER:8765/ws", "K7QXM2PA", name="Ana", mirror=True)
+    await client.connect()
+    table = RemoteTable(client)
+    asyncio.ensure_future(client.listen())
+    table
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
+
+from rummykit.ai import Agent
+from rummykit.game import Game
+from rummykit.game.actions import Action
+from rummykit.game.facts import Event
+from rummykit.messages import render
+from rummykit.voice import event_text
+from rummykit.widgets.table import Table
+
+__all__ = ["RemoteTable", "SeatClient"]
+
+
+class SeatClient(Protocol):
+    """What :class:`RemoteTable` needs of a connection to a served table."""
+
+    seat: int | None
+    welcome: dict[str, Any] | None
+    last: dict[str, Any] | None
+    on_message: Callable[[dict[str, Any]], None] | None
+
+    def act(
+        self, action: Action, trace: dict[str, Any] | None = None
+    ) -> Coroutine[Any, Any, None]: ...
+
+
+class RemoteTable(Table):
+    """The Table widget for one seat of a served table (see the module's text)."""
+
+    def __init__(
+        self, client: SeatClient, *, language: str | None = None, four_colour: bool | None = None
+    ) -> None:
+        if client.last is None or client.welcome is None or client.seat is None:
+            raise ValueError(render("tables_client_not_connected"))
+        position = client.last.get("position")
+        if position is None:
+            raise ValueError(render("tables_widget_no_mirror"))
+        self.client = client
+        self.remote_pending = False
+        self.over = False
+        self.tasks: set[asyncio.Future[None]] = set()
+        self._events_seen = len(client.last["observation"]["history"])
+        welcome = client.welcome
+        names = [
+            render("widget_you")
+            if n == client.seat
+            else str(kind if kind != "human" else render("tables_seat_name", seat=n))
+            for n, kind in enumerate(welcome.get("seats", []))
+        ]
+        super().__init__(
+            game=Game.load(json.dumps(position)),
+            seat=client.seat,
+            ai_delay=0,
+            names=names or None,
+            language=language,
+            four_colour=four_colour,
+        )
+        self.code = str(welcome.get("table", ""))
+        client.on_message = self.receive
+
+    def _agents(self, ai: Any) -> list[Agent | None]:
+        return [None] * self.players  # every other seat is the server's
+
+    def __repr__(self) -> str:
+        return f"RemoteTable('{self.variant_name}', players={self.players}, seat={self.seat}, table='{getattr(self, 'code', '')}')"
+
+    def act(self, action: Action, *, pending: dict[str, Any] | None = None) -> bool:
+        """Check the learner's move on the mirror; an allowed one goes to the server (the
+        table changes when the server's update comes back), a refused one is shown now."""
+        verdict = self.game.check(action, self.seat)
+        if not verdict.ok or self.remote_pending or self.over:
+            if self.remote_pending or self.over:
+                self._guide("tables_widget_over" if self.over else "tables_widget_waiting")
+                self._refresh()
+                return False
+            return super().act(action, pending=pending)  # the mirror refuses: nothing is sent
+        self.remote_pending = True
+        self.verdict = None
+        self.pending = None
+        self.selected = []
+        task = asyncio.ensure_future(self.client.act(action))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        self._refresh()
+        return True
+
+    def step_ai(self) -> bool:
+        return False  # the server plays the computer seats
+
+    def next_round(self) -> None:
+        self._guide("tables_widget_one_round")
+        self._refresh()
+
+    def receive(self, message: dict[str, Any]) -> None:
+        """One message from the server: the table moved, the move was refused, or a line of
+        the table's log."""
+        kind = message.get("type")
+        if kind in ("decide", "update"):
+            self.remote_pending = False
+            history = message["observation"]["history"]
+            for event in history[self._events_seen :]:
+                said = event_text(Event(event["seat"], event["code"], event["params"]), self.seat)
+                self._logged(int(event["seat"]), str(said))
+            if len(history) > self._events_seen:
+                self.announcement = self.moves[-1]["text"]
+            self._events_seen = len(history)
+            if message.get("position") is not None:
+                self.game = Game.load(json.dumps(message["position"]))
+            else:
+                self.over = True
+                self._guide("tables_widget_over")
+            self._refresh()
+        elif kind in ("verdict", "error"):
+            self.remote_pending = False
+            self.alert = str(message.get("message", ""))
+            self.announcement = ""
+            self._refresh()
+        elif kind == "notice":
+            self.announcement = str(message.get("message", ""))
+            self._logged(int(message.get("seat", self.seat)), self.announcement)
+            self._refresh()
