@@ -620,5 +620,9 @@ CATALOGUE: dict[str, Code] = {
     "widget_select_layoff": help_code("a lay-off needs selected cards"),
     "widget_select_exchange": help_code("an exchange needs the selected card"),
     "widget_unknown_message": help_code("a message the widget does not know"),
+    # a served table (rummykit tables) joined from the Table widget
+    "tables_widget_waiting": help_code("a move is on its way to the table server"),
+    "tables_widget_one_round": help_code("a served table plays one round"),
+    "tables_widget_over": help_code("the served table's round is over"),
     "widget_no_next_round": help_code("no next round to deal"),
 }

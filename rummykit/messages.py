@@ -1363,7 +1363,6 @@ TEMPLATES: dict[str, str] = {
     ),
     # --- the computer opponents' reasoning ---------------------------------------------
     "unknown_level": "'{name}' is not an AI level: choose one of {choices}",
-    "ai_no_legal_actions": "seat {seat} has no legal move now: it is not its turn",
     "ai_header": "{agent} (seat {seat}) thinks:",
     "ai_candidates_header": "  options weighed, in expected points (higher is better):",
     "ai_candidate": "{action}: {why} — score {score}",
