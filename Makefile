@@ -123,6 +123,9 @@ LITE_VENV  := .venv-lite
 LITE_STAMP := $(LITE_VENV)/.installed-stamp
 LITE_PORT  ?= $(or $(PORT),8000)
 LITE_HOST  ?= $(or $(HOST),127.0.0.1)
+# stored: wheels packed for the .br/.gz files (a first visit 9.9 MB); deflated: for a host that
+# sends only the plain files (docs/lite.md)
+LITE_ZIPS  ?= stored
 # what the site is built from: lite-serve rebuilds it only when one of these changed
 LITE_SOURCES := $(shell git ls-files rummykit notebooks lite docs/rules.md docs/reasons.md pyproject.toml hatch_build.py 2>/dev/null)
 LITE_BUILT := build/.lite-built
@@ -132,7 +135,7 @@ $(LITE_STAMP): lite/requirements.txt
 	touch $(LITE_STAMP)
 
 lite: $(LITE_STAMP)
-	$(LITE_VENV)/bin/python lite/build.py --output build/lite --cache build/lite-cache
+	$(LITE_VENV)/bin/python lite/build.py --output build/lite --cache build/lite-cache --zips $(LITE_ZIPS)
 	touch $(LITE_BUILT)
 
 $(LITE_BUILT): $(LITE_STAMP) $(LITE_SOURCES)

@@ -8,6 +8,7 @@ import importlib.util
 import json
 import re
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,37 @@ def test_the_jupyterlite_site_stages_the_student_edition(tmp_path: Path) -> None
         copied = json.loads((tmp_path / "notebooks" / name).read_text(encoding="utf-8"))
         assert copied == student_edition(load(name)), name
     assert sys.path == before  # the build borrowed rummykit's source and gave the path back
+
+
+def test_the_jupyterlite_site_stores_its_zips_unchanged_but_unpacked(tmp_path: Path) -> None:
+    """lite/build.py's ``stored``: the same members, names, order, dates, modes and bytes, none
+    deflated; the same archive on every run."""
+    spec = importlib.util.spec_from_file_location("lite_build", ROOT / "lite" / "build.py")
+    assert spec and spec.loader
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    source = tmp_path / "demo-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as whl:
+        module = zipfile.ZipInfo("demo/__init__.py", (2020, 5, 17, 10, 0, 0))
+        whl.writestr(module, "x = 1\n" * 50, compress_type=zipfile.ZIP_DEFLATED)
+        script = zipfile.ZipInfo("demo-1.0.data/scripts/run", (1999, 1, 2, 3, 4, 6))
+        script.external_attr = 0o100755 << 16
+        whl.writestr(script, b"#!python\n", compress_type=zipfile.ZIP_DEFLATED)
+        whl.writestr("demo-1.0.dist-info/RECORD", "")
+    first = build.stored(source, tmp_path / "a" / source.name)
+    again = build.stored(source, tmp_path / "b" / source.name)
+    assert first.read_bytes() == again.read_bytes()
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(first) as new:
+        pairs = list(zip(old.infolist(), new.infolist(), strict=True))
+        for was, now in pairs:
+            assert (now.filename, now.date_time, now.external_attr) == (
+                was.filename,
+                was.date_time,
+                was.external_attr,
+            )
+            assert now.compress_type == zipfile.ZIP_STORED
+            assert new.read(now) == old.read(was)
+        assert old.getinfo("demo/__init__.py").compress_type == zipfile.ZIP_DEFLATED
 
 
 def test_the_classroom_page_holds_no_lesson_and_no_answer() -> None:
