@@ -103,6 +103,7 @@ def copy_notebooks() -> list[str]:
                 cell["source"] = _IGNORE_MARK.sub("", text)
             elif cell.get("cell_type") == "markdown":
                 cell["source"] = text.replace(f"]({up}docs/", f"]({up}")
+        widget_fallback.dealt_tables(notebook)  # a table stored before its deal, dealt
         widget_fallback.with_fallbacks(notebook)  # each widget output gets its static picture
         target = COPIES / relative
         target.parent.mkdir(exist_ok=True)

@@ -80,7 +80,9 @@ def _cards(texts: list[str], deck: dict[str, str]) -> str:
 def _table(model: dict[str, Any], state: State) -> str:
     """The card table: its status sentence, the piles, the melds and the learner's hand."""
     traits = model["state"]
-    view, deck = traits.get("view", {}), traits.get("deck", {})
+    view, deck = dict(traits.get("view", {})), traits.get("deck", {})
+    # the entries the widget syncs apart (``view_hand``…), put back as its page does
+    view.update({k: traits[f"view_{k}"] for k in view.get("apart", []) if f"view_{k}" in traits})
     parts = [f'<p class="rk-static-status">{html.escape(view.get("status", ""))}</p>']
     piles = [deck.get("back", "")] if view.get("stock_count") else []
     top = view.get("discard_top")
@@ -155,6 +157,40 @@ def static_html(model_id: str, state: State) -> str:
         return ""
     draw = DRAW.get(model.get("model_name", ""))
     return draw(model, state) if draw else ""
+
+
+def dealt_tables(notebook: dict[str, Any]) -> int:
+    """Show each card table that ``notebook`` stored before its first deal as it is dealt
+    (in place); return how many.
+
+    A ``Table`` whose computer player cuts first (H3) waits for its page to ask for that move
+    (``ai_delay``): a notebook run without a page (``make notebooks``) stores it before the
+    deal, with empty hands, which a reader of the docs would see. Here the cell that made the
+    table runs again (seeded: the same game) and the computer plays until it is the learner's
+    turn, as the page does a second after it draws; the stored ``view`` traits become that
+    moment's. Other tables are left as stored."""
+    from rummykit.widgets.table import Table
+
+    state = notebook.get("metadata", {}).get("widgets", {}).get(STATE, {}).get("state", {})
+    count = 0
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get(VIEW)
+            model = state.get(view["model_id"]) if view else None
+            if model is None or not model["state"].get("_anywidget_id", "").endswith(".Table"):
+                continue
+            stored = model["state"]["view"]
+            if stored.get("phase") != "cut" or stored.get("my_turn"):
+                continue
+            namespace: dict[str, Any] = {}
+            exec(compile("".join(cell["source"]), "<a notebook cell>", "exec"), namespace)
+            (table,) = [v for v in namespace.values() if isinstance(v, Table)]
+            table.run_ai()
+            fresh = table.get_state()
+            model["state"].update({k: v for k, v in fresh.items() if k.startswith("view")})
+            table.close()
+            count += 1
+    return count
 
 
 def with_fallbacks(notebook: dict[str, Any]) -> int:

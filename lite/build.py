@@ -307,11 +307,28 @@ def stage_pyodide(
 
 def referenced_docs(sources: list[Path]) -> list[Path]:
     """The pages of docs/ the notebooks name or link to (``docs/rules.md``,
-    ``../../docs/pt/rules.md``), and that exist."""
+    ``../../docs/pt/rules.md``), and that exist, and the pages of docs/ those link to, and so
+    on: every relative link of the site leads to a page it holds."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from rummykit.tutorials import links
+    finally:
+        sys.path.remove(str(ROOT))
     named = {ROOT / "docs" / name for name in RULE_DOCS}
     for source in sources:
-        named.update(ROOT / m for m in DOC_REFERENCE.findall(source.read_text(encoding="utf-8")))
-    return sorted(path for path in named if path.is_file())
+        text = source.read_text(encoding="utf-8")
+        named.update(ROOT / m for m in DOC_REFERENCE.findall(text))
+        named.update((source.parent / target).resolve() for target in links(text))
+    todo = sorted(path for path in named if path.is_file())
+    found: set[Path] = set()
+    while todo:
+        page = todo.pop()
+        if page in found or not page.is_relative_to(ROOT / "docs") or not page.is_file():
+            continue
+        found.add(page)
+        if page.suffix == ".md":
+            todo += [(page.parent / t).resolve() for t in links(page.read_text(encoding="utf-8"))]
+    return sorted(found)
 
 
 def student_notebook(source: Path) -> str:
@@ -351,15 +368,31 @@ def stage_files(into: Path) -> list[Path]:
         for path in sorted((ROOT / "notebooks").rglob("*"))
         if path.suffix in (".ipynb", ".md") and ".ipynb_checkpoints" not in path.parts
     ]
+    sys.path.insert(0, str(ROOT))
+    try:
+        from rummykit.tutorials import relink
+    finally:
+        sys.path.remove(str(ROOT))
+    sources = [*notebooks, *referenced_docs(notebooks)]
+    carried = {
+        path.relative_to(ROOT).as_posix(): path.relative_to(ROOT).as_posix() for path in sources
+    }
     copied = []
-    for source in [*notebooks, *referenced_docs(notebooks)]:
+    for source in sources:
         relative = source.relative_to(ROOT)
         target = into / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.suffix == ".ipynb":
-            target.write_text(student_notebook(source), encoding="utf-8")
+            text = student_notebook(source)
+        elif source.suffix == ".md":
+            text = source.read_text(encoding="utf-8")
         else:
             shutil.copyfile(source, target)
+            copied.append(relative)
+            continue
+        # a link to a file the site doesn't hold (the repository's README, say): plain words
+        place = relative.as_posix()
+        target.write_text(relink(text, place, place, carried), encoding="utf-8")
         copied.append(relative)
     for relative, page in handouts().items():
         (into / relative).write_text(page, encoding="utf-8")

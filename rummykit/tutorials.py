@@ -12,17 +12,18 @@ True
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     written = copy_notebooks(folder, language="en")
 ...     copied = sorted(path.relative_to(folder).as_posix() for path in written)
->>> copied == sorted([*names, "handout-hungarian.html", "handout-rommi.html"])
+>>> pages = [name for name, _ in linked_pages("en")]  # the rules the lessons link to
+>>> copied == sorted([*names, *pages, "handout-hungarian.html", "handout-rommi.html"])
 True
 
 With another language, that language's lessons (at the top of the folder), its handouts and
-the rules and glossary pages its lessons link to:
+the rules and glossary pages its lessons link to (and the English rules those refer to):
 
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     written = copy_notebooks(folder, language="pt", edition="teacher")
 ...     copied = sorted(path.relative_to(folder).as_posix() for path in written)
->>> copied[:2], copied[-5:]
-(['01_combinacoes.ipynb', '02_rodada_hungara.ipynb'], ['glossary.md', 'handout-hungarian.html', 'handout-rommi.html', 'rules.md', 'teaching.md'])
+>>> copied[:2], copied[-6:]
+(['01_combinacoes.ipynb', '02_rodada_hungara.ipynb'], ['glossary.md', 'handout-hungarian.html', 'handout-rommi.html', 'rules-en.md', 'rules.md', 'teaching.md'])
 
 ``rummykit notebooks DIR`` and ``rummykit lab [DIR]`` are :func:`notebooks_command` and
 :func:`lab_command`.
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import posixpath
 import re
 import subprocess
 import sys
@@ -51,17 +53,18 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_FOLDER",
     "TutorialsError",
-    "beside",
     "copy_notebooks",
     "guide",
     "lab_arguments",
     "lab_command",
     "lesson_files",
     "linked_pages",
+    "links",
     "notebook_bytes",
     "notebooks_command",
     "notebooks_source",
     "printables",
+    "relink",
     "replace_process",
     "tutorial_files",
 ]
@@ -148,40 +151,81 @@ def guide(language: str = "en") -> Traversable | None:
 
 LINKED_PAGES = ("rules.md", "glossary.md")
 """The pages of docs/ in their language that the Portuguese and Finnish lessons link to
-(``../../docs/pt/rules.md`` in the repository); copied beside the lessons, links made to match."""
+(``../../docs/pt/rules.md`` in the repository), copied beside the lessons."""
 
-_LINK = re.compile(r"\]\(\.\./\.\./docs/(?:pt|fi)/(rules|glossary)\.md")
+ENGLISH_RULES = "rules-en.md"
+"""Where the English rules page (``docs/rules.md``), which the translated rules pages link to
+for the details, is copied beside a translation's lessons."""
 
 
-def linked_pages(language: str = "en") -> list[tuple[str, bytes]]:
-    """The pages the language's lessons link to, to copy beside them (none for English).
+def _page(relative: str) -> Traversable | Path:
+    """A page of docs/ (``pt/rules.md``): the installed package's ``rummykit/guides``, or a
+    source checkout's ``docs/``."""
+    packaged = resources.files("rummykit") / "guides"
+    if packaged.is_dir():
+        return packaged.joinpath(*relative.split("/"))
+    return _CHECKOUT.parent / "docs" / relative
 
-    >>> [name for name, _ in linked_pages("pt")], linked_pages("en")
-    (['rules.md', 'glossary.md'], [])
+
+def linked_pages(language: str = "en") -> list[tuple[str, str]]:
+    """The pages of docs/ copied with the lessons of ``language``, so that their links work:
+    (where it goes in the folder, its path in docs/). For a translation, its rules and
+    glossary and the English rules they refer to; for English, the English rules, and each
+    translation's pages in its folder.
+
+    >>> linked_pages("pt")
+    [('rules.md', 'pt/rules.md'), ('glossary.md', 'pt/glossary.md'), ('rules-en.md', 'rules.md')]
+    >>> linked_pages("en")[:3]
+    [('rules.md', 'rules.md'), ('fi/rules.md', 'fi/rules.md'), ('fi/glossary.md', 'fi/glossary.md')]
     """
-    if language == "en":
-        return []
-    out = []
-    for name in LINKED_PAGES:
-        packaged = resources.files("rummykit") / "guides"
-        page = (
-            packaged / language / name
-            if packaged.is_dir()
-            else _CHECKOUT.parent / "docs" / language / name
-        )
-        if page.is_file():
-            out.append((name, page.read_bytes()))
+    if language != "en":
+        pages = [(name, f"{language}/{name}") for name in LINKED_PAGES]
+        return [*pages, (ENGLISH_RULES, "rules.md")]
+    folders = sorted({name.split("/")[0] for name, _ in tutorial_files() if "/" in name})
+    out = [("rules.md", "rules.md")]
+    for folder in folders:
+        out += [(f"{folder}/{name}", f"{folder}/{name}") for name in LINKED_PAGES]
+        out.append((f"{folder}/{ENGLISH_RULES}", "rules.md"))
     return out
 
 
-def beside(text: str) -> str:
-    """A lesson's links to its language's rules and glossary pages made to point beside it,
-    where :func:`copy_notebooks` puts them.
+_LINK = re.compile(r"\[([^\]\n]*)\]\(([^()\s#:]+)(#[^()\s]*)?\)")
+"""A Markdown link to a file by a relative path (not a web address, not an anchor alone)."""
 
-    >>> beside("[as regras](../../docs/pt/rules.md#r3) e o [glossário](../../docs/pt/glossary.md)")
-    '[as regras](rules.md#r3) e o [glossário](glossary.md)'
+
+def links(text: str) -> list[str]:
+    """The relative paths ``text`` links to (Markdown links, anchors left out).
+
+    >>> links("[a](../rules.md#r3), [b](https://example.org), [c](#top), [d](02.ipynb)")
+    ['../rules.md', '02.ipynb']
     """
-    return _LINK.sub(r"](\1.md", text)
+    return [link.group(2) for link in _LINK.finditer(text)]
+
+
+def relink(text: str, source: str, placed: str, carried: dict[str, str]) -> str:
+    """``text`` (a lesson or a page from the repository's ``source``, written to ``placed`` in
+    a folder) with each relative link made to point where the folder holds its target
+    (``carried``: a repository path to its path in the folder), or, to a file the folder
+    doesn't hold, made plain words: no link leads nowhere.
+
+    >>> carried = {"docs/pt/rules.md": "rules.md", "notebooks/pt/02.ipynb": "02.ipynb"}
+    >>> relink("[as regras](../../docs/pt/rules.md#r3), [a 02](02.ipynb)",
+    ...        "notebooks/pt/01.ipynb", "01.ipynb", carried)
+    '[as regras](rules.md#r3), [a 02](02.ipynb)'
+    >>> relink("[página em inglês](../languages.md) e [site](https://example.org)",
+    ...        "docs/pt/teaching.md", "teaching.md", carried)
+    'página em inglês e [site](https://example.org)'
+    """
+
+    def one(link: re.Match[str]) -> str:
+        words, target, anchor = link.group(1), link.group(2), link.group(3) or ""
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(source), target))
+        if resolved not in carried:
+            return words
+        where = posixpath.relpath(carried[resolved], posixpath.dirname(placed) or ".")
+        return f"[{words}]({where}{anchor})"
+
+    return _LINK.sub(one, text)
 
 
 def printables(language: str = "en", edition: str = "student") -> list[tuple[str, bytes]]:
@@ -244,7 +288,17 @@ def copy_notebooks(
         raise TutorialsError(render("tutorials_not_a_folder", folder=str(target)))
     spoken = resolve(language)
     files = lesson_files(spoken)
-    made = printables(spoken, edition) + linked_pages(spoken)
+    pages = [(name, _page(docs)) for name, docs in linked_pages(spoken)]
+    pages = [(name, page) for name, page in pages if page.is_file()]
+    made = printables(spoken, edition) + [(name, page.read_bytes()) for name, page in pages]
+    # where each copied file came from in the repository, for their links (:func:`relink`)
+    lessons = "notebooks" if spoken == "en" or files == tutorial_files() else f"notebooks/{spoken}"
+    origin = {name: f"{lessons}/{name}" for name, _ in files}
+    origin.update({name: f"docs/{docs}" for name, docs in linked_pages(spoken)})
+    teaching = "teaching.md" if spoken == "en" else f"{spoken}/teaching.md"
+    origin.setdefault("teaching.md", f"docs/{teaching}")
+    written_names = {n for n, _ in files} | {n for n, _ in made}
+    carried = [(source, name) for name, source in origin.items() if name in written_names]
     present = [
         name for name in [*(n for n, _ in files), *(n for n, _ in made)] if (target / name).exists()
     ]
@@ -266,21 +320,32 @@ def copy_notebooks(
             path = target / name
             path.parent.mkdir(exist_ok=True)
             data = notebook_bytes(item, edition) if name.endswith(".ipynb") else item.read_bytes()
-            if spoken != "en" and name.endswith(".ipynb"):
-                data = beside(data.decode("utf-8")).encode("utf-8")
-            path.write_bytes(data)
+            path.write_bytes(_relinked(data, name, origin, carried))
             written.append(path)
         for name, data in made:
             if keep and not force and name in present:
                 continue
             path = target / name
-            path.write_bytes(data)
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(_relinked(data, name, origin, carried))
             written.append(path)
     except OSError as error:
         raise TutorialsError(
             render("tutorials_cannot_write", folder=str(target), error=error.strerror or error)
         ) from error
     return written
+
+
+def _relinked(
+    data: bytes, name: str, origin: dict[str, str], carried: list[tuple[str, str]]
+) -> bytes:
+    """A copied lesson or page with its links made to work in the folder (:func:`relink`):
+    to the copy in its own folder, when a page is copied to more than one (``rules-en.md``)."""
+    if not name.endswith((".ipynb", ".md")) or name not in origin:
+        return data
+    here = posixpath.dirname(name)
+    nearest = dict(sorted(carried, key=lambda pair: posixpath.dirname(pair[1]) == here))
+    return relink(data.decode("utf-8"), origin[name], name, nearest).encode("utf-8")
 
 
 def notebook_bytes(item: Traversable, edition: str = "student") -> bytes:

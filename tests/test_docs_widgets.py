@@ -75,14 +75,13 @@ def test_the_table_is_drawn_with_its_sentence_and_its_cards() -> None:
     traits = copy.deepcopy(state[table_id]["state"])
     picture = static_html(table_id, state)
     assert traits["view"]["status"] in picture
-    # a hand-made moment: two cards in hand, a meld on the table, a discard on the pile
+    # a hand-made moment: two cards in hand, a meld on the table, a discard on the pile (the
+    # hand and the melds are traits of their own, as the widget syncs them)
     deck = traits["deck"]
-    traits["view"].update(
-        hand=[{"text": "7♥"}, {"text": "K♠"}],
-        melds=[{"label": "Meld 1", "cards": ["5♣", "6♣", "7♣"]}],
-        discard_top={"text": "2♦"},
-        status="Your turn: draw from the stock.",
-    )
+    assert {"hand", "melds"} <= set(traits["view"]["apart"])
+    traits["view_hand"] = [{"text": "7♥"}, {"text": "K♠"}]
+    traits["view_melds"] = [{"label": "Meld 1", "cards": ["5♣", "6♣", "7♣"]}]
+    traits["view"].update(discard_top={"text": "2♦"}, status="Your turn: draw from the stock.")
     drawn = static_html(table_id, {table_id: {**state[table_id], "state": traits}})
     assert "Your turn: draw from the stock." in drawn
     hand = drawn[drawn.index("rk-static-hand") :]
@@ -90,6 +89,33 @@ def test_the_table_is_drawn_with_its_sentence_and_its_cards() -> None:
     for card in ("5♣", "6♣", "7♣", "2♦"):
         assert deck[card] in drawn
     assert deck["back"] in drawn  # the stock
+
+
+@pytest.mark.parametrize("path", ["04_play.ipynb", "pt/04_jogar.ipynb", "fi/04_pelaa.ipynb"])
+def test_the_docs_show_the_table_dealt_not_before_the_deal(path: str) -> None:
+    """The lesson stores its table before the computer's cut (the page asks for that move);
+    the docs show it dealt: the learner's hand (14 cards or more), their turn, in the lesson's
+    language, every card drawn; nothing but the game's moment changed."""
+    notebook = load(ROOT / "notebooks" / path)
+    state = saved_state(notebook)
+    (table_id,) = [
+        i for i, m in state.items() if m["state"].get("_anywidget_id", "").endswith(".Table")
+    ]
+    stored = copy.deepcopy(state[table_id]["state"])
+    assert stored["view"]["phase"] == "cut" and stored["view_hand"] == []  # what the file holds
+    assert widget_fallback.dealt_tables(notebook) == 1
+    dealt = state[table_id]["state"]
+    assert dealt["view"]["phase"] != "cut" and dealt["view"]["my_turn"]
+    assert dealt["view"]["language"] == stored["view"]["language"]
+    hand = [card["text"] for card in dealt["view_hand"]]
+    assert len(hand) >= 14
+    for trait in ("deck", "labels", "layout", "_esm", "ai_delay"):
+        assert dealt[trait] == stored[trait], trait  # only the game's moment changed
+    picture = static_html(table_id, state)
+    assert dealt["view"]["status"] in picture
+    drawn = picture[picture.index("rk-static-hand") :]
+    assert drawn.count("<svg") == len(hand)
+    assert widget_fallback.dealt_tables(notebook) == 0  # dealt already: left as it is
 
 
 def test_the_meld_checker_is_drawn_with_its_buttons_and_verdict() -> None:

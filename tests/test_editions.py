@@ -106,15 +106,22 @@ def test_the_teacher_edition_is_the_repositorys_notebook() -> None:
         edition(lesson, "answers")  # type: ignore[arg-type]
 
 
+def beside(text: str) -> str:
+    """A translated lesson's links to its language's pages of docs/, as ``rummykit notebooks``
+    makes them: to the copies it puts in the lesson's folder (tests/test_notebook_links.py)."""
+    return re.sub(r"\]\(\.\./\.\./docs/(?:pt|fi)/", "](", text)
+
+
 def test_rummykit_notebooks_writes_the_student_edition_unless_asked(tmp_path: Path) -> None:
     assert main(["notebooks", str(tmp_path / "class")]) == 0
     for name in LESSONS:
         copied = json.loads((tmp_path / "class" / name).read_text(encoding="utf-8"))
-        assert copied == student_edition(load(name))
+        assert copied == json.loads(beside(json.dumps(student_edition(load(name)))))
         assert_nothing_given_away(copied, name)
     assert main(["notebooks", "--edition", "teacher", str(tmp_path / "mine")]) == 0
     for name in LESSONS:
-        assert (tmp_path / "mine" / name).read_bytes() == (NOTEBOOKS / name).read_bytes()
+        teacher = (NOTEBOOKS / name).read_text(encoding="utf-8")
+        assert (tmp_path / "mine" / name).read_text(encoding="utf-8") == beside(teacher)
     assert main(["notebooks", "--edition", "answers", str(tmp_path / "x")]) == 2
 
 
