@@ -14,6 +14,9 @@ cost one; here:
 - a page that closes asks Voilà to shut its kernel down (Voilà's own ``beforeunload``
   request); here the kernel goes :data:`LEAVE_GRACE` seconds later, unless the same seat
   asks for its table again first (a reload sends the same request);
+- an address that sends :data:`WRONG_CODES` wrong codes within :data:`WRONG_WINDOW` seconds
+  gets a "wait" page (HTTP 429, with ``Retry-After``) for any code it sends until the oldest
+  of them is that old (:class:`WrongCodes`): guessing the code takes years, not minutes;
 - at most ``max_students`` seats have a table at once: one more gets a "the class is full"
   page (HTTP 503), and no kernel. A seat whose kernel was culled (its page closed long
   enough) frees its place.
@@ -32,9 +35,13 @@ from __future__ import annotations
 
 import hmac
 import html
+import math
 import os
 import re
 import secrets
+import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -45,9 +52,12 @@ __all__ = [
     "COOKIE",
     "LEAVE_GRACE",
     "MAX_VARIABLE",
+    "WRONG_CODES",
+    "WRONG_WINDOW",
     "ClassroomVoila",
     "DoorHandler",
     "Seat",
+    "WrongCodes",
     "codes_match",
 ]
 
@@ -63,6 +73,12 @@ LEAVE_GRACE = 8
 COOKIE = "rummykit-seat"
 """The signed cookie that names a student's seat."""
 
+WRONG_CODES = 5
+"""Wrong class codes an address may send within :data:`WRONG_WINDOW` seconds."""
+
+WRONG_WINDOW = 60.0
+"""Seconds over which :data:`WRONG_CODES` are counted."""
+
 _KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
 
 
@@ -70,6 +86,54 @@ def codes_match(expected: str, given: str) -> bool:
     """Whether ``given`` is the class code: case and surrounding spaces aside, compared in
     constant time."""
     return hmac.compare_digest(expected.strip().upper(), given.strip().upper())
+
+
+class WrongCodes:
+    """The wrong class codes each address sent lately: after ``most`` within ``window``
+    seconds, the address waits until the oldest of them is ``window`` seconds old.
+
+    >>> now = [0.0]
+    >>> tries = WrongCodes(most=3, window=60, clock=lambda: now[0])
+    >>> for second in (0, 10, 20):
+    ...     now[0] = second
+    ...     tries.wrong("10.0.0.7")
+    >>> tries.wait("10.0.0.7"), tries.wait("10.0.0.8")
+    (40, 0)
+    >>> now[0] = 60.5
+    >>> tries.wait("10.0.0.7")
+    0
+    """
+
+    def __init__(
+        self,
+        most: int = WRONG_CODES,
+        window: float = WRONG_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.most, self.window, self.clock = most, window, clock
+        self.sent: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str) -> deque[float]:
+        now = self.clock()
+        for who in list(self.sent):  # forget what is older than the window, for every address
+            times = self.sent[who]
+            while times and times[0] <= now - self.window:
+                times.popleft()
+            if not times:
+                del self.sent[who]
+        return self.sent.get(address, deque())
+
+    def wait(self, address: str) -> int:
+        """Whole seconds ``address`` must wait before its next code is read (0: none)."""
+        times = self._recent(address)
+        if len(times) < self.most:
+            return 0
+        return max(1, math.ceil(times[-self.most] + self.window - self.clock()))
+
+    def wrong(self, address: str) -> None:
+        """Count a wrong code from ``address``."""
+        self._recent(address)
+        self.sent.setdefault(address, deque()).append(self.clock())
 
 
 @dataclass
@@ -121,6 +185,7 @@ def door_handler() -> type[Any]:
 
     code = os.environ.pop(CODE_VARIABLE, "")
     most = int(os.environ.get(MAX_VARIABLE, "0") or 0)
+    tries = WrongCodes()
 
     class Door(TornadoVoilaHandler, DoorHandler):  # type: ignore[misc]
         def _seat_id(self) -> str | None:
@@ -196,8 +261,15 @@ def door_handler() -> type[Any]:
         def post(self, path: str | None = None) -> None:
             if path:
                 raise tornado.web.HTTPError(405)
+            address = self.request.remote_ip or ""
+            seconds = tries.wait(address)
+            if seconds:  # too many wrong codes lately: this one isn't even read
+                self.set_header("Retry-After", str(seconds))
+                self._page(429, _wait_page(seconds))
+                return
             given = self.get_body_argument("code", "")
             if not code or not codes_match(code, given):
+                tries.wrong(address)
                 self._page(403, _code_form(self.xsrf_form_html(), wrong=True))
                 return
             if self._seat_id() is None:
@@ -244,6 +316,14 @@ def _code_form(xsrf: str, *, wrong: bool) -> str:
         f"{xsrf}"
         f'<button type="submit">{html.escape(render("class_page_start"))}</button>'
         "</form>"
+    )
+
+
+def _wait_page(seconds: int) -> str:
+    return (
+        f'<p role="alert" data-testid="class-wait">'
+        f"{html.escape(render('class_page_wait', seconds=seconds))}</p>"
+        f'<p><a href="">{html.escape(render("class_page_back"))}</a></p>'
     )
 
 

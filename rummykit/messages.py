@@ -2463,10 +2463,17 @@ TEMPLATES: dict[str, str] = {
     "class_page_start": "Start my table",
     "class_page_wrong_code": "That is not the class code. Check it with your teacher and try again.",
     "class_page_starting": "Your table is being dealt; this page opens it in a moment.",
+    "class_page_wait": (
+        "Too many wrong class codes came from this computer in the last minute. Wait "
+        "{seconds:seconds}, then type the code again."
+    ),
+    "class_page_back": "Back to the class code",
     "class_page_full": (
         "The class is full: {count:students} at most, and every place is taken. Ask your "
         "teacher, or try again when someone has left."
     ),
+    "count_seconds_one": "{n} second",
+    "count_seconds_other": "{n} seconds",
     "count_students_one": "{n} student",
     "count_students_other": "{n} students",
     "class_reasoning_note": (

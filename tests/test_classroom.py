@@ -442,3 +442,25 @@ def test_a_student_s_table_keeps_the_teacher_s_cards_and_never_mentions_code(
         assert page.table.show_reasoning is page.open_cards
         words = " ".join(str(v) for v in page.table.labels.values())
         assert "show_reasoning" not in words and "=False" not in words
+
+
+def test_wrong_codes_are_counted_per_address_and_forgotten_after_the_window() -> None:
+    from rummykit.classroom_server import WRONG_CODES, WRONG_WINDOW, WrongCodes
+
+    now = [1000.0]
+    tries = WrongCodes(clock=lambda: now[0])
+    for i in range(WRONG_CODES - 1):
+        now[0] += 1
+        tries.wrong("10.0.0.1")
+        tries.wrong(f"10.0.1.{i}")  # many addresses, one wrong code each
+    assert tries.wait("10.0.0.1") == 0  # one short of the limit: the code is still read
+    now[0] += 1
+    tries.wrong("10.0.0.1")
+    first = tries.wait("10.0.0.1")
+    assert first == WRONG_WINDOW - (WRONG_CODES - 1)  # until the oldest is a window old
+    assert all(tries.wait(f"10.0.1.{i}") == 0 for i in range(WRONG_CODES - 1))
+    now[0] += first
+    assert tries.wait("10.0.0.1") == 0
+    now[0] += WRONG_WINDOW
+    tries.wait("x")
+    assert tries.sent == {}  # nothing kept for addresses that stopped

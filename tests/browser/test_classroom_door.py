@@ -3,7 +3,9 @@
 One server (``--code``, ``--max-students 5``, short culling) on a free 127.0.0.1 port; its
 kernels are counted among its own child processes. 30 bare GETs and 30 HEADs (a link preview,
 an uptime monitor, a crawler) start none; a wrong code starts none; six students type the
-code at once: five tables and one "the class is full" page; a reload keeps the table and
+code at once: five tables and one "the class is full" page; another address (127.0.0.2) that
+sends five wrong codes gets a "wait" page for its sixth, even the right one, while
+127.0.0.1's students are let in; a reload keeps the table and
 starts no second kernel; the five pages closed, the kernels are gone within the cull
 interval. No page logs a warning or an error in the console, and the teacher's terminal
 shows no warning. Prints the figures. (Chromium and Playwright as in ``test_table_browser``.)
@@ -12,6 +14,7 @@ shows no warning. Prints the figures. (Chromium and Playwright as in ``test_tabl
 from __future__ import annotations
 
 import html
+import http.client
 import http.cookiejar
 import os
 import re
@@ -20,10 +23,13 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import urllib.response
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from rummykit.messages import render
 
 from .test_table_browser import (  # noqa: F401 (fixtures)
     OUTPUT,
@@ -115,6 +121,71 @@ def test_bare_requests_and_a_wrong_code_start_no_kernel(server: Server) -> None:
         assert "That is not the class code" in refused.value.read().decode("utf-8")
     assert server.kernels() == 0
     assert not any(cookie.name == "rummykit-seat" for cookie in jar)
+
+
+def _post_from(address: str, url: str, code: str, cookie: str, token: str) -> tuple[int, Any]:
+    """The code form sent from ``address`` (another computer, as the server sees it)."""
+    where = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        where.hostname, where.port, timeout=30, source_address=(address, 0)
+    )
+    body = urllib.parse.urlencode({"code": code, "_xsrf": token})
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
+    connection.request("POST", where.path, body=body, headers=headers)
+    answer = connection.getresponse()
+    page = answer.read().decode("utf-8")
+    connection.close()
+    return answer.status, (answer.getheader("Retry-After"), page)
+
+
+def test_wrong_codes_from_one_address_get_a_wait_page(server: Server) -> None:
+    """Five wrong codes within a minute from 127.0.0.2: the sixth code from there is not read
+    (429, Retry-After, a sentence that says to wait), the right one neither; 127.0.0.1 is still
+    let in; no kernel starts."""
+    other = "127.0.0.2"
+    where = urllib.parse.urlsplit(server.url)
+    connection = http.client.HTTPConnection(
+        where.hostname, where.port, timeout=30, source_address=(other, 0)
+    )
+    connection.request("GET", where.path)
+    answer = connection.getresponse()
+    page = answer.read().decode("utf-8")
+    connection.close()
+    cookie = "; ".join(c.split(";")[0] for c in answer.headers.get_all("Set-Cookie") or [])
+    token = html.unescape(re.search(r'name="_xsrf" value="([^"]+)"', page).group(1))  # type: ignore[union-attr]
+    for attempt in range(5):
+        status, (_, page) = _post_from(other, server.url, f"WRONG-{attempt}", cookie, token)
+        assert status == 403 and "That is not the class code" in page
+    for code in ("WRONG-5", CODE):
+        status, (retry, page) = _post_from(other, server.url, code, cookie, token)
+        assert status == 429, code
+        assert retry is not None and 1 <= int(retry) <= 60
+        shown = html.unescape(re.search(r'data-testid="class-wait">([^<]+)<', page).group(1))  # type: ignore[union-attr]
+        assert shown == render("class_page_wait", seconds=int(retry), language="en")
+        assert "That is not the class code" not in page
+    # 127.0.0.1 is another address: its right code still opens the door
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(server.url, timeout=30).read().decode("utf-8")
+    token = html.unescape(re.search(r'name="_xsrf" value="([^"]+)"', page).group(1))  # type: ignore[union-attr]
+    form = urllib.parse.urlencode({"code": CODE, "_xsrf": token}).encode()
+    request = urllib.request.Request(server.url, data=form)
+    with urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect()).open(
+        request, timeout=30
+    ) as answer:
+        assert answer.status == 302
+    assert any(c.name == "rummykit-seat" for c in jar)
+    assert server.kernels() == 0  # a seat, but no table asked for: no kernel
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Keep the door's redirect as the answer (following it would ask for a table)."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def http_error_302(self, req: Any, fp: Any, code: int, msg: str, headers: Any) -> Any:
+        return urllib.response.addinfourl(fp, headers, req.full_url, code)
 
 
 def test_five_tables_one_full_page_a_reload_and_the_culling(
