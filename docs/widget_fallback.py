@@ -169,6 +169,7 @@ def dealt_tables(notebook: dict[str, Any]) -> int:
     table runs again (seeded: the same game) and the computer plays until it is the learner's
     turn, as the page does a second after it draws; the stored ``view`` traits become that
     moment's. Other tables are left as stored."""
+    from rummykit import language
     from rummykit.widgets.table import Table
 
     state = notebook.get("metadata", {}).get("widgets", {}).get(STATE, {}).get("state", {})
@@ -182,11 +183,16 @@ def dealt_tables(notebook: dict[str, Any]) -> int:
             stored = model["state"]["view"]
             if stored.get("phase") != "cut" or stored.get("my_turn"):
                 continue
+            # a translated lesson's cell sets its language for the process: set back after
+            spoken = (language._chosen, language._local)
             namespace: dict[str, Any] = {}
-            exec(compile("".join(cell["source"]), "<a notebook cell>", "exec"), namespace)
-            (table,) = [v for v in namespace.values() if isinstance(v, Table)]
-            table.run_ai()
-            fresh = table.get_state()
+            try:
+                exec(compile("".join(cell["source"]), "<a notebook cell>", "exec"), namespace)
+                (table,) = [v for v in namespace.values() if isinstance(v, Table)]
+                table.run_ai()
+                fresh = table.get_state()
+            finally:
+                language.set_language(spoken[0], local_letters=spoken[1])
             model["state"].update({k: v for k, v in fresh.items() if k.startswith("view")})
             table.close()
             count += 1

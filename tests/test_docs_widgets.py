@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from rummykit.language import get_language
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs"))
 
@@ -103,7 +105,9 @@ def test_the_docs_show_the_table_dealt_not_before_the_deal(path: str) -> None:
     ]
     stored = copy.deepcopy(state[table_id]["state"])
     assert stored["view"]["phase"] == "cut" and stored["view_hand"] == []  # what the file holds
+    before = get_language()
     assert widget_fallback.dealt_tables(notebook) == 1
+    assert get_language() == before  # the cell's set_language("pt") doesn't outlive it
     dealt = state[table_id]["state"]
     assert dealt["view"]["phase"] != "cut" and dealt["view"]["my_turn"]
     assert dealt["view"]["language"] == stored["view"]["language"]

@@ -122,4 +122,9 @@ def test_the_pip_route_copies_what_the_lessons_link_to(language: str, tmp_path: 
             links += 1
     assert links >= 3  # the rules and glossary pages, and the lessons between them
     rules = (tmp_path / "rules.md").read_text(encoding="utf-8")
-    assert rules == (ROOT / "docs" / language / "rules.md").read_text(encoding="utf-8")
+    source = (ROOT / "docs" / language / "rules.md").read_text(encoding="utf-8")
+    # the same page, its link to the English rules made to the copy beside it
+    assert "](../rules.md" in source and "](../rules.md" not in rules
+    assert rules == source.replace("](../rules.md", "](rules-en.md")
+    english = (tmp_path / "rules-en.md").read_text(encoding="utf-8")
+    assert english == (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
