@@ -292,24 +292,103 @@ def test_only_the_referee_uses_its_internal_state() -> None:
     assert all(m.startswith("rummykit.game.") for m in users), sorted(users)
 
 
-def _referee_layers() -> list[set[str]]:
-    """The layers of docs/api.md's "Inside the referee" diagram, top first, as module names."""
+def _diagram_layers(heading: str, package: str) -> list[set[str]]:
+    """The layers of one of docs/api.md's "Inside ..." diagrams, top first, as module names."""
     api = (_DOCS / "api.md").read_text(encoding="utf-8")
-    block = api.split("### Inside the referee", 1)[1].split("```text\n", 1)[1].split("```")[0]
+    block = api.split(f"### {heading}", 1)[1].split("```text\n", 1)[1].split("```")[0]
     layers = []
     for line in block.splitlines():
         names = line[:32].split("·")
-        layers.append({f"rummykit.game.{n.strip()}" for n in names})
+        layers.append({f"{package}.{n.strip()}" for n in names})
     return layers
 
 
-def test_the_referee_diagram_has_every_module_once_and_arrows_point_down() -> None:
-    layers = _referee_layers()
+@pytest.mark.parametrize(
+    ("heading", "package"),
+    [("Inside the referee", "rummykit.game"), ("Inside the meld checks", "rummykit.melds")],
+)
+def test_the_package_diagram_has_every_module_once_and_arrows_point_down(
+    heading: str, package: str
+) -> None:
+    layers = _diagram_layers(heading, package)
     listed = [m for layer in layers for m in layer]
-    game = {m for m in MODULES if m.startswith("rummykit.game.")}
-    assert sorted(listed) == sorted(game)  # each module once, none missing
+    inner = {m for m in MODULES if m.startswith(f"{package}.")}
+    assert sorted(listed) == sorted(inner)  # each module once, none missing
     for depth, layer in enumerate(layers):
         below = set().union(*layers[depth + 1 :])
         for module in layer:
-            inside = {m for m in GRAPH[module] if m.startswith("rummykit.game.")}
+            inside = {m for m in GRAPH[module] if m.startswith(f"{package}.")}
             assert inside <= below, f"{module} leans on {sorted(inside - below)}, not below it"
+
+
+# --- packages split by family: short modules, each family on the package's shared modules ----
+
+#: Packages made of one module per family (and shared modules below them): none grows long.
+_SPLIT = ("rummykit.exercises", "rummykit.melds")
+_LONGEST = 600  # lines
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(m for m in MODULES if m in _SPLIT or m.startswith(tuple(f"{p}." for p in _SPLIT))),
+)
+def test_a_module_of_a_package_split_by_family_stays_short(name: str) -> None:
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= _LONGEST, f"{name} has {lines} lines: split it by family"
+
+
+def _private_imports(source: str) -> list[str]:
+    """The private names ``source`` imports from rummykit (``from rummykit.x import _y``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (
+            node.level or (node.module or "").split(".")[0] == "rummykit"
+        ):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{node.lineno}: {node.module}.{alias.name}")
+    return found
+
+
+def test_the_private_import_finder_finds_a_private_name_and_nothing_else() -> None:
+    source = (
+        "from rummykit.melds.wording import failure, _cite\n"
+        "from collections import _chain\n"
+        "from . import _base\n"
+        "def f():\n"
+        "    from rummykit.exercises.base import __all__\n"
+    )
+    assert _private_imports(source) == ["1: rummykit.melds.wording._cite", "3: None._base"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(m for m in MODULES if m in _SPLIT or m.startswith(tuple(f"{p}." for p in _SPLIT))),
+)
+def test_a_package_split_by_family_shares_only_public_names(name: str) -> None:
+    assert _private_imports(MODULES[name].read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("package", _SPLIT)
+def test_a_package_split_by_family_keeps_its_public_names_at_its_own_path(package: str) -> None:
+    """``from rummykit.melds import X`` works for every public name, and the package's
+    ``__init__`` only gathers them: each lives in one of its modules."""
+    import importlib
+
+    front = importlib.import_module(package)
+    tree = ast.parse(MODULES[package].read_text(encoding="utf-8"))
+    defined = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    assert defined == []
+    for name in front.__all__:
+        home = getattr(front, name)
+        assert home is getattr(importlib.import_module(_home_module(package, name)), name), name
+
+
+def _home_module(package: str, name: str) -> str:
+    """The module of ``package`` whose ``__all__`` lists ``name``."""
+    import importlib
+
+    for module in sorted(m for m in MODULES if m.startswith(f"{package}.")):
+        if name in getattr(importlib.import_module(module), "__all__", ()):
+            return module
+    raise AssertionError(f"{package}.{name} is in no module's __all__")
