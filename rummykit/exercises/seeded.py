@@ -35,6 +35,7 @@ KINDS = (
     "turn_can_end",
     "deadwood_value",
 )
+"""What :func:`make_exercises` can make."""
 
 
 #: The kinds a variant can only pose with an opening threshold (H8): there is no opening total

@@ -22,6 +22,7 @@ IllegalMeld.__module__ = "rummykit.melds"  # its public home, where it is import
 
 
 MeldKind = Literal["set", "run"]
+"""A meld's kind: a set (same rank, different suits) or a run (same suit, in sequence)."""
 MELD_KINDS: tuple[MeldKind, ...] = ("set", "run")
 
 

@@ -86,6 +86,7 @@ def readings_of(
 
 
 JokerAs: TypeAlias = "Card | str | Sequence[Card | str] | None"
+"""What a player says the jokers stand for: one card, or one card per joker."""
 
 
 def joker_meanings(joker_as: JokerAs) -> tuple[Card, ...]:
