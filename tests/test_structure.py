@@ -286,10 +286,10 @@ def test_no_module_reaches_into_another_objects_private_parts(name: str) -> None
     assert _private_reads(MODULES[name].read_text(encoding="utf-8")) == []
 
 
-def _private_imports(source: str, module: str) -> list[str]:
+def _private_imports(source: str, module: str, *, same_package: bool = True) -> list[str]:
     """The private names ``source`` (module ``module``) imports from another rummykit module
-    (the modules of one subpackage, ``rummykit.game`` say, may share their helpers; the
-    top-level modules may not), as ``line: name``."""
+    (the modules of one subpackage, ``rummykit.game`` say, may share their helpers unless
+    ``same_package`` is false; the top-level modules may not), as ``line: name``."""
     package = module.rsplit(".", 1)[0]
     if package == "rummykit":
         package = module
@@ -298,7 +298,7 @@ def _private_imports(source: str, module: str) -> list[str]:
         if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("rummykit"):
             continue
         source_package = (node.module or "").rsplit(".", 1)[0]
-        if source_package == package or node.module == package:
+        if same_package and (source_package == package or node.module == package):
             continue
         for alias in node.names:
             if alias.name.startswith("_") and not alias.name.startswith("__"):
@@ -318,6 +318,7 @@ def test_the_private_import_finder_finds_a_reach_across_packages_only() -> None:
         "3: _round",
     ]
     assert _private_imports(source, "rummykit.game.legal") == ["1: _schedule"]
+    assert len(_private_imports(source, "rummykit.game.legal", same_package=False)) == 3
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -376,37 +377,13 @@ def test_a_module_of_a_package_split_by_family_stays_short(name: str) -> None:
     assert lines <= _LONGEST, f"{name} has {lines} lines: split it by family"
 
 
-def _any_private_imports(source: str) -> list[str]:
-    """The private names ``source`` imports from rummykit (``from rummykit.x import _y``), the
-    package's own modules included."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and (
-            node.level or (node.module or "").split(".")[0] == "rummykit"
-        ):
-            for alias in node.names:
-                if alias.name.startswith("_") and not alias.name.startswith("__"):
-                    found.append(f"{node.lineno}: {node.module}.{alias.name}")
-    return found
-
-
-def test_the_any_private_import_finder_finds_a_private_name_and_nothing_else() -> None:
-    source = (
-        "from rummykit.melds.wording import failure, _cite\n"
-        "from collections import _chain\n"
-        "from . import _base\n"
-        "def f():\n"
-        "    from rummykit.exercises.base import __all__\n"
-    )
-    assert _any_private_imports(source) == ["1: rummykit.melds.wording._cite", "3: None._base"]
-
-
 @pytest.mark.parametrize(
     "name",
     sorted(m for m in MODULES if m in _SPLIT or m.startswith(tuple(f"{p}." for p in _SPLIT))),
 )
 def test_a_package_split_by_family_shares_only_public_names(name: str) -> None:
-    assert _any_private_imports(MODULES[name].read_text(encoding="utf-8")) == []
+    source = MODULES[name].read_text(encoding="utf-8")
+    assert _private_imports(source, name, same_package=False) == []
 
 
 @pytest.mark.parametrize("package", _SPLIT)
