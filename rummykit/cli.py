@@ -605,7 +605,7 @@ def add_classroom(commands: Subcommands) -> None:
 
 def add_tables(commands: Subcommands) -> None:
     """Add ``rummykit tables [--ip ADDRESS] [--port N] [--db PATH|URL] [--teacher-code CODE]
-    [--records DIR] [--pace S]``."""
+    [--records DIR] [--pace S] [--server-id NAME] [--lease S] [--max-per-address N]``."""
     from rummykit.server import DEFAULT_DB, DEFAULT_PORT
 
     parser = _subcommand(
@@ -628,6 +628,16 @@ def add_tables(commands: Subcommands) -> None:
     parser.add_argument(
         "--pace", type=float, default=0.5, help=render("tables_cli_pace_help", default=0.5)
     )
+    parser.add_argument("--server-id", default=None, help=render("tables_cli_server_id_help"))
+    parser.add_argument(
+        "--lease", type=float, default=15.0, help=render("tables_cli_lease_help", default=15)
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=100,
+        help=render("tables_cli_per_address_help", default=100),
+    )
 
 
 def _run_tables(args: argparse.Namespace) -> int:
@@ -641,7 +651,16 @@ def _run_tables(args: argparse.Namespace) -> int:
         return 2
     code = args.teacher_code or os.environ.get("RUMMYKIT_TEACHER_CODE") or None
     return tables_command(
-        args.ip, args.port, args.db, code, args.records, args.pace, getattr(args, "lang", None)
+        args.ip,
+        args.port,
+        args.db,
+        code,
+        args.records,
+        args.pace,
+        getattr(args, "lang", None),
+        server_id=args.server_id,
+        lease=args.lease,
+        per_address=args.max_per_address,
     )
 
 
