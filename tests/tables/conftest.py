@@ -237,3 +237,17 @@ def wait_until(predicate: Any, timeout: float = 20.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("timed out waiting")
+
+
+def fresh_database(postgres_url: str) -> str:
+    """A new, empty database on the test PostgreSQL (each test its own: no tables of another)."""
+    import sqlalchemy as sa
+
+    name = "rk_" + secrets.token_hex(4)
+    admin = sa.create_engine(
+        postgres_url.replace("postgresql://", "postgresql+psycopg://"), isolation_level="AUTOCOMMIT"
+    )
+    with admin.connect() as db:
+        db.execute(sa.text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    return postgres_url.rsplit("/", 1)[0] + "/" + name
