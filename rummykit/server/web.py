@@ -664,7 +664,7 @@ def make_app(server: TablesServer) -> tornado.web.Application:
             (r"/api/tables/([A-Za-z0-9]{1,32})/close", CloseHandler, args),
             (r"/health", HealthHandler, args),
             (r"/teacher", TeacherPage, args),
-            (r"/", tornado.web.RedirectHandler, {"url": "/teacher"}),
+            (r"/", tornado.web.RedirectHandler, {"url": "/teacher", "permanent": False}),
         ],
         template_path=str(_HERE / "templates"),
         static_path=str(_HERE / "static"),

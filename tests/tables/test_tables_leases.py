@@ -101,7 +101,9 @@ def test_a_version_1_database_is_brought_to_version_2_with_its_tables(tmp_path: 
             "INSERT INTO rummykit_meta VALUES ('schema_version', '1')",
         ):
             db.execute(sa.text(statement))
-        settings = TableSettings.from_dict({"variant": "rommi", "seats": ["human", "easy"], "seed": 4})
+        settings = TableSettings.from_dict(
+            {"variant": "rommi", "seats": ["human", "easy"], "seed": 4}
+        )
         db.execute(
             sa.text("INSERT INTO rummykit_tables VALUES ('OLDTABLE', :s, 'open', 1.0, NULL, NULL)"),
             {"s": json.dumps(settings.to_dict())},
@@ -128,9 +130,7 @@ def test_a_version_1_database_is_brought_to_version_2_with_its_tables(tmp_path: 
     assert Store(str(path), owner="new").migrated_from is None  # once only
 
 
-def test_two_servers_on_one_database_and_a_take_over_after_sigkill(
-    serve: Any, db_url: str
-) -> None:
+def test_two_servers_on_one_database_and_a_take_over_after_sigkill(serve: Any, db_url: str) -> None:
     """Two ``rummykit tables`` processes on one database (lease 1.5 s): each plays only its
     own tables, refuses a seat at the other's; one is killed with SIGKILL and the other takes
     its table over at the same position, and the learner's token gets the seat back there."""
