@@ -206,6 +206,9 @@ async def join_table(url: str, code: str, name: str, timeout: float = 20.0) -> T
             message = await client.receive(timeout)
             if message["type"] == "error":
                 raise TableClosed(str(message.get("message")))
+    except TableClosed:  # the server's own sentence (a ConnectionError: before OSError)
+        await client.close()
+        raise
     except (OSError, asyncio.TimeoutError, tornado.websocket.WebSocketError) as exc:
         await client.close()
         raise TableClosed(
