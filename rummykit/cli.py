@@ -471,7 +471,7 @@ def add_tutorials(commands: Subcommands) -> None:
 def add_grading(commands: Subcommands) -> None:
     """Add ``rummykit assignment NOTEBOOK COURSE_DIR [--name NAME] [--points N] [--force]``
     and ``rummykit class-report [COURSE_DIR] [--assignment NAME ...] [--quiz FILE ...]
-    [--output DIR]``."""
+    [--game FILE[=NAME,...] ...] [--output DIR]``."""
 
     def assignment(args: argparse.Namespace) -> int:
         from rummykit.grading.assignments import assignment_command
@@ -481,7 +481,9 @@ def add_grading(commands: Subcommands) -> None:
     def report(args: argparse.Namespace) -> int:
         from rummykit.grading.report import class_report_command
 
-        return class_report_command(args.course, args.assignment, args.quiz, args.output)
+        return class_report_command(
+            args.course, args.assignment, args.quiz, args.output, games=args.game
+        )
 
     parser = _subcommand(
         commands,
@@ -512,6 +514,13 @@ def add_grading(commands: Subcommands) -> None:
     )
     parser.add_argument(
         "--quiz", action="append", default=[], metavar="FILE", help=render("report_cli_quiz_help")
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="FILE[=NAME,...]",
+        help=render("report_cli_game_help"),
     )
     parser.add_argument("--output", metavar="DIR", help=render("report_cli_output_help"))
 

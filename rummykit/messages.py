@@ -1190,8 +1190,8 @@ TEMPLATES: dict[str, str] = {
         'reading an nbgrader course needs nbgrader: pip install "rummykit[grading]"'
     ),
     "report_empty": (
-        "nothing to report: give an nbgrader course with autograded rummykit assignments, or "
-        "quiz exports (--quiz FILE)"
+        "nothing to report: give an nbgrader course with autograded rummykit assignments, "
+        "quiz exports (--quiz FILE) or played games (--game FILE)"
     ),
     "report_written": "Written: {html} and {csv}.",
     "quiz_export": "Export",
@@ -2667,6 +2667,15 @@ TEMPLATES: dict[str, str] = {
     "class_table_joining": "Joining table {table}…",
     "class_table_join_failed": "Table {table} could not be joined: {error}",
     "class_table_joined": "You play at table {table}, in seat {seat}.",
+    # --- w32: played games in the class report (rummykit class-report --game) ------------
+    "report_cli_game_help": (
+        "a played game (a table's record, or any saved game) whose decisions go into the "
+        "report, each reviewed against the hard computer player; =NAME,NAME,... names the "
+        "students of its seats in order (- for a computer's seat); repeat for more games"
+    ),
+    "report_game_seat": "{game}, seat {seat}",
+    "report_game_source": "game {game}",
+    "report_bad_game": "{path} is not a saved game: {error}",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",

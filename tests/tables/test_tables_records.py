@@ -60,3 +60,38 @@ def test_a_played_table_s_record_goes_into_rummykit_review(
     assert status == 200 and kept == data
     assert main(["review", str(records / f"{code}.json"), "--seat", "1"]) == 0
     assert capsys.readouterr().out.strip()
+
+    # the class report: the learners' decisions, named as the table named them
+    names = [seat["name"] or "-" for seat in view["seats"]]
+    assert names == ["Ana", "Ben", "-"]
+    out = tmp_path / "report"
+    spec = f"{path}={','.join(names)}"
+    assert main(["class-report", "--game", spec, "--output", str(out)]) == 0
+    printed = capsys.readouterr().out
+    from rummykit.grading.report import answers_from_game, class_report
+
+    report = class_report(games=[spec])
+    assert report.students() == ["Ana", "Ben"]  # the computer's seat left out
+    for seat, student in enumerate(("Ana", "Ben")):
+        result = review(text, seat)
+        answers = report.by_student()[student]
+        # every decision the review weighed is one answer; wrong exactly where it found a mistake
+        assert len(answers) == result.decisions == len(result.weighed)
+        assert sum(not a.correct for a in answers) == len(result.mistakes)
+        assert {(a.question, a.kind) for a in answers if not a.correct} == {
+            (m.number, f"game_{m.kind}") for m in result.mistakes
+        }
+        for answer in answers:
+            assert data["actions"][answer.question - 1]["seat"] == seat  # the seat's own move
+            assert answer.source == f"game {code}" and answer.rules == ()
+        right = sum(a.correct for a in answers)
+        assert f"{student}: {right} right out of {len(answers)}" in printed
+    csv_text = (out / "class-report.csv").read_text(encoding="utf-8")
+    assert csv_text.count("\nAna,") + csv_text.count("\nBen,") == len(report.answers)
+    # without names every seat is reported, named after the file
+    assert {a.student for a in answers_from_game(path)} == {f"{code}, seat {n}" for n in range(3)}
+    # a file that is no saved game is refused, naming it
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "rummykit-game", "players": 2}', encoding="utf-8")
+    assert main(["class-report", "--game", str(bad)]) == 2
+    assert f"{bad} is not a saved game" in capsys.readouterr().err
