@@ -10,6 +10,7 @@ import json
 import re
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,6 +18,14 @@ import pytest
 from rummykit.messages import render
 from rummykit.server.page import PAGE_TEXTS, SCRIPT_TEXTS
 from tests.tables.conftest import TEACHER, Served
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the module's tests (each makes its own tables)."""
+    server = Served(str(tmp_path_factory.mktemp("teacher") / "tables.db"))
+    yield server
+    server.stop()
 
 
 def _get(server: Served, path: str) -> tuple[int, dict[str, str], str]:
@@ -67,8 +76,8 @@ def test_the_teacher_page_says_every_sentence_in_its_language(serve: Any, langua
     assert status == 200 and "javascript" in headers["Content-Type"] and "innerHTML" not in body
 
 
-def test_the_page_s_language_falls_back_and_nothing_asked_is_echoed(serve: Any) -> None:
-    server: Served = serve()
+def test_the_page_s_language_falls_back_and_nothing_asked_is_echoed(served: Served) -> None:
+    server = served
     for asked in ("xx", "<script>alert(1)</script>", "p" * 5000):
         status, _, page = _get(server, "/teacher?lang=" + urllib.request.quote(asked))
         assert status == 200 and '<html lang="en">' in page and "alert(1)" not in page
@@ -77,7 +86,7 @@ def test_the_page_s_language_falls_back_and_nothing_asked_is_echoed(serve: Any) 
 
 
 def test_the_page_s_requests_open_cards_only_with_the_teacher_code(serve: Any) -> None:
-    server: Served = serve()
+    server: Served = serve()  # its own: it counts the tables
     code = server.create(variant="hungarian", seats=["human", "easy", "easy"])
     status, data = server.api("/api/tables?open=1")
     (view,) = data["tables"]
