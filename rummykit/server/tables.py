@@ -45,7 +45,7 @@ from rummykit.game.match import Match
 from rummykit.game.saved import FORMAT_VERSION, POSITION_FORMAT
 from rummykit.game.state import Game
 from rummykit.messages import render
-from rummykit.server.store import Store, StoredTable
+from rummykit.server.store import Store, StoredTable, StoreError
 from rummykit.variants import VariantError
 from rummykit.variants import variant as get_variant
 
@@ -665,7 +665,13 @@ class Hub:
         closed = []
         for table in list(self.tables.values()):
             if table.humans_connected == 0 and now - table.empty_since >= table.settings.keep_empty:
-                self.close(table)
+                try:
+                    self.close(table)
+                except (
+                    StoreError
+                ) as exc:  # another server plays it now: it is that server's to close
+                    LOG.warning("table %s: %s", table.code, exc)
+                    continue
                 closed.append(table)
         return closed
 
