@@ -1363,6 +1363,10 @@ TEMPLATES: dict[str, str] = {
     ),
     # --- the computer opponents' reasoning ---------------------------------------------
     "unknown_level": "'{name}' is not an AI level: choose one of {choices}",
+    "agent_not_its_turn": (
+        "Seat {seat} has no legal actions to choose from: it is not its turn"
+        " (an agent decides only when the referee offers its seat a move)."
+    ),
     "ai_header": "{agent} (seat {seat}) thinks:",
     "ai_candidates_header": "  options weighed, in expected points (higher is better):",
     "ai_candidate": "{action}: {why} — score {score}",

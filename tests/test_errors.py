@@ -14,15 +14,23 @@ from collections.abc import Callable
 import pytest
 
 import rummykit
+from rummykit.ai import make_agent
 from rummykit.errors import RummykitError
 from rummykit.explain import CATALOGUE, VerdictError
 from rummykit.game import Game
+from rummykit.game.observation import Observation
 from rummykit.game.record import RecordError, loads
 from rummykit.language import speaking
 from rummykit.messages import TEMPLATES, render
 
 GOOD = json.loads(Game.new("rommi", players=2, seed=3).to_json())
 DISCARD = rummykit.Discard(rummykit.parse_card("A♠")).to_dict()  # before drawing: refused
+
+
+def _waiting_seat() -> Observation:
+    """The observation of a seat whose turn it is not (it has no legal actions)."""
+    game = Game.new("rommi", players=3, seed=4)
+    return game.observation((game.current + 1) % 3)
 
 
 def _tampered(**changes: object) -> str:
@@ -91,6 +99,13 @@ CASES: dict[str, tuple[Callable[[], object], type[RummykitError], str, str | Non
         RummykitError,
         "bad_seat",
         "seat",
+    ),
+    "level": (lambda: make_agent("expert"), RummykitError, "unknown_level", "level"),
+    "agent off turn": (
+        lambda: make_agent("hard").decide(_waiting_seat()),
+        RummykitError,
+        "agent_not_its_turn",
+        "obs",
     ),
     "meld": (lambda: rummykit.make_meld("K♠ A♠ 2♠"), rummykit.IllegalMeld, "run_wraps", None),
     "move": (

@@ -34,6 +34,7 @@ from typing import Protocol, runtime_checkable
 from rummykit.ai import planning as plan
 from rummykit.ai.trace import Candidate, Decision, Note, Term, Trace, agent_name, gap, signed
 from rummykit.cards import JOKER, Card, format_cards
+from rummykit.errors import RummykitError
 from rummykit.game.actions import (
     Action,
     Cut,
@@ -74,7 +75,7 @@ class BaseAgent(ABC):
     def decide(self, obs: Observation) -> Decision:
         """Choose a legal action for ``obs.seat`` and explain it."""
         if not obs.legal_actions:
-            raise ValueError("no legal actions: it is not this seat's turn")
+            raise RummykitError(render("agent_not_its_turn", seat=obs.seat), field="obs")
         self._steps: list[Note] = []
         self._candidates: list[Candidate] = []
         self.prepare(obs)
@@ -896,7 +897,7 @@ class HardAgent(NormalAgent):
         nxt = plan.next_seat(obs)
         v = obs.variant
         if v.opening_threshold and not obs.opened[nxt]:
-            if v.no_opening_first_turn and obs.turns[nxt] == 0:
+            if v.opening_barred(obs.turns[nxt]):
                 return {}, 0
             return self.opening_threats(obs, cards)
         if obs.hand_sizes[nxt] > self.threat_size:

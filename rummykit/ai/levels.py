@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rummykit.ai.agents import LEVELS, BaseAgent
 from rummykit.ai.greedy import GreedyAgent
+from rummykit.errors import RummykitError
 from rummykit.messages import render
 
 __all__ = ["AGENTS", "make_agent"]
@@ -24,4 +25,5 @@ def make_agent(level: str) -> BaseAgent:
     try:
         return AGENTS[level.strip().lower()]()
     except KeyError:
-        raise ValueError(render("unknown_level", name=level, choices=", ".join(AGENTS))) from None
+        said = render("unknown_level", name=level, choices=", ".join(AGENTS))
+        raise RummykitError(said, field="level") from None

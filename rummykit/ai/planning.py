@@ -22,7 +22,6 @@ from rummykit.game.observation import Observation
 from rummykit.melds import Meld
 from rummykit.solver import (
     Arrangement,
-    Opening,
     best_arrangement,
     best_opening,
     can_go_out,
@@ -284,13 +283,7 @@ def table_melds(obs: Observation) -> list[Meld]:
 
 def may_open_this_turn(obs: Observation) -> bool:
     """Whether this seat may lay down its opening now (H9: not on its very first turn)."""
-    v = obs.variant
-    return obs.opened[obs.seat] or not (v.no_opening_first_turn and obs.turns[obs.seat] == 0)
-
-
-def opening_plan(obs: Observation, hand: Sequence[Card]) -> Opening:
-    """The best opening from ``hand`` (H8)."""
-    return best_opening(list(hand), obs.variant)
+    return obs.opened[obs.seat] or not obs.variant.opening_barred(obs.turns[obs.seat])
 
 
 def going_out_moves(obs: Observation, hand: Sequence[Card]) -> list[Action] | None:
@@ -567,27 +560,6 @@ def completers(hand: Sequence[Card], variant: Variant) -> set[Card]:
 def unseen_counts(obs: Observation) -> Counter[Card]:
     """How many copies of each card this seat has not seen (the stock and the other hands)."""
     return Counter(unseen_cards(obs))
-
-
-def touches(card: Card, hand: Iterable[Card]) -> bool:
-    """Whether ``card`` could make a meld with some card of ``hand`` (same rank, or the same
-    suit within two ranks, the ace at both ends); a joker touches everything."""
-    if card.is_joker:
-        return True
-    for other in hand:
-        if other.is_joker or other.rank == card.rank:
-            return True
-        if other.suit == card.suit and rank_gap(other.rank, card.rank) <= 2:
-            return True
-    return False
-
-
-def rank_gap(a: int, b: int) -> int:
-    """How far apart two ranks are in a run, the ace counting low or high."""
-    d = abs(a - b)
-    if 1 in (a, b):
-        d = min(d, abs((14 if a == 1 else a) - (14 if b == 1 else b)))
-    return d
 
 
 END_RATE: dict[int, tuple[float, ...]] = {
