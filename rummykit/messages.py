@@ -1648,6 +1648,18 @@ TEMPLATES: dict[str, str] = {
         "more cards; on the table my melds would give them places to lay off, and at the "
         "empty stock the lowest hand wins (R10)."
     ),
+    "ai_hold_layoffs_short_one": (
+        "I keep {cards} in hand for now, though it fits onto the table: there is one "
+        "card of each kind (R1), so nobody else can take its place, and melds are never "
+        "rearranged (R6); it will still fit at my last turn, and laid off now it would tell "
+        "the others what I hold."
+    ),
+    "ai_hold_layoffs_short_many": (
+        "I keep {cards} in hand for now, though they fit onto the table: there is one "
+        "card of each kind (R1), so nobody else can take their places, and melds are never "
+        "rearranged (R6); they will still fit at my last turn, and laid off now they would "
+        "tell the others what I hold."
+    ),
     "ai_empty_stock_mean": (
         "The stock is empty: asking it for a card ends the deal, and the lowest hand wins. "
         "Mine is worth {mine}; the smallest other hand, at {mean} points a card unseen, is "

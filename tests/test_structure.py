@@ -286,6 +286,45 @@ def test_no_module_reaches_into_another_objects_private_parts(name: str) -> None
     assert _private_reads(MODULES[name].read_text(encoding="utf-8")) == []
 
 
+def _private_imports(source: str, module: str) -> list[str]:
+    """The private names ``source`` (module ``module``) imports from another rummykit module
+    (the modules of one subpackage, ``rummykit.game`` say, may share their helpers; the
+    top-level modules may not), as ``line: name``."""
+    package = module.rsplit(".", 1)[0]
+    if package == "rummykit":
+        package = module
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("rummykit"):
+            continue
+        source_package = (node.module or "").rsplit(".", 1)[0]
+        if source_package == package or node.module == package:
+            continue
+        for alias in node.names:
+            if alias.name.startswith("_") and not alias.name.startswith("__"):
+                found.append(f"{node.lineno}: {alias.name}")
+    return found
+
+
+def test_the_private_import_finder_finds_a_reach_across_packages_only() -> None:
+    source = (
+        "from rummykit.tournament import _schedule, run_tournament\n"
+        "from rummykit.game.state import _helper\n"
+        "from rummykit.game import _round\n"
+    )
+    assert _private_imports(source, "rummykit.leagues") == [
+        "1: _schedule",
+        "2: _helper",
+        "3: _round",
+    ]
+    assert _private_imports(source, "rummykit.game.legal") == ["1: _schedule"]
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_imports_another_packages_private_names(name: str) -> None:
+    assert _private_imports(MODULES[name].read_text(encoding="utf-8"), name) == []
+
+
 def test_only_the_referee_uses_its_internal_state() -> None:
     users = {m for m, imported in GRAPH.items() if "rummykit.game._round" in imported}
     assert users, "the referee's modules import the internal state"
