@@ -333,8 +333,8 @@ class BaseAgent(ABC):
                 self.step("ai_layoff", lay.cards, cards=lay.cards, meld=lay.meld + 1)  # from 1
                 return lay, Note("ai_why_layoff")
             kept += lay.cards
-        if kept:
-            self.kept_layoffs(obs, kept)
+        if kept:  # a card that fits two melds is named once
+            self.kept_layoffs(obs, list(dict.fromkeys(kept)))
         exchange = self.choose_exchange(obs, hand)
         if exchange is not None:
             return exchange, Note("ai_why_exchange")
