@@ -3,7 +3,7 @@
 Each variant of hard below changes one thing (its pre-opening search, its draws, holding
 melds, its search of discards, its joker and feeding values — normal's instead — its
 search's horizon: the next draw only, or a short deal played for the least deadwood
-instead of the lowest hand) and plays
+instead of the lowest hand, its lay-offs made at once in a short deal) and plays
 the same seeded deals against normal, seats rotated, like ``ai_strength.py``. A variant
 that does better than hard itself points at the habit that costs hard points.
 
@@ -95,6 +95,16 @@ class LeastDeadwood(HardAgent):
     short_deal = 0
 
 
+class LayOffNow(HardAgent):
+    """Hard that lays its cards off onto the table at once in a short deal, while it keeps
+    its melds in hand (the habit before it kept the lay-offs too)."""
+
+    name = "layoffs-now"
+
+    def lays_off_onto(self, obs: Observation, meld: int) -> bool:
+        return True
+
+
 HABITS: dict[str, type[HardAgent]] = {
     "hard": HardAgent,
     **{
@@ -107,6 +117,7 @@ HABITS: dict[str, type[HardAgent]] = {
             NormalValues,
             OneDraw,
             LeastDeadwood,
+            LayOffNow,
         )
     },
 }

@@ -139,10 +139,33 @@ def rows(only: str | None, players: int | None, pairs: tuple[tuple[str, str], ..
 
 
 def load() -> dict[str, object]:
+    """The stored results, each row's blocks once per seed (:func:`once_per_seed`)."""
     if RESULTS.exists():
         data: dict[str, object] = json.loads(RESULTS.read_text())
+        versions = data["versions"]
+        assert isinstance(versions, dict)
+        for entry in versions.values():
+            for key, blocks in entry["rows"].items():
+                entry["rows"][key] = once_per_seed(blocks)
         return data
     return {"about": __doc__.splitlines()[0], "block": BLOCK, "versions": {}}
+
+
+def once_per_seed(blocks: list[dict[str, object]]) -> list[dict[str, object]]:
+    """``blocks`` with the first block of each seed only: a seed plays the same games every
+    time, so a second block of it (an interrupted run's, or two workers' race before
+    :func:`next_block` chose the first free seed) would count the same deals twice.
+
+    >>> [b["seed"] for b in once_per_seed([{"seed": 1000}, {"seed": 1001}, {"seed": 1000}])]
+    [1000, 1001]
+    """
+    seen: set[object] = set()
+    kept = []
+    for block in blocks:
+        if block["seed"] not in seen:
+            seen.add(block["seed"])
+            kept.append(block)
+    return kept
 
 
 def save(data: dict[str, object]) -> None:
@@ -324,16 +347,19 @@ def next_block(
     data: dict[str, object],
     version: str,
     selected: list[Row],
-    running: dict[Future[dict[str, object]], Row],
+    running: dict[Future[dict[str, object]], tuple[Row, int]],
     args: argparse.Namespace,
     favoured: set[str],
 ) -> tuple[Row, int] | None:
-    """The row to play next and its seed, counting the blocks still being played as played
-    (so two workers never play the same seed), or ``None`` when every row has its rounds."""
+    """The row to play next and its seed, counting the blocks still being played as played,
+    or ``None`` when every row has its rounds. The seed is the first from ``FIRST_SEED`` that
+    the row has neither stored nor being played: two workers never play the same seed, and
+    a block that finishes before an earlier one leaves no gap (a block lost to an interrupted
+    run is played again first)."""
     todo = []
     for row in selected:
         blocks = blocks_of(data, version, row)
-        flying = sum(1 for r in running.values() if r == row)
+        flying = sum(1 for r, _ in running.values() if r == row)
         played = sum(int(str(b["rounds"])) for b in blocks) + flying * BLOCK
         if played >= args.rounds:
             continue
@@ -345,10 +371,12 @@ def next_block(
         return None
     todo.sort(key=lambda t: (t[0], t[1]))  # stable: the table's order among equals
     row = todo[0][2]
-    blocks = blocks_of(data, version, row)
-    stored = [int(str(b["seed"])) for b in blocks]
-    flying = sum(1 for r in running.values() if r == row)
-    return row, (max(stored) + 1 if stored else FIRST_SEED) + flying
+    taken = {int(str(b["seed"])) for b in blocks_of(data, version, row)}
+    taken |= {seed for r, seed in running.values() if r == row}
+    seed = FIRST_SEED
+    while seed in taken:
+        seed += 1
+    return row, seed
 
 
 class _InProcess:
@@ -406,7 +434,7 @@ def main() -> None:
     data = load()
     deadline = None if args.minutes is None else time.monotonic() + 60 * args.minutes
     with ProcessPoolExecutor(args.workers) if args.workers > 1 else _InProcess() as pool:
-        running: dict[Future[dict[str, object]], Row] = {}
+        running: dict[Future[dict[str, object]], tuple[Row, int]] = {}
         while not args.report:
             open_ = deadline is None or time.monotonic() <= deadline
             while open_ and len(running) < args.workers:
@@ -414,12 +442,12 @@ def main() -> None:
                 if chosen is None:
                     break
                 row, seed = chosen
-                running[pool.submit(play_block, row, seed)] = row
+                running[pool.submit(play_block, row, seed)] = (row, seed)
             if not running:
                 break
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
-                row = running.pop(future)
+                row, _ = running.pop(future)
                 blocks = blocks_of(data, version, row)
                 blocks.append(future.result())
                 save(data)

@@ -33,6 +33,7 @@ import re
 import secrets
 import socket
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -430,23 +431,54 @@ def _compiled_once() -> type[Any]:
     return SharedCode
 
 
+def _page_exporter(renderer_exporter: type[Any]) -> type[Any]:
+    """Voilà's page exporter, made a subclass whose Jinja environment loads
+    :func:`_compiled_once`: the pages share the code compiled from their templates, and
+    nbconvert's own list of extensions, which every exporter of the process reads, stays as it
+    is."""
+    shared = _compiled_once()
+
+    class ClassroomExporter(renderer_exporter):  # type: ignore[misc]
+        @property
+        def environment(self) -> Any:
+            environment = super().environment
+            if shared.identifier not in environment.extensions:  # before any template loads
+                environment.add_extension(shared)
+            return environment
+
+    return ClassroomExporter
+
+
+@contextlib.contextmanager
+def _pages_compiled_once() -> Iterator[None]:
+    """While inside, Voilà builds each page with :func:`_page_exporter` (its page renderer
+    takes the exporter class by name, so the name is given the subclass and given back on the
+    way out); a Voilà that builds its pages otherwise serves as plain Voilà does."""
+    from voila import notebook_renderer  # type: ignore[import-untyped]
+
+    original = getattr(notebook_renderer, "VoilaExporter", None)
+    if not isinstance(original, type):
+        yield
+        return
+    notebook_renderer.VoilaExporter = _page_exporter(original)
+    try:
+        yield
+    finally:
+        notebook_renderer.VoilaExporter = original
+
+
 def serve(arguments: list[str]) -> None:
     """Run Voilà with ``arguments`` in this process, its page templates compiled once for all
     pages and the notebook format's validator compiled before the first page (the notebook,
     the first argument, read once)."""
     import nbformat
-    from nbconvert.exporters import templateexporter
 
-    # nbconvert names the extensions of every environment it builds (a later nbconvert without
-    # that list serves as plain Voilà does)
-    extensions: list[Any] | None = getattr(templateexporter, "JINJA_EXTENSIONS", None)
-    if isinstance(extensions, list):
-        extensions.append(_compiled_once())  # Jinja takes extension classes as well as names
     notebook = next((a for a in arguments if not a.startswith("-")), None)
     if notebook is not None and Path(notebook).is_file():
         with contextlib.suppress(ValueError, OSError):  # a bad notebook is Voilà's to report
             nbformat.read(notebook, as_version=4)  # type: ignore[no-untyped-call]
-    _launch(arguments)
+    with _pages_compiled_once():
+        _launch(arguments)
 
 
 def _launch(arguments: list[str]) -> None:

@@ -471,7 +471,7 @@ def add_tutorials(commands: Subcommands) -> None:
 def add_grading(commands: Subcommands) -> None:
     """Add ``rummykit assignment NOTEBOOK COURSE_DIR [--name NAME] [--points N] [--force]``
     and ``rummykit class-report [COURSE_DIR] [--assignment NAME ...] [--quiz FILE ...]
-    [--output DIR]``."""
+    [--game FILE[=NAME,...] ...] [--output DIR]``."""
 
     def assignment(args: argparse.Namespace) -> int:
         from rummykit.grading.assignments import assignment_command
@@ -481,7 +481,9 @@ def add_grading(commands: Subcommands) -> None:
     def report(args: argparse.Namespace) -> int:
         from rummykit.grading.report import class_report_command
 
-        return class_report_command(args.course, args.assignment, args.quiz, args.output)
+        return class_report_command(
+            args.course, args.assignment, args.quiz, args.output, games=args.game
+        )
 
     parser = _subcommand(
         commands,
@@ -512,6 +514,13 @@ def add_grading(commands: Subcommands) -> None:
     )
     parser.add_argument(
         "--quiz", action="append", default=[], metavar="FILE", help=render("report_cli_quiz_help")
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        metavar="FILE[=NAME,...]",
+        help=render("report_cli_game_help"),
     )
     parser.add_argument("--output", metavar="DIR", help=render("report_cli_output_help"))
 
@@ -605,7 +614,7 @@ def add_classroom(commands: Subcommands) -> None:
 
 def add_tables(commands: Subcommands) -> None:
     """Add ``rummykit tables [--ip ADDRESS] [--port N] [--db PATH|URL] [--teacher-code CODE]
-    [--records DIR] [--pace S]``."""
+    [--records DIR] [--pace S] [--server-id NAME] [--lease S] [--max-per-address N]``."""
     from rummykit.server import DEFAULT_DB, DEFAULT_PORT
 
     parser = _subcommand(
@@ -628,6 +637,16 @@ def add_tables(commands: Subcommands) -> None:
     parser.add_argument(
         "--pace", type=float, default=0.5, help=render("tables_cli_pace_help", default=0.5)
     )
+    parser.add_argument("--server-id", default=None, help=render("tables_cli_server_id_help"))
+    parser.add_argument(
+        "--lease", type=float, default=15.0, help=render("tables_cli_lease_help", default=15)
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=100,
+        help=render("tables_cli_per_address_help", default=100),
+    )
 
 
 def _run_tables(args: argparse.Namespace) -> int:
@@ -641,7 +660,16 @@ def _run_tables(args: argparse.Namespace) -> int:
         return 2
     code = args.teacher_code or os.environ.get("RUMMYKIT_TEACHER_CODE") or None
     return tables_command(
-        args.ip, args.port, args.db, code, args.records, args.pace, getattr(args, "lang", None)
+        args.ip,
+        args.port,
+        args.db,
+        code,
+        args.records,
+        args.pace,
+        getattr(args, "lang", None),
+        server_id=args.server_id,
+        lease=args.lease,
+        per_address=args.max_per_address,
     )
 
 

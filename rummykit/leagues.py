@@ -77,14 +77,14 @@ from rummykit.tournament import (
     AgentStanding,
     Comparison,
     GameRecord,
+    GameTask,
     Ranked,
-    _options_text,
-    _schedule,
-    _Task,
     agent_label,
     forfeit_lines,
     load_agent,
+    options_text,
     run_games,
+    seatings_of,
     standing_cells,
     standings_of,
     text_columns,
@@ -506,7 +506,7 @@ class LeagueResult(Ranked):
         """The report, line by line."""
         setting = {
             "variant": get_variant(self.variant).title,
-            "options": _options_text(self.options),
+            "options": options_text(self.options),
             "players": self.players,
             "entrants": len(self.entrants),
             "count": len(self.records),
@@ -770,14 +770,14 @@ def league(
             for table in tables:
                 met.update(frozenset(p) for p in combinations(table, 2))
             played.append(tuple(tuple(names[i] for i in t) for t in tables))
-            tasks: list[_Task] = []
+            tasks: list[GameTask] = []
             stage_seed = _round_seed(seed, stage)
             for table in tables:
-                for _, deal_seed, seating, cluster in _schedule(
+                for _, deal_seed, seating, cluster in seatings_of(
                     table, games, stage_seed, players, True
                 ):
                     tasks.append(
-                        _Task(
+                        GameTask(
                             len(tasks),
                             rules,
                             players,

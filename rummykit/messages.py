@@ -1190,8 +1190,8 @@ TEMPLATES: dict[str, str] = {
         'reading an nbgrader course needs nbgrader: pip install "rummykit[grading]"'
     ),
     "report_empty": (
-        "nothing to report: give an nbgrader course with autograded rummykit assignments, or "
-        "quiz exports (--quiz FILE)"
+        "nothing to report: give an nbgrader course with autograded rummykit assignments, "
+        "quiz exports (--quiz FILE) or played games (--game FILE)"
     ),
     "report_written": "Written: {html} and {csv}.",
     "quiz_export": "Export",
@@ -1647,6 +1647,18 @@ TEMPLATES: dict[str, str] = {
         "every player to draw before my next turn, and every other player holds {count} or "
         "more cards; on the table my melds would give them places to lay off, and at the "
         "empty stock the lowest hand wins (R10)."
+    ),
+    "ai_hold_layoffs_short_one": (
+        "I keep {cards} in hand for now, though it fits onto the table: there is one "
+        "card of each kind (R1), so nobody else can take its place, and melds are never "
+        "rearranged (R6); it will still fit at my last turn, and laid off now it would tell "
+        "the others what I hold."
+    ),
+    "ai_hold_layoffs_short_many": (
+        "I keep {cards} in hand for now, though they fit onto the table: there is one "
+        "card of each kind (R1), so nobody else can take their places, and melds are never "
+        "rearranged (R6); they will still fit at my last turn, and laid off now they would "
+        "tell the others what I hold."
     ),
     "ai_empty_stock_mean": (
         "The stock is empty: asking it for a card ends the deal, and the lowest hand wins. "
@@ -2592,6 +2604,101 @@ TEMPLATES: dict[str, str] = {
         "also serve tables where the students play each other (rummykit tables, on the next "
         "port; the teacher code is printed)"
     ),
+    # --- w32: the teacher's page of the table server (rummykit/server/templates) -----------
+    "tables_page_title": "Table play: the teacher's page",
+    "tables_page_languages": "Language",
+    "tables_page_code_heading": "Teacher code",
+    "tables_page_code_intro": (
+        "The table server printed the teacher code when it started. This page keeps it in "
+        "this browser tab only, and sends it with every request."
+    ),
+    "tables_page_code_use": "Use this code",
+    "tables_page_code_ok": "The code is right: the tables below are updated every two seconds.",
+    "tables_page_new_heading": "New tables",
+    "tables_page_variant": "Variant",
+    "tables_page_options": "House rules",
+    "tables_page_options_hint": (
+        "KEY=VALUE, separated by spaces, as rummykit check --option takes them "
+        "(e.g. opening_threshold=40); empty: the variant's own rules."
+    ),
+    "tables_page_options_bad": "'{text}' is not a house rule: write KEY=VALUE, e.g. opening_threshold=40",
+    "tables_page_seats": "Seats",
+    "tables_page_seat_none": "no seat",
+    "tables_page_seat_human": "a learner",
+    "tables_page_seat_computer": "computer: {level}",
+    "tables_page_clock": "Move clock in seconds (empty: none)",
+    "tables_page_count": "How many tables",
+    "tables_page_create": "Create",
+    "tables_page_created": "New tables: {codes}",
+    "tables_page_tables_heading": "Tables",
+    "tables_page_open_cards": "Show every hand (open cards)",
+    "tables_page_none": "No tables yet.",
+    "tables_page_table": "Table {table}",
+    "tables_page_status_open": "playing",
+    "tables_page_status_over": "round over",
+    "tables_page_status_closed": "closed",
+    "tables_page_round": "Round {round}, move {position}; seat {current} is to play.",
+    "tables_page_totals": "Match totals: {totals}",
+    "tables_page_seat": "Seat",
+    "tables_page_who": "Who",
+    "tables_page_connection": "Connection",
+    "tables_page_cards": "Cards",
+    "tables_page_score": "Score",
+    "tables_page_hand": "Hand",
+    "tables_page_free": "free",
+    "tables_page_connected": "connected",
+    "tables_page_not_connected": "not connected",
+    "tables_page_computer_playing": "the computer plays for them",
+    "tables_page_computer": "computer",
+    "tables_page_melds": "On the table",
+    "tables_page_no_melds": "no melds yet",
+    "tables_page_discard": "Discard pile (top last)",
+    "tables_page_stock": "Cards in the stock: {count}",
+    "tables_page_log": "Log",
+    "tables_page_record": "Save the record",
+    "tables_page_close": "Close the table",
+    "tables_page_closed": "Table {table} is closed; its record is kept.",
+    "tables_page_lost": "The table server does not answer: trying again.",
+    "tables_page_hidden": "hidden",
+    # --- w32: several servers on one database, the per-address cap --------------------
+    "tables_cli_server_id_help": (
+        "this server's name in the database (default: the computer's name and the port): "
+        "the same server restarted gets its tables back at once"
+    ),
+    "tables_cli_lease_help": (
+        "seconds this server holds its tables without renewing before another server on the "
+        "same database may take them over (default: {default})"
+    ),
+    "tables_cli_per_address_help": (
+        "the most WebSocket connections one network address may hold at once (default: {default})"
+    ),
+    "tables_cli_bad_number": "{option} must be a number above 0, not {value}",
+    "tables_lease_lost": "table {table} is now played by another server: this one let it go",
+    "tables_taken_over": "table {table} taken over: the server that played it stopped renewing its lease",
+    "tables_db_migrated": "the database was brought from schema version {old} to {new}",
+    "tables_too_many_connections": (
+        "too many connections from your address (at most {count} at once): close a tab and try "
+        "again"
+    ),
+    "tables_client_unreachable": "the table server at {url} can't be reached: {error}",
+    # --- w32: the table-code box of the classroom page (rummykit classroom --tables) -----
+    "class_table_code": "Table code",
+    "class_table_name": "Your name",
+    "class_table_join": "Join the table",
+    "class_table_bad_code": "'{code}' is not a table code: your teacher gives you one, like K7QXM2PA",
+    "class_table_need_name": "Type your name, so that your teacher sees who sits at the table.",
+    "class_table_joining": "Joining table {table}…",
+    "class_table_join_failed": "Table {table} could not be joined: {error}",
+    "class_table_joined": "You play at table {table}, in seat {seat}.",
+    # --- w32: played games in the class report (rummykit class-report --game) ------------
+    "report_cli_game_help": (
+        "a played game (a table's record, or any saved game) whose decisions go into the "
+        "report, each reviewed against the hard computer player; =NAME,NAME,... names the "
+        "students of its seats in order (- for a computer's seat); repeat for more games"
+    ),
+    "report_game_seat": "{game}, seat {seat}",
+    "report_game_source": "game {game}",
+    "report_bad_game": "{path} is not a saved game: {error}",
     # --- numbers with their nouns: {n:cards} in a template picks one of these by n -------
     "count_cards_one": "{n} card",
     "count_cards_other": "{n} cards",

@@ -236,6 +236,9 @@ class Review:
     position: int = 0
     level: str = "hard"
     language: str | None = field(default=None, repr=False)
+    weighed: list[tuple[int, str]] = field(default_factory=list, repr=False)
+    """Every decision weighed, mistake or not: its action number and kind (the class
+    report counts each)."""
 
     def __repr__(self) -> str:
         return (
@@ -380,7 +383,10 @@ def review(source: Any, seat: int = 0, level: str | Agent = "hard") -> Review:
     reviewer.run(actions)
     found = sorted(reviewer.found, key=lambda m: (-m.cost, m.number))
     name = agent.name
-    return Review(seat, game.variant.base or game.variant.name, reviewer.checked, found, 0, name)
+    variant_name = game.variant.base or game.variant.name
+    return Review(
+        seat, variant_name, reviewer.checked, found, 0, name, weighed=list(reviewer.weighed)
+    )
 
 
 class _Reviewer:
@@ -391,6 +397,7 @@ class _Reviewer:
         self.seat = seat
         self.agent = agent
         self.checked = 0
+        self.weighed: list[tuple[int, str]] = []  # (action number, kind) of each decision
         self.found: list[Mistake] = []
 
     def run(self, actions: Sequence[tuple[int, int, Action]]) -> None:
@@ -423,6 +430,7 @@ class _Reviewer:
     ) -> None:
         """One draw or discard of the learner's against the computer's ``decision``."""
         self.checked += 1
+        self.weighed.append((number, kind))
         if decision is None or same_action(decision.action, action):
             return
         cost = cost_of(decision, action)
@@ -460,7 +468,9 @@ class _Reviewer:
         final = (
             actions[i] if at_discard else (first, seat, yours[-1] if yours else actions[i - 1][2])
         )
-        self._play(start, final[0] if not yours else first, yours, out, final[2])
+        number = final[0] if not yours else first
+        self.weighed.append((number, "play"))
+        self._play(start, number, yours, out, final[2])
         if at_discard:
             number, _, action = actions[i]
             self._discard(number, action)

@@ -1348,19 +1348,35 @@ class _TableDeadwood:
         if len(self.laid) > _CACHE_LIMIT:
             self.laid.clear()
         options = [g for g in (_meld_groups(m, key, self.rules) for m in self.melds) if g]
-        # the sets laid off so far, each once (a joker alone fits many melds: the same set)
-        states: dict[tuple[int, ...], Counter[int]] = {(): Counter(key)}
+        # the sets laid off so far, each once (a joker alone fits many melds: the same set),
+        # with the cards still free (codes in order: a few cards, so tuples beat Counters)
+        states: dict[tuple[int, ...], tuple[int, ...]] = {(): key}
         for groups in options:
             grown = dict(states)
             for laid, avail in states.items():
                 for group in groups:
-                    need = Counter(group)
-                    if all(avail[c] >= n for c, n in need.items()):
-                        grown.setdefault(tuple(sorted(laid + group)), avail - need)
+                    rest = _without(avail, group)
+                    if rest is not None:
+                        grown.setdefault(tuple(sorted(laid + group)), rest)
             states = grown
         found = tuple(sorted(states, key=len))
         self.laid[key] = found
         return found
+
+
+def _without(cards: tuple[int, ...], group: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``cards`` less ``group`` (codes, copies counted), or None when ``group`` isn't in it.
+
+    >>> _without((3, 5, 5, 9), (5, 9)), _without((3, 5), (5, 5))
+    ((3, 5), None)
+    """
+    rest = list(cards)
+    for code in group:
+        try:
+            rest.remove(code)
+        except ValueError:
+            return None
+    return tuple(rest)
 
 
 def _meld_groups(meld: Meld, codes: tuple[int, ...], rules: _Rules) -> tuple[tuple[int, ...], ...]:

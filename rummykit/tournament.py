@@ -197,7 +197,9 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
-class _Task:
+class GameTask:
+    """One game to play, as sent to a worker: its number, rules, deal and seating."""
+
     index: int
     variant: Variant
     players: int
@@ -208,7 +210,7 @@ class _Task:
     guarded: bool = False  # an in-process agent's error or illegal action is a forfeit too
 
 
-def _play_task(task: _Task) -> GameRecord:
+def _play_task(task: GameTask) -> GameRecord:
     """Play one game (a top-level function, so spawned worker processes can run it)."""
     try:
         return _play(task)
@@ -226,7 +228,7 @@ def _play_task(task: _Task) -> GameRecord:
         ) from None
 
 
-def _play(task: _Task) -> GameRecord:
+def _play(task: GameTask) -> GameRecord:
     agents = [factory() for factory in task.factories]
     try:
         if task.unit == "match":
@@ -264,7 +266,7 @@ def _play(task: _Task) -> GameRecord:
 
 
 def _forfeited(
-    task: _Task, points: tuple[int, ...], actions: int, forfeit: tuple[int, Forfeit]
+    task: GameTask, points: tuple[int, ...], actions: int, forfeit: tuple[int, Forfeit]
 ) -> GameRecord:
     seat, why = forfeit
     note = ForfeitRecord(seat, task.seating[seat], why.code, str(why), why.stderr)
@@ -326,7 +328,7 @@ def _turn(game: Game, agent: Agent, seat: int, guarded: bool) -> None:
 # --- the schedule ---------------------------------------------------------------------------
 
 
-def _schedule(
+def seatings_of(
     lineup: tuple[int, ...], games: int, seed: int, players: int, duplicate: bool
 ) -> Iterator[tuple[int, int, tuple[int, ...], int]]:
     """(game number, deal seed, agent index per seat, cluster) for every game."""
@@ -592,7 +594,7 @@ class TournamentResult(Ranked):
             render(
                 "tournament_title",
                 variant=title,
-                options=_options_text(self.options),
+                options=options_text(self.options),
                 players=self.players,
                 games=self.games,
                 unit=unit,
@@ -703,7 +705,12 @@ def _percent(share: float) -> str:
     return render("percent", value=decimal(100 * share, ".1f"))
 
 
-def _options_text(options: dict[str, object]) -> str:
+def options_text(options: dict[str, object]) -> str:
+    """House rules as they follow a variant's name in a report: ``" (target=50)"``.
+
+    >>> options_text({"target": 50, "ace_high": True}), options_text({})
+    (' (target=50, ace_high=True)', '')
+    """
     if not options:
         return ""
     return " (" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
@@ -761,12 +768,12 @@ def run_tournament(
             labels.append(label)
         lineup.append(labels.index(label))
     seats = tuple(lineup[i % len(lineup)] for i in range(players))
-    tasks: list[_Task] = []
+    tasks: list[GameTask] = []
     clusters: list[int] = []
-    for index, deal_seed, seating, cluster in _schedule(seats, games, seed, players, duplicate):
+    for index, deal_seed, seating, cluster in seatings_of(seats, games, seed, players, duplicate):
         names = tuple(labels[i] for i in seating)
         tasks.append(
-            _Task(
+            GameTask(
                 index,
                 rules,
                 players,
@@ -795,7 +802,7 @@ def run_tournament(
     )
 
 
-def _portable(tasks: Sequence[_Task]) -> bool:
+def _portable(tasks: Sequence[GameTask]) -> bool:
     """Whether the agents can be rebuilt in a spawned process (importable, picklable)."""
     seen = {id(f): f for t in tasks for f in t.factories}
     for factory in seen.values():
@@ -812,13 +819,13 @@ def _portable(tasks: Sequence[_Task]) -> bool:
     return True
 
 
-def _play_chunk(tasks: list[_Task]) -> list[GameRecord]:
+def _play_chunk(tasks: list[GameTask]) -> list[GameRecord]:
     """Play a few games in a worker process."""
     return [_play_task(task) for task in tasks]
 
 
 def run_games(
-    tasks: list[_Task],
+    tasks: list[GameTask],
     workers: int,
     progress: Callable[[int, int], None] | None,
     executor: Executor | None = None,
@@ -875,7 +882,7 @@ def run_games(
 
 
 def _supervised(
-    tasks: list[_Task],
+    tasks: list[GameTask],
     workers: int,
     progress: Callable[[int, int], None] | None,
     executor: Executor | None,

@@ -711,6 +711,46 @@ def test_R10_hard_plays_a_short_deal_for_the_lowest_hand() -> None:
     assert old.action == Discard(Card("Q♥"))
 
 
+def test_R10_hard_keeps_its_layoffs_until_its_last_turn_in_a_short_deal() -> None:
+    """Rommi with 4 players, hard against normal: while hard keeps its melds in hand it keeps
+    the cards that fit onto the table too, says which, and lays none off; the place stays
+    its own (one card of each kind, R1; melds never rearranged, R6), so at its last turn
+    (fewer stock cards than players) every kept card still in hand goes onto the table."""
+    kept_seen = checked = 0
+    for seed in range(40):
+        game = Game.new("rommi", 4, seed=seed)
+        agents = [make_agent("hard")] + [make_agent("normal") for _ in range(3)]
+        kept: set[Card] = set()
+        last_turn_over = False
+        while not game.is_over:
+            seat = game.current
+            obs = game.observation(seat)
+            decision = decide(agents[seat], game)
+            if seat == 0:
+                notes = [n for n in decision.trace.steps if n.code.startswith("ai_hold_layoffs")]
+                if notes:
+                    assert obs.stock_size >= 4 and min(obs.hand_sizes[1:]) > 3
+                    assert not isinstance(decision.action, LayOff)
+                    named = set(notes[0].cards)
+                    assert named and named <= set(obs.hand)
+                    fits = {c for a in obs.legal_actions if isinstance(a, LayOff) for c in a.cards}
+                    assert named & fits, (named, fits)  # the first of a run's cards fits now
+                    kept |= named
+                    kept_seen += 1
+                if (
+                    obs.phase == "play"
+                    and obs.stock_size < 4
+                    and isinstance(decision.action, Discard)
+                ):
+                    last_turn_over = True
+            game.play(decision.action, seat)
+            if last_turn_over and seat == 0 and not game.is_over:
+                assert not kept & set(game.observation(0).hand), (seed, kept)
+                checked += bool(kept)
+                last_turn_over = False
+    assert kept_seen >= 5 and checked >= 3  # the habit and its last turn seen, not assumed
+
+
 def test_the_chance_of_winning_with_the_best_of_several_draws_by_brute_force() -> None:
     """``Forecast.lowest_chance(n, lowest)`` is the chance of winning with the best of n
     different cards drawn: checked against every set of n cards over small random spreads,

@@ -274,36 +274,62 @@ def test_pages_share_the_code_compiled_from_a_template(
 def test_serve_runs_voila_with_the_shared_code_and_the_validator_ready(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Voilà's pages share the code compiled from their templates through the classroom's
+    own page exporter; nbconvert's list of extensions, which every exporter reads, is the
+    same list with the same entries while the server runs and after, and Voilà's renderer
+    gets its own exporter class back."""
     pytest.importorskip("voila")
     from nbconvert.exporters import HTMLExporter, templateexporter
     from nbformat import validator
+    from voila import notebook_renderer
+    from voila.exporter import VoilaExporter
+    from voila.paths import collect_template_paths
 
-    monkeypatch.setattr(
-        templateexporter, "JINJA_EXTENSIONS", list(templateexporter.JINJA_EXTENSIONS)
-    )
+    extensions = templateexporter.JINJA_EXTENSIONS
+    before = list(extensions)
     monkeypatch.setattr(validator, "validators", {})
     ran: list[list[str]] = []
-    monkeypatch.setattr(classroom, "_launch", ran.append)
+    during: list[Any] = []
+
+    def launch(arguments: list[str]) -> None:
+        ran.append(arguments)
+        paths = collect_template_paths(["voila", "nbconvert"], "lab")
+        pages = [notebook_renderer.VoilaExporter(template_paths=paths, template_name="lab")]
+        pages.append(notebook_renderer.VoilaExporter(template_paths=paths, template_name="lab"))
+        during.extend(page.environment.bytecode_cache for page in pages)
+        during.append(pages[0].template)  # the page template loads through that environment
+        during.append(HTMLExporter().environment.bytecode_cache)  # any other exporter
+        during.append(list(templateexporter.JINJA_EXTENSIONS))
+
+    monkeypatch.setattr(classroom, "_launch", launch)
     arguments = [str(classroom.class_notebook()), "--port=9999", "--template=rummykit"]
     classroom.serve(arguments)
     assert ran == [arguments]
-    assert HTMLExporter().environment.bytecode_cache is not None
+    first, second, template, plain, listed = during
+    assert first is not None and first is second  # one cache for every page
+    assert template.name == "index.html.j2"
+    assert plain is None  # nbconvert's own exporters are left as they are
+    assert listed == before
+    assert templateexporter.JINJA_EXTENSIONS is extensions and extensions == before
+    assert notebook_renderer.VoilaExporter is VoilaExporter
+    assert VoilaExporter(template_name="lab").environment.bytecode_cache is None
     assert validator.validators  # compiled before any page asks
 
 
-def test_serve_runs_voila_as_it_is_when_nbconvert_or_the_notebook_differ(
+def test_serve_runs_voila_as_it_is_when_voila_or_the_notebook_differ(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     pytest.importorskip("voila")
-    from nbconvert.exporters import templateexporter
+    from voila import notebook_renderer
 
-    monkeypatch.delattr(templateexporter, "JINJA_EXTENSIONS")
+    monkeypatch.delattr(notebook_renderer, "VoilaExporter")  # a Voilà that builds pages otherwise
     ran: list[list[str]] = []
     monkeypatch.setattr(classroom, "_launch", ran.append)
     broken = tmp_path / "broken.ipynb"
     broken.write_text("{not json", encoding="utf-8")
     classroom.serve([str(broken), "--port=9999"])
     assert ran == [[str(broken), "--port=9999"]]
+    assert not hasattr(notebook_renderer, "VoilaExporter")
 
 
 # --- the class notebook and the student's page ------------------------------------------------

@@ -286,30 +286,126 @@ def test_no_module_reaches_into_another_objects_private_parts(name: str) -> None
     assert _private_reads(MODULES[name].read_text(encoding="utf-8")) == []
 
 
+def _private_imports(source: str, module: str, *, same_package: bool = True) -> list[str]:
+    """The private names ``source`` (module ``module``) imports from another rummykit module
+    (the modules of one subpackage, ``rummykit.game`` say, may share their helpers unless
+    ``same_package`` is false; the top-level modules may not), as ``line: name``."""
+    package = module.rsplit(".", 1)[0]
+    if package == "rummykit":
+        package = module
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("rummykit"):
+            continue
+        source_package = (node.module or "").rsplit(".", 1)[0]
+        if same_package and (source_package == package or node.module == package):
+            continue
+        for alias in node.names:
+            if alias.name.startswith("_") and not alias.name.startswith("__"):
+                found.append(f"{node.lineno}: {alias.name}")
+    return found
+
+
+def test_the_private_import_finder_finds_a_reach_across_packages_only() -> None:
+    source = (
+        "from rummykit.tournament import _schedule, run_tournament\n"
+        "from rummykit.game.state import _helper\n"
+        "from rummykit.game import _round\n"
+    )
+    assert _private_imports(source, "rummykit.leagues") == [
+        "1: _schedule",
+        "2: _helper",
+        "3: _round",
+    ]
+    assert _private_imports(source, "rummykit.game.legal") == ["1: _schedule"]
+    assert len(_private_imports(source, "rummykit.game.legal", same_package=False)) == 3
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_imports_another_packages_private_names(name: str) -> None:
+    assert _private_imports(MODULES[name].read_text(encoding="utf-8"), name) == []
+
+
 def test_only_the_referee_uses_its_internal_state() -> None:
     users = {m for m, imported in GRAPH.items() if "rummykit.game._round" in imported}
     assert users, "the referee's modules import the internal state"
     assert all(m.startswith("rummykit.game.") for m in users), sorted(users)
 
 
-def _referee_layers() -> list[set[str]]:
-    """The layers of docs/api.md's "Inside the referee" diagram, top first, as module names."""
+def _diagram_layers(heading: str, package: str) -> list[set[str]]:
+    """The layers of one of docs/api.md's "Inside ..." diagrams, top first, as module names."""
     api = (_DOCS / "api.md").read_text(encoding="utf-8")
-    block = api.split("### Inside the referee", 1)[1].split("```text\n", 1)[1].split("```")[0]
+    block = api.split(f"### {heading}", 1)[1].split("```text\n", 1)[1].split("```")[0]
     layers = []
     for line in block.splitlines():
         names = line[:32].split("·")
-        layers.append({f"rummykit.game.{n.strip()}" for n in names})
+        layers.append({f"{package}.{n.strip()}" for n in names})
     return layers
 
 
-def test_the_referee_diagram_has_every_module_once_and_arrows_point_down() -> None:
-    layers = _referee_layers()
+@pytest.mark.parametrize(
+    ("heading", "package"),
+    [("Inside the referee", "rummykit.game"), ("Inside the meld checks", "rummykit.melds")],
+)
+def test_the_package_diagram_has_every_module_once_and_arrows_point_down(
+    heading: str, package: str
+) -> None:
+    layers = _diagram_layers(heading, package)
     listed = [m for layer in layers for m in layer]
-    game = {m for m in MODULES if m.startswith("rummykit.game.")}
-    assert sorted(listed) == sorted(game)  # each module once, none missing
+    inner = {m for m in MODULES if m.startswith(f"{package}.")}
+    assert sorted(listed) == sorted(inner)  # each module once, none missing
     for depth, layer in enumerate(layers):
         below = set().union(*layers[depth + 1 :])
         for module in layer:
-            inside = {m for m in GRAPH[module] if m.startswith("rummykit.game.")}
+            inside = {m for m in GRAPH[module] if m.startswith(f"{package}.")}
             assert inside <= below, f"{module} leans on {sorted(inside - below)}, not below it"
+
+
+# --- packages split by family: short modules, each family on the package's shared modules ----
+
+#: Packages made of one module per family (and shared modules below them): none grows long.
+_SPLIT = ("rummykit.exercises", "rummykit.melds")
+_LONGEST = 600  # lines
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(m for m in MODULES if m in _SPLIT or m.startswith(tuple(f"{p}." for p in _SPLIT))),
+)
+def test_a_module_of_a_package_split_by_family_stays_short(name: str) -> None:
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= _LONGEST, f"{name} has {lines} lines: split it by family"
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(m for m in MODULES if m in _SPLIT or m.startswith(tuple(f"{p}." for p in _SPLIT))),
+)
+def test_a_package_split_by_family_shares_only_public_names(name: str) -> None:
+    source = MODULES[name].read_text(encoding="utf-8")
+    assert _private_imports(source, name, same_package=False) == []
+
+
+@pytest.mark.parametrize("package", _SPLIT)
+def test_a_package_split_by_family_keeps_its_public_names_at_its_own_path(package: str) -> None:
+    """``from rummykit.melds import X`` works for every public name, and the package's
+    ``__init__`` only gathers them: each lives in one of its modules."""
+    import importlib
+
+    front = importlib.import_module(package)
+    tree = ast.parse(MODULES[package].read_text(encoding="utf-8"))
+    defined = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    assert defined == []
+    for name in front.__all__:
+        home = getattr(front, name)
+        assert home is getattr(importlib.import_module(_home_module(package, name)), name), name
+
+
+def _home_module(package: str, name: str) -> str:
+    """The module of ``package`` whose ``__all__`` lists ``name``."""
+    import importlib
+
+    for module in sorted(m for m in MODULES if m.startswith(f"{package}.")):
+        if name in getattr(importlib.import_module(module), "__all__", ()):
+            return module
+    raise AssertionError(f"{package}.{name} is in no module's __all__")

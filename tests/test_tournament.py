@@ -17,9 +17,9 @@ from rummykit.ai import BaseAgent, Decision, EasyAgent, Note, Trace
 from rummykit.cli import main
 from rummykit.game import Observation
 from rummykit.tournament import (
+    GameTask,
     TournamentError,
     _portable,
-    _Task,
     agent_label,
     load_agent,
     run_tournament,
@@ -200,8 +200,8 @@ def test_agents_a_worker_process_cannot_import_play_here() -> None:
     assert {s.agent for s in result.standings} == {"notebook", "easy"}
 
 
-def _task(factory: object) -> _Task:
-    return _Task(0, variant("rommi"), 2, "round", 1, ("a",), (factory,))  # type: ignore[arg-type]
+def _task(factory: object) -> GameTask:
+    return GameTask(0, variant("rommi"), 2, "round", 1, ("a",), (factory,))  # type: ignore[arg-type]
 
 
 def test_two_agents_with_the_same_name_are_told_apart() -> None:

@@ -151,6 +151,16 @@ def test_more_than_is_never_said_of_equal_values() -> None:
     assert not wrong, summary(wrong)
 
 
+def test_a_kept_lay_off_is_named_once() -> None:
+    """Hard said “I keep Q♣ Q♣ in hand” of one Q♣ that fits two melds (the audit of
+    2026-12-02 found it; the deck has one Q♣)."""
+    obs, decision = decision_at("rommi", 4, 945215, ["easy", "normal", "greedy", "hard"], 7)
+    kept = [n for n in decision.trace.steps if n.code.startswith("ai_hold_layoffs")]
+    assert kept, "the decision keeps a lay-off"
+    assert all(len(set(n.cards)) == len(n.cards) for n in kept)
+    assert not audit(obs, decision), summary(audit(obs, decision))
+
+
 def test_no_otherwise_without_an_if() -> None:
     """Hard's stock option at a draw said “otherwise (100%)” with no “if” before it."""
     obs = _issue_position()

@@ -1748,6 +1748,34 @@ def _layoff(a: Audit, note: Note, at: At) -> None:
         a.fail("rule_fact", note, at, "lay-offs come after the opening (H8)")
 
 
+@claim("ai_hold_layoffs_short_one", "ai_hold_layoffs_short_many")
+def _hold_layoffs(a: Audit, note: Note, at: At) -> None:
+    """“I keep these cards though they fit onto the table; nobody else can take their
+    places”: the cards are in the hand, all of them go onto the table's melds (one after
+    another, a run's next card after the one before it), and the deck holds one of each card
+    and no joker (R1), so no other copy could fill the place first."""
+    cards = list(_cards(note.params["cards"]))
+    if _minus_ok(a.hand, tuple(cards)) is None:
+        a.fail("rule_fact", note, at, f"{text(tuple(cards))} are not in the hand")
+        return
+    if a.obs.variant.decks != 1 or a.rules.per_meld:
+        a.fail("rule_fact", note, at, "the deck holds two copies of a card, or jokers")
+    placed = True
+    while cards and placed:
+        placed = False
+        for i in range(len(a.table)):
+            for c in list(cards):
+                rest = tuple([c, *(x for x in cards if x != c)])
+                groups = Arranger(a.rules, (a.table[i],)).layoffs_with(rest, 0)
+                if groups:
+                    for x in max(groups, key=len):
+                        cards.remove(x)
+                    placed = True
+                    break
+    if cards:
+        a.fail("rule_fact", note, at, f"{text(tuple(cards))} can't be laid off onto the table")
+
+
 @claim("ai_exchange")
 def _exchange(a: Audit, note: Note, at: At) -> None:
     card = _cards(note.params["card"])[0]

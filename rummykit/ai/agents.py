@@ -325,10 +325,16 @@ class BaseAgent(ABC):
                     self.step("ai_meld", meld.cards, cards=meld.cards)
                     return legal, Note("ai_why_meld")
         loose = best_arrangement(hand, v).deadwood  # every card outside a meld
+        kept: list[Card] = []
         for lay in plan.layoff_moves(obs, [*best.laid_off, *loose]):
-            if isinstance(lay, LayOff) and self.lays_off_onto(obs, lay.meld):
+            if not isinstance(lay, LayOff):
+                continue
+            if self.lays_off_onto(obs, lay.meld):
                 self.step("ai_layoff", lay.cards, cards=lay.cards, meld=lay.meld + 1)  # from 1
                 return lay, Note("ai_why_layoff")
+            kept += lay.cards
+        if kept:  # a card that fits two melds is named once
+            self.kept_layoffs(obs, list(dict.fromkeys(kept)))
         exchange = self.choose_exchange(obs, hand)
         if exchange is not None:
             return exchange, Note("ai_why_exchange")
@@ -348,6 +354,10 @@ class BaseAgent(ABC):
     def lays_off_onto(self, obs: Observation, meld: int) -> bool:
         """Whether to lay cards off onto table meld number ``meld`` (default: any meld)."""
         return True
+
+    def kept_layoffs(self, obs: Observation, cards: list[Card]) -> None:  # noqa: B027 (a hook)
+        """A hook: ``cards`` fit onto the table but :meth:`lays_off_onto` kept them in hand
+        (a level that keeps them for a reason says it here)."""
 
     def takes_before_opening(self, obs: Observation) -> bool:
         """Whether to consider the discard pile before this seat has opened (H7, H8)."""
@@ -734,6 +744,20 @@ class HardAgent(NormalAgent):
             self.step(code, count=closest, stock=obs.stock_size)
             return False
         return True
+
+    def lays_off_onto(self, obs: Observation, meld: int) -> bool:
+        """In a short deal, lay-offs wait in hand while the melds do (:meth:`holds_melds`):
+        Rommi has one card of each kind (R1), so nobody else can take the place a card of
+        mine fits, and the table's melds are never rearranged (R6) — the place is still there
+        at my last turn; laid off sooner, a card at a run's end opens the next place to the
+        others, and it tells them what I hold."""
+        v = obs.variant
+        unique = v.decks == 1 and not v.jokers  # no other copy could take the place
+        return not (unique and self.plays_for_lowest(obs) and self.holds_melds(obs))
+
+    def kept_layoffs(self, obs: Observation, cards: list[Card]) -> None:
+        code = "ai_hold_layoffs_short_one" if len(cards) == 1 else "ai_hold_layoffs_short_many"
+        self.step(code, cards, cards=cards)
 
     def takes_before_opening(self, obs: Observation) -> bool:
         """Whether to consider the discard pile before this seat has opened (H7, H8)."""

@@ -47,9 +47,11 @@ __all__ = [
     "ReportError",
     "RuleRow",
     "answers_from_course",
+    "answers_from_game",
     "answers_from_quiz",
     "class_report",
     "class_report_command",
+    "read_game_spec",
     "read_quiz",
     "rule_sentence",
 ]
@@ -389,6 +391,72 @@ def read_quiz(path: str | os.PathLike[str]) -> list[Answer]:
     return answers_from_quiz(data, source.name)
 
 
+# --- reading a played game (a table server's record, or any saved game) ------------------------
+
+
+def answers_from_game(
+    source: str | os.PathLike[str],
+    names: Sequence[str] | None = None,
+    level: str = "hard",
+) -> list[Answer]:
+    """The decisions of a played round as answers: every draw, play and discard of each
+    seat, reviewed against the ``level`` computer player (:func:`rummykit.mistakes.review`),
+    is an answer, wrong when it cost expected points (the review's sentence says why). A
+    mistake cites no rule: game answers count under "no rule" (strategy).
+
+    ``names`` are the students of the seats in order (a table server's public view has
+    them); a seat named ``-`` or left out when names are given is not reported (a computer's
+    seat). Without names every seat is reported, named after the file and its seat. A file
+    that is not a saved game raises :class:`ReportError`."""
+    from rummykit.game.actions import Action
+    from rummykit.game.record import RecordError
+    from rummykit.mistakes import review
+
+    path = Path(source)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
+        players = int(data["players"])
+        reviews = {}
+        for seat in range(players):
+            name = (names[seat] if seat < len(names) else "-") if names is not None else ""
+            if name.strip() == "-":
+                continue
+            student = name.strip() or render("report_game_seat", game=path.stem, seat=seat)
+            reviews[student] = review(text, seat, level)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ReportError(render("report_unreadable", path=str(path), error=error)) from None
+    except (RecordError, ValueError, KeyError, TypeError) as error:
+        raise ReportError(render("report_bad_game", path=str(path), error=error)) from None
+    actions = data.get("actions", [])
+    game = render("report_game_source", game=path.stem)
+    out = []
+    for student, result in reviews.items():
+        mistakes = {(m.number, m.kind): m for m in result.mistakes}
+        for number, kind in result.weighed:
+            item = actions[number - 1]
+            played = Action.from_dict({k: v for k, v in item.items() if k != "seat"})
+            mistake = mistakes.get((number, kind))
+            out.append(
+                Answer(
+                    student,
+                    game,
+                    number,
+                    f"game_{kind}",
+                    mistake is None,
+                    ", ".join(str(a) for a in mistake.yours)
+                    if mistake is not None and mistake.yours
+                    else str(played),
+                    ", ".join(str(a) for a in (mistake.theirs or (mistake.suggested,)))
+                    if mistake is not None
+                    else "",
+                    codes=(mistake.reason.code,) if mistake is not None else (),
+                    message=str(mistake.reason) if mistake is not None else "",
+                )
+            )
+    return out
+
+
 # --- reading an nbgrader course ---------------------------------------------------------------
 
 
@@ -471,18 +539,37 @@ def class_report(
     assignments: Sequence[str] = (),
     quizzes: Sequence[str | os.PathLike[str]] = (),
     title: str = "",
+    games: Sequence[str] = (),
 ) -> ClassReport:
     """What a class got right and wrong: the rummykit exercises of an nbgrader course
-    (``course_dir``; only ``assignments`` when given) and quiz exports (``quizzes``, JSON
-    files written by :meth:`~rummykit.exercises.Quiz.save` or the quiz widget)."""
+    (``course_dir``; only ``assignments`` when given), quiz exports (``quizzes``, JSON
+    files written by :meth:`~rummykit.exercises.Quiz.save` or the quiz widget) and played
+    games (``games``: ``FILE`` or ``FILE=NAME,NAME,…``, see :func:`read_game_spec`)."""
     answers: list[Answer] = []
     if course_dir is not None:
         answers += answers_from_course(course_dir, assignments)
     for path in quizzes:
         answers += read_quiz(path)
+    for spec in games:
+        answers += answers_from_game(*read_game_spec(spec))
     if not answers:
         raise ReportError(render("report_empty"))
     return ClassReport.from_answers(answers, title)
+
+
+def read_game_spec(spec: str) -> tuple[str, list[str] | None]:
+    """A ``--game`` argument: a saved game's path, and after ``=`` the students of its seats
+    in order (``-`` for a computer's seat).
+
+    >>> read_game_spec("K7QXM2PA.json=Ana,Ben,-")
+    ('K7QXM2PA.json', ['Ana', 'Ben', '-'])
+    >>> read_game_spec("round.json")
+    ('round.json', None)
+    """
+    path, sep, names = spec.rpartition("=")
+    if not sep or Path(spec).exists():
+        return spec, None
+    return path, [name.strip() for name in names.split(",")]
 
 
 def class_report_command(
@@ -490,12 +577,13 @@ def class_report_command(
     assignments: Sequence[str],
     quizzes: Sequence[str],
     output: str | None,
+    games: Sequence[str] = (),
 ) -> int:
     """``rummykit class-report COURSE_DIR``: 0 when the report is written, 2 when not."""
     import sys
 
     try:
-        report = class_report(course_dir, assignments=assignments, quizzes=quizzes)
+        report = class_report(course_dir, assignments=assignments, quizzes=quizzes, games=games)
         folder = output or course_dir or "."
         page, table = report.save(folder)
     except (ReportError, OSError) as error:

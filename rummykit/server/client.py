@@ -30,7 +30,7 @@ from rummykit.game.actions import Action, parse_action
 from rummykit.game.observation import Observation
 from rummykit.messages import render
 
-__all__ = ["TableClient", "TableClosed"]
+__all__ = ["TableClient", "TableClosed", "join_table"]
 
 
 class TableClosed(Said, ConnectionError):
@@ -192,3 +192,26 @@ class TableClient:
 
     def __repr__(self) -> str:
         return f"<TableClient {self.code} seat={self.seat} {json.dumps(self.url)}>"
+
+
+async def join_table(url: str, code: str, name: str, timeout: float = 20.0) -> TableClient:
+    """A seat at table ``code`` for a page: connected with ``mirror=True`` (every message
+    carries the seat's own position, as :class:`~rummykit.widgets.remote.RemoteTable`
+    needs), with its first view received; :class:`TableClosed` with the server's sentence
+    when it refuses (no such table, every seat taken)."""
+    client = TableClient(url, code, name=name, mirror=True)
+    try:
+        await asyncio.wait_for(client.connect(), timeout)
+        while client.last is None:
+            message = await client.receive(timeout)
+            if message["type"] == "error":
+                raise TableClosed(str(message.get("message")))
+    except TableClosed:  # the server's own sentence (a ConnectionError: before OSError)
+        await client.close()
+        raise
+    except (OSError, asyncio.TimeoutError, tornado.websocket.WebSocketError) as exc:
+        await client.close()
+        raise TableClosed(
+            render("tables_client_unreachable", url=url, error=str(exc) or type(exc).__name__)
+        ) from exc
+    return client

@@ -26,6 +26,10 @@ rummykit.server.store.StoreError: table ABCD2345 already has an action number 1:
 from __future__ import annotations
 
 import json
+import secrets
+import socket
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,8 +41,12 @@ from rummykit.messages import render
 
 __all__ = ["SCHEMA_VERSION", "Store", "StoreError", "StoredTable", "database_url"]
 
-SCHEMA_VERSION = 1
-"""The version of the tables below; a database of another version is refused."""
+SCHEMA_VERSION = 2
+"""The version of the tables below; a database of version 1 is brought to it (:data:`MIGRATIONS`),
+one of another version is refused."""
+
+DEFAULT_LEASE = 15.0
+"""Seconds a server holds its tables without renewing before another may take them over."""
 
 _META = sa.MetaData()
 
@@ -57,6 +65,9 @@ TABLES = sa.Table(
     sa.Column("created", sa.Float, nullable=False),  # seconds since the epoch
     sa.Column("closed", sa.Float, nullable=True),
     sa.Column("record", sa.Text, nullable=True),  # the game record (JSON) once closed
+    # version 2: the server that plays the table, and until when (seconds since the epoch)
+    sa.Column("owner", sa.String(64), nullable=True),
+    sa.Column("lease_until", sa.Float, nullable=True),
 )
 SEATS = sa.Table(
     "rummykit_seats",
@@ -86,6 +97,16 @@ NOTICES = sa.Table(
     sa.Column("params", sa.Text, nullable=False),  # JSON
     sa.Column("at", sa.Float, nullable=False),
 )
+
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        "ALTER TABLE rummykit_tables ADD COLUMN owner VARCHAR(64)",
+        "ALTER TABLE rummykit_tables ADD COLUMN lease_until FLOAT",
+    ),
+}
+"""Per old version, the statements that bring a database to the next one (the same SQL on
+SQLite and PostgreSQL); run in one transaction with the version's update."""
 
 
 class StoreError(Said, RuntimeError):
@@ -137,8 +158,20 @@ class Store:
     ``synchronous=FULL``; PostgreSQL's own commit).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(
+        self,
+        url: str,
+        owner: str | None = None,
+        lease: float = DEFAULT_LEASE,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.url = database_url(url)
+        self.owner = (owner or f"{socket.gethostname()}:{secrets.token_hex(4)}")[:64]
+        """This server's name in the ``owner`` column: the tables it plays."""
+        self.lease = lease
+        self.clock = clock
+        self.migrated_from: int | None = None
+        """The schema version the database had when it was brought to this one (None: none)."""
         try:
             self.engine = sa.create_engine(self.url)
             if self.engine.dialect.name == "sqlite":
@@ -146,12 +179,26 @@ class Store:
             _META.create_all(self.engine)
             with self.engine.begin() as db:
                 found = db.execute(
-                    sa.select(META.c.value).where(META.c.key == "schema_version")
+                    sa.select(META.c.value)
+                    .where(META.c.key == "schema_version")
+                    .with_for_update()  # two servers starting at once migrate once
                 ).scalar()
                 if found is None:
                     db.execute(
                         sa.insert(META).values(key="schema_version", value=str(SCHEMA_VERSION))
                     )
+                elif found.isdigit() and int(found) in MIGRATIONS:
+                    old = int(found)
+                    while old in MIGRATIONS:
+                        for statement in MIGRATIONS[old]:
+                            db.execute(sa.text(statement))
+                        old += 1
+                    db.execute(
+                        sa.update(META)
+                        .where(META.c.key == "schema_version")
+                        .values(value=str(SCHEMA_VERSION))
+                    )
+                    self.migrated_from = int(found)
                 elif found != str(SCHEMA_VERSION):
                     raise StoreError(render("tables_db_version", found=found, ours=SCHEMA_VERSION))
         except SQLAlchemyError as exc:
@@ -163,9 +210,22 @@ class Store:
         name: str = self.engine.dialect.name
         return name
 
-    def _write(self, *statements: Any, duplicate: str | None = None) -> None:
+    def _held(self, code: str) -> Any:
+        """The statement that renews this server's lease on ``code``: it changes no row when
+        another server holds the table (its lease running, or taken over)."""
+        return (
+            sa.update(TABLES)
+            .where(TABLES.c.code == code, TABLES.c.owner == self.owner)
+            .values(lease_until=self.clock() + self.lease)
+        )
+
+    def _write(
+        self, *statements: Any, duplicate: str | None = None, held: str | None = None
+    ) -> None:
         try:
             with self.engine.begin() as db:
+                if held is not None and db.execute(self._held(held)).rowcount != 1:
+                    raise StoreError(render("tables_lease_lost", table=held))
                 for statement in statements:
                     db.execute(statement)
         except IntegrityError as exc:
@@ -181,7 +241,12 @@ class Store:
         """Store a new table and its seats (all free)."""
         self._write(
             sa.insert(TABLES).values(
-                code=code, settings=json.dumps(settings), status="open", created=now
+                code=code,
+                settings=json.dumps(settings),
+                status="open",
+                created=now,
+                owner=self.owner,
+                lease_until=self.clock() + self.lease,
             ),
             *(
                 sa.insert(SEATS).values(code=code, seat=n, kind=kind)
@@ -194,7 +259,8 @@ class Store:
         self._write(
             sa.update(SEATS)
             .where(SEATS.c.code == code, SEATS.c.seat == seat)
-            .values(token_hash=token_hash, name=name)
+            .values(token_hash=token_hash, name=name),
+            held=code,
         )
 
     def append_action(
@@ -207,6 +273,7 @@ class Store:
                 code=code, seq=seq, seat=seat, action=json.dumps(action, ensure_ascii=False), at=now
             ),
             duplicate=render("tables_db_doubled", table=code, seq=seq),
+            held=code,
         )
 
     def add_notice(
@@ -216,7 +283,8 @@ class Store:
         self._write(
             sa.insert(NOTICES).values(
                 code=code, n=n, seat=seat, notice=notice, params=json.dumps(params), at=now
-            )
+            ),
+            held=code,
         )
 
     def set_status(self, code: str, status: str, now: float, record: str | None = None) -> None:
@@ -226,7 +294,80 @@ class Store:
             values["closed"] = now
         if record is not None:
             values["record"] = record
-        self._write(sa.update(TABLES).where(TABLES.c.code == code).values(**values))
+        if status == "closed":
+            values["owner"] = None  # a closed table is no server's
+        self._write(sa.update(TABLES).where(TABLES.c.code == code).values(**values), held=code)
+
+    # --- which server plays which table (schema version 2) ------------------------------
+
+    def claim(self, code: str) -> bool:
+        """Take table ``code`` for this server when no other holds it (no owner, or its
+        lease has run out) or it is already ours; whether this server holds it now."""
+        try:
+            with self.engine.begin() as db:
+                now = self.clock()
+                taken = db.execute(
+                    sa.update(TABLES)
+                    .where(
+                        TABLES.c.code == code,
+                        TABLES.c.status != "closed",
+                        sa.or_(
+                            TABLES.c.owner.is_(None),
+                            TABLES.c.owner == self.owner,
+                            TABLES.c.lease_until < now,
+                        ),
+                    )
+                    .values(owner=self.owner, lease_until=now + self.lease)
+                )
+                return bool(taken.rowcount == 1)
+        except SQLAlchemyError as exc:
+            raise StoreError(render("tables_db_unusable", error=_first_line(exc))) from exc
+
+    def renew(self) -> set[str]:
+        """Renew this server's lease on every table it holds; the codes it still holds."""
+        try:
+            with self.engine.begin() as db:
+                db.execute(
+                    sa.update(TABLES)
+                    .where(TABLES.c.owner == self.owner, TABLES.c.status != "closed")
+                    .values(lease_until=self.clock() + self.lease)
+                )
+                return set(
+                    db.execute(
+                        sa.select(TABLES.c.code).where(
+                            TABLES.c.owner == self.owner, TABLES.c.status != "closed"
+                        )
+                    ).scalars()
+                )
+        except SQLAlchemyError as exc:
+            raise StoreError(render("tables_db_unusable", error=_first_line(exc))) from exc
+
+    def orphans(self) -> list[str]:
+        """The codes of tables not closed that no server holds: no owner, or a lease run out
+        (the server that played them stopped); another server may :meth:`claim` them."""
+        try:
+            with self.engine.connect() as db:
+                return list(
+                    db.execute(
+                        sa.select(TABLES.c.code)
+                        .where(
+                            TABLES.c.status != "closed",
+                            sa.or_(TABLES.c.owner.is_(None), TABLES.c.lease_until < self.clock()),
+                        )
+                        .order_by(TABLES.c.created)
+                    ).scalars()
+                )
+        except SQLAlchemyError as exc:
+            raise StoreError(render("tables_db_unusable", error=_first_line(exc))) from exc
+
+    def release(self) -> None:
+        """Let go of every table this server holds (a server stopping politely): another
+        server may take them over at once."""
+        self._write(
+            sa.update(TABLES)
+            .where(TABLES.c.owner == self.owner)
+            .values(owner=None, lease_until=None)
+        )
 
     def open_tables(self) -> list[StoredTable]:
         """Every table not closed, with its seats, actions and log, to play on after a restart."""

@@ -45,7 +45,7 @@ from rummykit.game.match import Match
 from rummykit.game.saved import FORMAT_VERSION, POSITION_FORMAT
 from rummykit.game.state import Game
 from rummykit.messages import render
-from rummykit.server.store import Store, StoredTable
+from rummykit.server.store import Store, StoredTable, StoreError
 from rummykit.variants import VariantError
 from rummykit.variants import variant as get_variant
 
@@ -400,8 +400,40 @@ class Hub:
         """Bring back every table the store holds open, each at its stored position; the
         number of tables."""
         for stored in self.store.open_tables():
-            self.tables[stored.code] = self._restored(stored)
+            if self.store.claim(stored.code):  # not one another server plays now
+                self.tables[stored.code] = self._restored(stored)
         return len(self.tables)
+
+    def leases(self, known: set[str]) -> tuple[set[str], list[StoredTable]]:
+        """The store's half of keeping leases (no table of the hub is touched: the web layer
+        runs it in its database thread): this server's leases renewed, and the tables no
+        server holds taken over. Returns the codes of ``known`` this server still holds, and
+        the tables taken over, to :meth:`settle`."""
+        held = self.store.renew()
+        taken = []
+        for code in self.store.orphans():
+            if code not in known and self.store.claim(code):
+                stored = self.store.table(code)
+                if stored is not None:
+                    taken.append(stored)
+        return known & held, taken
+
+    def settle(
+        self, known: set[str], held: set[str], taken: list[StoredTable]
+    ) -> tuple[list[Table], list[Table]]:
+        """The hub's half: the tables of ``known`` this server no longer holds (another
+        server took them over: it stopped renewing, e.g. stalled) leave the hub, and the
+        tables taken over come in at their stored positions. Returns (lost, taken)."""
+        lost = [self.tables.pop(code) for code in sorted(known - held) if code in self.tables]
+        for table in lost:
+            LOG.warning("%s", render("tables_lease_lost", table=table.code))
+        came = []
+        for stored in taken:
+            if stored.code not in self.tables:
+                table = self.tables[stored.code] = self._restored(stored)
+                came.append(table)
+                LOG.info("%s", render("tables_taken_over", table=stored.code))
+        return lost, came
 
     def _restored(self, stored: StoredTable) -> Table:
         settings = TableSettings.from_dict(stored.settings)
@@ -633,7 +665,13 @@ class Hub:
         closed = []
         for table in list(self.tables.values()):
             if table.humans_connected == 0 and now - table.empty_since >= table.settings.keep_empty:
-                self.close(table)
+                try:
+                    self.close(table)
+                except (
+                    StoreError
+                ) as exc:  # another server plays it now: it is that server's to close
+                    LOG.warning("table %s: %s", table.code, exc)
+                    continue
                 closed.append(table)
         return closed
 

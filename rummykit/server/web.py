@@ -27,9 +27,11 @@ import json
 import logging
 import secrets
 import signal
+import socket
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import tornado.httpserver
@@ -50,12 +52,15 @@ from rummykit.agents.protocol import (
 )
 from rummykit.messages import render
 from rummykit.server import DEFAULT_PORT
-from rummykit.server.store import Store, StoreError
+from rummykit.server.page import page_context, page_language
+from rummykit.server.store import DEFAULT_LEASE, SCHEMA_VERSION, Store, StoreError
 from rummykit.server.tables import NEXT_ROUND, Hub, Refused, Table, TableSettings
 
 __all__ = ["DEFAULT_PORT", "Limits", "TablesServer", "make_app", "tables_command"]
 
 LOG = logging.getLogger("rummykit.tables")
+
+_HERE = Path(__file__).resolve().parent
 
 MAX_PER_SEAT = 3
 """Connections one seat may have at once (a learner's tabs): a new one closes the oldest."""
@@ -64,15 +69,31 @@ MAX_MESSAGE = 64 * 1024
 """The largest WebSocket message a client may send (bytes): an action is far smaller."""
 
 
+MAX_PER_ADDRESS = 100
+"""WebSocket connections one network address may hold at once by default: a class of 30
+behind one school router, each with a few tabs, stays under it; one machine opening
+connections by the thousand does not."""
+
+CLOSE_TOO_MANY = 1013
+"""The WebSocket close code of a connection over its address's cap ("try again later")."""
+
+
 class Limits:
     """Per-connection limits: ``rate`` messages a second on average, bursts of ``burst``;
     ``strikes`` refusals (garbage, forged, over the rate) before the connection is closed;
-    ``hello_within`` seconds to say hello."""
+    ``hello_within`` seconds to say hello; ``per_address`` connections one address may
+    hold at once."""
 
     def __init__(
-        self, rate: float = 10.0, burst: int = 30, strikes: int = 20, hello_within: float = 10.0
+        self,
+        rate: float = 10.0,
+        burst: int = 30,
+        strikes: int = 20,
+        hello_within: float = 10.0,
+        per_address: int = MAX_PER_ADDRESS,
     ) -> None:
         self.rate, self.burst, self.strikes, self.hello_within = rate, burst, strikes, hello_within
+        self.per_address = per_address
 
 
 class _Bucket:
@@ -116,6 +137,9 @@ class TablesServer:
         self.running: set[str] = set()
         self.tasks: set[asyncio.Future[None]] = set()
         self.teacher_failures: dict[str, list[float]] = {}
+        self.addresses: dict[str, int] = {}  # open WebSocket connections per address
+        self.leasing = False
+        self.last_lease = time.monotonic()
 
     def lock(self, table: Table) -> asyncio.Lock:
         found = self.locks.get(table.code)
@@ -266,6 +290,36 @@ class TablesServer:
             self.kick(table)
         for table in self.hub.sweep():
             self.locks.pop(table.code, None)
+        if not self.leasing and time.monotonic() - self.last_lease >= self.hub.store.lease / 3:
+            self.leasing = True
+            task = asyncio.ensure_future(self._leases())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _leases(self) -> None:
+        """Renew this server's leases and take over the tables of a server that stopped
+        (several servers on one database: docs/tables.md); a table another server took
+        over is let go, its seats told."""
+        loop = asyncio.get_running_loop()
+        known = set(self.hub.tables)
+        try:
+            held, taken = await loop.run_in_executor(self.db, self.hub.leases, known)
+            lost, came = self.hub.settle(known, held, taken)
+            for table in lost:
+                self.locks.pop(table.code, None)
+                for seat in table.seats:
+                    for connection in list(seat.connections):
+                        assert isinstance(connection, SeatSocket)
+                        connection.refuse(Refused("tables_lease_lost", table=table.code), True)
+            for table in came:
+                self.kick(table)
+        except StoreError as exc:
+            LOG.error("%s", exc)
+        except Exception:
+            LOG.exception("the leases could not be kept")
+        finally:
+            self.last_lease = time.monotonic()
+            self.leasing = False
 
     # --- the teacher -------------------------------------------------------------------
 
@@ -303,6 +357,8 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         self.bucket = _Bucket(server.limits.rate, server.limits.burst)
         self.hello_timer: object | None = None
         self.mirror = False  # the page asked for its own position with every message
+        self.address = "?"
+        self.counted = False  # whether this connection counts against its address's cap
 
     def check_origin(self, origin: str) -> bool:
         # A seat is claimed with its token, never with a cookie: a page of another origin
@@ -311,6 +367,26 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         return True
 
     def open(self, *args: str, **kwargs: str) -> None:
+        self.address = self.request.remote_ip or "?"
+        most = self.server.limits.per_address
+        if self.server.addresses.get(self.address, 0) >= most:
+            LOG.warning(
+                "refused from %s: %s",
+                self.address,
+                self.server.say("tables_too_many_connections", count=most),
+            )
+            self.send(
+                {
+                    "type": "error",
+                    "code": "error",
+                    "reason": "tables_too_many_connections",
+                    "message": self.server.say("tables_too_many_connections", count=most),
+                }
+            )
+            self.close(CLOSE_TOO_MANY, "tables_too_many_connections")
+            return
+        self.server.addresses[self.address] = self.server.addresses.get(self.address, 0) + 1
+        self.counted = True
         loop = tornado.ioloop.IOLoop.current()
         self.hello_timer = loop.call_later(self.server.limits.hello_within, self._no_hello)
 
@@ -419,6 +495,13 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
             self.server.broadcast(table)
 
     def on_close(self) -> None:
+        if self.counted:
+            self.counted = False
+            left = self.server.addresses.get(self.address, 1) - 1
+            if left > 0:
+                self.server.addresses[self.address] = left
+            else:
+                self.server.addresses.pop(self.address, None)
         if self.hello_timer is not None:
             tornado.ioloop.IOLoop.current().remove_timeout(self.hello_timer)
         if self.table is not None and self.seat is not None:
@@ -454,12 +537,14 @@ class _Api(tornado.web.RequestHandler):
 
 
 class TablesHandler(_Api):
-    """``GET /api/tables``: every table's public view; ``POST``: new tables (teacher only)."""
+    """``GET /api/tables``: every table's public view (``?open=1``: with its hands);
+    ``POST``: new tables (teacher only)."""
 
     def get(self) -> None:
         if self.teacher():
             hub = self.server.hub
-            self.reply({"tables": [hub.public_view(t) for t in hub.tables.values()]})
+            open_cards = self.get_argument("open", "") in ("1", "true", "yes")
+            self.reply({"tables": [hub.public_view(t, open_cards) for t in hub.tables.values()]})
 
     def post(self) -> None:
         if not self.teacher():
@@ -538,6 +623,28 @@ class CloseHandler(_Api):
         self.reply({"closed": code})
 
 
+class TeacherPage(tornado.web.RequestHandler):
+    """``GET /teacher``: the teacher's page (``?lang=pt``), from ``templates/teacher.html``;
+    it holds no table and no code: its script asks the teacher's API with the code typed in."""
+
+    def initialize(self, server: TablesServer) -> None:
+        self.server = server
+
+    def set_default_headers(self) -> None:
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; "
+            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        )
+
+    def get(self) -> None:
+        language = page_language(self.get_argument("lang", "")[:16], self.server.language)
+        self.render("teacher.html", **page_context(language))
+
+
 class HealthHandler(_Api):
     def get(self) -> None:
         self.reply(
@@ -546,7 +653,7 @@ class HealthHandler(_Api):
 
 
 def make_app(server: TablesServer) -> tornado.web.Application:
-    """The tornado application: the seats' WebSocket and the teacher's API."""
+    """The tornado application: the seats' WebSocket, the teacher's API and page."""
     args = {"server": server}
     return tornado.web.Application(
         [
@@ -556,7 +663,11 @@ def make_app(server: TablesServer) -> tornado.web.Application:
             (r"/api/tables/([A-Za-z0-9]{1,32})/record", RecordHandler, args),
             (r"/api/tables/([A-Za-z0-9]{1,32})/close", CloseHandler, args),
             (r"/health", HealthHandler, args),
+            (r"/teacher", TeacherPage, args),
+            (r"/", tornado.web.RedirectHandler, {"url": "/teacher", "permanent": False}),
         ],
+        template_path=str(_HERE / "templates"),
+        static_path=str(_HERE / "static"),
         websocket_max_message_size=MAX_MESSAGE,
         websocket_ping_interval=20,
         websocket_ping_timeout=20,
@@ -571,22 +682,39 @@ def tables_command(
     records: str | None = None,
     pace: float = 0.5,
     language: str | None = None,
+    *,
+    server_id: str | None = None,
+    lease: float = DEFAULT_LEASE,
+    per_address: int = MAX_PER_ADDRESS,
 ) -> int:
-    """``rummykit tables``: restore the stored tables and serve until stopped (SIGINT, SIGTERM)."""
+    """``rummykit tables``: restore the stored tables and serve until stopped (SIGINT, SIGTERM).
+
+    ``server_id`` names this server in the database (default: the host's name and the port),
+    so that the same server restarted gets its tables back at once; another server on the
+    same database takes them over when this one has not renewed its lease for ``lease``
+    seconds."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
+    for option, value in (("--lease", lease), ("--max-per-address", per_address)):
+        if not value > 0:
+            message = render("tables_cli_bad_number", option=option, value=value)
+            print(render("cli_error", command="tables", message=message), file=sys.stderr)
+            return 2
+    sockets = tornado.netutil.bind_sockets(port, ip)
+    bound = sockets[0].getsockname()[1]
     try:
-        store = Store(db)
+        store = Store(db, owner=server_id or f"{socket.gethostname()}:{bound}", lease=lease)
     except StoreError as exc:
         print(render("cli_error", command="tables", message=str(exc)), file=sys.stderr)
         return 2
+    if store.migrated_from is not None:
+        LOG.warning("%s", render("tables_db_migrated", old=store.migrated_from, new=SCHEMA_VERSION))
     hub = Hub(store, records=records)
     restored = hub.restore()
     code = teacher_code or secrets.token_urlsafe(12)
-    server = TablesServer(hub, code, pace=pace, language=language)
-    sockets = tornado.netutil.bind_sockets(port, ip)
-    bound = sockets[0].getsockname()[1]
+    limits = Limits(per_address=per_address)
+    server = TablesServer(hub, code, pace=pace, language=language, limits=limits)
 
     async def main() -> None:
         http = tornado.httpserver.HTTPServer(make_app(server), xheaders=False)
@@ -617,5 +745,7 @@ def tables_command(
 
     asyncio.run(main())
     server.db.shutdown()
+    with contextlib.suppress(StoreError):
+        store.release()  # stopped politely: another server may take the tables over at once
     store.close()
     return 0

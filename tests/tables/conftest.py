@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -30,9 +31,12 @@ ROOT = Path(__file__).resolve().parents[2]
 class Served:
     """One ``rummykit tables`` process: its URLs, the teacher's API, kill and restart."""
 
-    def __init__(self, db: str, *args: str) -> None:
+    def __init__(self, db: str, *args: str, server_id: str | None = None) -> None:
         self.db = db
         self.args = args
+        # the same name on every restart, as the same server on the same port: it gets its
+        # tables back at once (another name waits for their lease to run out)
+        self.server_id = server_id or f"test-{secrets.token_hex(4)}"
         self.proc: subprocess.Popen[str] | None = None
         self.start()
 
@@ -52,6 +56,8 @@ class Served:
                 TEACHER,
                 "--pace",
                 "0",
+                "--server-id",
+                self.server_id,
                 *self.args,
             ],
             stdout=subprocess.PIPE,
@@ -110,8 +116,8 @@ def serve(tmp_path: Path) -> Iterator[Any]:
     """``serve(db=None, *args)`` starts a server (SQLite in tmp_path by default)."""
     started: list[Served] = []
 
-    def start(db: str | None = None, *args: str) -> Served:
-        server = Served(db or str(tmp_path / "tables.db"), *args)
+    def start(db: str | None = None, *args: str, server_id: str | None = None) -> Served:
+        server = Served(db or str(tmp_path / "tables.db"), *args, server_id=server_id)
         started.append(server)
         return server
 
@@ -231,3 +237,17 @@ def wait_until(predicate: Any, timeout: float = 20.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("timed out waiting")
+
+
+def fresh_database(postgres_url: str) -> str:
+    """A new, empty database on the test PostgreSQL (each test its own: no tables of another)."""
+    import sqlalchemy as sa
+
+    name = "rk_" + secrets.token_hex(4)
+    admin = sa.create_engine(
+        postgres_url.replace("postgresql://", "postgresql+psycopg://"), isolation_level="AUTOCOMMIT"
+    )
+    with admin.connect() as db:
+        db.execute(sa.text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    return postgres_url.rsplit("/", 1)[0] + "/" + name

@@ -26,7 +26,7 @@ class Clock:
 def _hub(tmp_path: Path, records: str | None = None) -> tuple[Hub, Clock, str]:
     clock = Clock()
     db = str(tmp_path / "core.db")
-    return Hub(Store(db), now=clock, records=records), clock, db
+    return Hub(Store(db, owner="core-tests"), now=clock, records=records), clock, db
 
 
 def _computer_turn(hub: Hub, table: Table) -> list[str]:
@@ -109,7 +109,7 @@ def test_an_absent_learner_is_played_for_after_the_teachers_timeout_and_gets_the
         assert hub.computer_due(table) is None
         assert hub.message_for(table, seat)["type"] == "decide"
     # the log is kept with the table
-    restored = Hub(Store(db), now=clock)
+    restored = Hub(Store(db, owner="core-tests"), now=clock)
     restored.restore()
     assert [n[1] for n in restored.tables[table.code].notices] == [n[1] for n in table.notices]
 
@@ -148,7 +148,7 @@ def test_an_empty_table_is_kept_then_closed_with_its_record(tmp_path: Path) -> N
     stored = Store(db).record(table.code)
     assert stored is not None and json.loads(stored) == kept
     assert len(Game.load(stored).actions) == len(table.game.actions)
-    again = Hub(Store(db), now=clock)
+    again = Hub(Store(db, owner="core-tests"), now=clock)
     assert again.restore() == 0  # a closed table is not reopened
     with pytest.raises(Refused, match="no open table"):
         again.join(table.code, None, "Ana")
@@ -228,7 +228,7 @@ def test_a_table_plays_a_match_round_after_round_and_comes_back_in_the_same_roun
             break
         seat = table.game.current
         hub.commit(table, seat, table.agent(seat).decide(table.game.observation(seat)).action)
-    again = Hub(Store(db), now=clock)
+    again = Hub(Store(db, owner="core-tests"), now=clock)
     again.restore()
     back = again.tables[table.code]
     assert back.match.round_number == 2 and back.position == table.position

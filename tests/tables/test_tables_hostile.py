@@ -267,3 +267,43 @@ def test_a_connection_that_never_says_hello_is_closed(tmp_path: Any) -> None:
     assert said is not None and said["reason"] == "tables_no_hello" and "0.3 s" in said["message"]
     assert closed is None
     TO_SEAT.validate(said)
+
+
+def test_one_address_holds_at_most_its_cap_of_connections(serve: Any) -> None:
+    """A client on loopback opens connections until refused (cap 4, 40 tries, bounded): the
+    fifth and every later one is told why (``tables_too_many_connections``) and closed with
+    1013 ("try again later"), the four it holds still work, and a closed one frees a place."""
+    server = serve(None, "--max-per-address", "4")
+    code = server.create(variant="rommi", seats=["human", "easy"])
+
+    async def flood() -> None:
+        held = [await _raw(server) for _ in range(4)]
+        refused = 0
+        for _ in range(40):
+            ws = await _raw(server)
+            said = await _next(ws)
+            assert said is not None and said["reason"] == "tables_too_many_connections"
+            assert "at most 4 at once" in said["message"]
+            assert await _next(ws) is None and ws.close_code == 1013
+            refused += 1
+        assert refused == 40
+        # the four held still work: one takes the seat
+        await held[0].write_message(_hello(code))
+        assert (await _until(held[0], "welcome"))["seat"] == 0
+        # a place freed is a place again
+        held[1].close()
+        for _ in range(100):
+            ws = await _raw(server)
+            await ws.write_message(_hello(code))
+            answer = await _next(ws)
+            assert answer is not None
+            if answer.get("reason") != "tables_too_many_connections":
+                break
+            await asyncio.sleep(0.05)  # the server has not seen the close yet
+        assert answer["type"] == "error" and answer["reason"] == "tables_full"  # in, then refused
+        for ws in held:
+            ws.close()
+
+    asyncio.run(asyncio.wait_for(flood(), 60))
+    log = server.stop()
+    assert log.count("too many connections from your address") == 40

@@ -220,5 +220,5 @@ def test_a_database_of_another_schema_version_is_refused(tmp_path: Any) -> None:
     with engine.begin() as db:
         db.execute(sa.text("UPDATE rummykit_meta SET value = '99' WHERE key = 'schema_version'"))
     engine.dispose()
-    with pytest.raises(StoreError, match="schema version 99; this rummykit reads version 1"):
+    with pytest.raises(StoreError, match="schema version 99; this rummykit reads version 2"):
         Store(str(path))

@@ -5,6 +5,7 @@ the server), sends allowed moves, and plays a whole round against a computer sea
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 from rummykit.ai import make_agent
@@ -60,3 +61,69 @@ def test_the_table_widget_plays_a_served_round(serve: Any) -> None:
     record = server.api(f"/api/tables/{code}/record")[1]
     assert {a["seat"] for a in record["actions"]} == {0, 1}
     assert len(table.moves) >= len(record["actions"]) // 2  # the log told the round
+
+
+def test_the_class_page_joins_a_served_table_by_its_code(serve: Any, monkeypatch: Any) -> None:
+    """``rummykit classroom --tables`` puts the server's address in the kernels' environment:
+    the class page then has a table-code box; a code that can't be one and a missing name are
+    said at once, a wrong code gets the server's sentence, a good one (typed in lower case)
+    turns the page's Table into the learner's seat there, and a move made in it is the
+    server's."""
+    from rummykit.widgets.class_table import TABLES_VARIABLE, ClassTable
+
+    server: Served = serve()
+    code = server.create(variant="rommi", seats=["human", "easy"])
+    assert len(ClassTable.from_environment().children) == 2  # no server: no box
+    monkeypatch.setenv(TABLES_VARIABLE, server.ws)
+
+    async def join() -> None:
+        page = ClassTable.from_environment()
+        local = page.table
+        assert len(page.children) == 4 and page.children[-1] is local
+        assert page.join_table("no!", "Ana") is None
+        assert (
+            page._said.value
+            == "'no!' is not a table code: your teacher gives you one, like K7QXM2PA"
+        )
+        assert page.join_table(code, "  ") is None and page._said.value.startswith("Type your name")
+        await page.join_table("ZZZZZZZZ", "Ana")  # type: ignore[misc]
+        assert page._said.value == (
+            "Table ZZZZZZZZ could not be joined: there is no open table with the code ZZZZZZZZ"
+        )
+        assert page.table is local
+        await page.join_table(f" {code.lower()} ", "Ana")  # type: ignore[misc]
+        assert isinstance(page.table, RemoteTable) and page.children[-1] is page.table
+        assert local.comm is None  # the local game's widget closed
+        assert page._said.value == f"You play at table {code}, in seat 0."
+        view = server.api(f"/api/tables/{code}")[1]
+        assert view["seats"][0]["name"] == "Ana" and view["seats"][0]["connected"]
+        # a move in the page's Table is the server's
+        table = page.table
+        for _ in range(500):
+            if table.view["my_turn"] and not table.remote_pending:
+                break
+            await asyncio.sleep(0.01)
+        position = server.api(f"/api/tables/{code}")[1]["position"]
+        assert table.act(table.game.legal_actions()[0])
+        await _settle(table)
+        assert server.api(f"/api/tables/{code}")[1]["position"] > position
+        # the table's one learner seat is taken: a second page is told so
+        other = ClassTable.from_environment()
+        await other.join_table(code, "Bob")  # type: ignore[misc]
+        assert other._said.value == (
+            f"Table {code} could not be joined: every learner's seat at table {code} is taken: "
+            "ask your teacher for another table"
+        )
+        await page.client.close()
+        # no server at the address: said so
+        with socket.socket() as free:
+            free.bind(("127.0.0.1", 0))
+            nowhere = f"ws://127.0.0.1:{free.getsockname()[1]}/ws"
+        monkeypatch.setenv(TABLES_VARIABLE, nowhere)
+        lost = ClassTable.from_environment()
+        await lost.join_table(code, "Cy")  # type: ignore[misc]
+        assert lost._said.value.startswith(
+            f"Table {code} could not be joined: the table server at {nowhere} can't be reached: "
+        )
+
+    asyncio.run(asyncio.wait_for(join(), 60))
