@@ -92,7 +92,8 @@ def test_the_class_page_joins_a_served_table_by_its_code(serve: Any, monkeypatch
         )
         assert page.table is local
         await page.join_table(f" {code.lower()} ", "Ana")  # type: ignore[misc]
-        assert isinstance(page.table, RemoteTable) and page.children[-1] is page.table
+        assert isinstance(page.table, RemoteTable), page._said.value
+        assert page.children[-1] is page.table
         assert local.comm is None  # the local game's widget closed
         assert page._said.value == f"You play at table {code}, in seat 0."
         view = server.api(f"/api/tables/{code}")[1]
