@@ -28,6 +28,7 @@ set aside first.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,9 @@ __all__ = [
 KING_POSITION = 13
 _BIG = 1 << 30
 _CACHE_LIMIT = 200_000
+# new entries of the meld caches wait in a small dict of their own until the garbage
+# collector has stopped tracking them (see _Rules.settle)
+_FRESH_LIMIT = 2048
 # a search's ceilings are stored as the ceiling less _CEILED: below _CEILINGS, where no
 # exact best is (every worth is above -_BIG)
 _CEILED = 3 * _BIG
@@ -189,6 +193,7 @@ class _Rules:
         "counting",
         "dw",
         "dwx",
+        "fresh",
         "hi",
         "joker_bonus",
         "joker_points",
@@ -202,6 +207,7 @@ class _Rules:
         "pos",
         "rank",
         "runs_from",
+        "settle_at",
         "value",
         "variant",
     )
@@ -226,11 +232,15 @@ class _Rules:
         self.rank = ([self.joker_points] * 16, [*rank_value, 0, 0], [1] * 16)
         self.bonus = (value, [0] * 64, ones)
         self.joker_bonus = (self.joker_points, 0, 1)
-        self.dw: list[int] = []
+        self.dw: tuple[int, ...] = ()
         self.dwx: _DiscardTable | None = None
-        # per mode: the melds a card can be in, by the cards near it (see _Search.best)
+        # per mode: the melds a card can be in, by the cards near it (see _Search.best),
+        # under two keys (``melds``: its exact context; ``near``: the places that matter);
+        # ``fresh`` holds the newest of both until :meth:`settle` moves them
         self.melds: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
         self.near: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
+        self.fresh: tuple[dict[int, tuple[_Option, ...]], ...] = ({}, {}, {})
+        self.settle_at = [_FRESH_LIMIT] * 3  # per mode: the size of fresh that settles it
         self.counting: tuple[Callable[[CardsLike | int], int], ...] = ()
         # per field: the two places a run from that card needs next (the context's bits, as
         # _PLACES), both for a run without a joker, either with one; for the ace also the
@@ -260,7 +270,36 @@ class _Rules:
             self.counting = (_counter(self, False), _counter(self, True))
         return self.counting
 
-    def tables(self) -> list[int]:
+    def settle(self, mode: int) -> None:
+        """Move the fresh meld-cache entries the garbage collector no longer tracks into
+        ``melds`` and ``near`` (a ``near`` key is kept as ``~key``: below 0, where no context is).
+
+        Python stops tracking a dict whose keys and values it doesn't track, at a full
+        collection, and tracks it again only when a tracked value goes in. The melds found
+        are tuples of numbers, tracked when made and dropped from tracking at the
+        collector's next look: put in at once, each full collection would find the two big
+        caches tracked again, and visit their hundreds of thousands of entries in the middle
+        of a decision (tens of milliseconds). Moved only once untracked, they stay out of
+        every collection, and only this small dict is visited."""
+        fresh, melds, near = self.fresh[mode], self.melds[mode], self.near[mode]
+        collecting = gc.isenabled()
+        if collecting and sum(map(gc.is_tracked, fresh.values())) > len(fresh) // 2:
+            # The collector looks at new objects only when more are made than freed, which
+            # a search seldom does: most of the fresh melds may still wait for that look.
+            # Ask for it, of the younger generations alone (a few thousand objects at
+            # most, well under a millisecond).
+            gc.collect(1)
+        for key, options in list(fresh.items()):
+            if not collecting or not gc.is_tracked(options):  # (off: nothing would drop it)
+                del fresh[key]
+                if key < 0:
+                    near[~key] = options
+                else:
+                    melds[key] = options
+        # those still tracked wait for a later look (a full collection drops them all)
+        self.settle_at[mode] = max(_FRESH_LIMIT, 2 * len(fresh))
+
+    def tables(self) -> tuple[int, ...]:
         """Per suit, indexed by its 13-bit mask (bit r for rank r): deadwood left by runs.
 
         Built in a few passes over lists (each inside C as far as Python allows): what a
@@ -294,7 +333,9 @@ class _Rules:
                 best[1::2] = map(max, best[1::2], high)
             dw = [0] * (1 << 14)
             dw[::2] = map(sub, worth, best)
-            self.dw = _RUN_TABLES[key] = dw
+            # a tuple of numbers: the garbage collector stops tracking it (a list of 16384
+            # it would visit at every full collection)
+            self.dw = _RUN_TABLES[key] = tuple(dw)
         return self.dw
 
     def discard_tables(self) -> dict[int, int]:
@@ -306,7 +347,7 @@ class _Rules:
         return self.dwx
 
 
-_RUN_TABLES: dict[tuple[int, ...], list[int]] = {}
+_RUN_TABLES: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 def _worth_table(values: Sequence[int]) -> list[int]:
@@ -322,7 +363,7 @@ class _DiscardTable(dict[int, int]):
 
     __slots__ = ("dw",)
 
-    def __init__(self, dw: list[int]) -> None:
+    def __init__(self, dw: tuple[int, ...]) -> None:
         super().__init__({0: _BIG})
         self.dw = dw
 
@@ -497,8 +538,10 @@ class _Search:
         self.bonus = rules.bonus[mode]
         self.joker_bonus = rules.joker_bonus[mode]
         self.jpm = rules.jpm
+        self.mode = mode
         self.cache = rules.melds[mode]
         self.near = rules.near[mode]
+        self.fresh = rules.fresh[mode]
         # per card, the contexts this search built melds for (the first few): (places held,
         # jokers budget, the melds), for _narrowed; and the cards it was first asked about
         self.built: dict[int, list[tuple[int, int, tuple[_Option, ...]]]] = {}
@@ -680,14 +723,20 @@ class _Search:
 
     def _options(self, context: int, f: int, rest: int, budget: int) -> tuple[_Option, ...]:
         """:meth:`options` not yet cached under its ``context``: found, then cached."""
+        fresh = self.fresh
+        options = fresh.get(context)
+        if options is not None:
+            return options
         if len(self.cache) > _CACHE_LIMIT:
             self.cache.clear()
             self.near.clear()
+        if len(fresh) > self.rules.settle_at[self.mode]:
+            self.rules.settle(self.mode)
         # which places of the context hold a card: bit 0 of each of its four-bit fields
         window = context >> 12
         held = (window | window >> 1) & _ONES  # (as _held: counts below 4)
         if budget < 2 and self._alone(f, held, budget):
-            self.cache[context] = ()
+            self.cache[context] = ()  # never tracked
             return ()
         # The melds read only whether each place holds a card, not how many (a meld takes
         # one), and a run from this card stops at its (budget + 1)th missing place: what
@@ -702,14 +751,16 @@ class _Search:
         near = held << 12 | (context & 4095)
         options = self.near.get(near)
         if options is None:
+            options = fresh.get(~near)
+        if options is None:
             options = self._narrowed(f, held, budget)
             if options is None:
                 options = self._melds(f, rest, budget)
                 built = self.built.setdefault(f, [])
                 if len(built) < 4:
                     built.append((held, budget, options))
-            self.near[near] = options
-        self.cache[context] = options
+            fresh[~near] = options
+        fresh[context] = options
         return options
 
     def _narrowed(self, f: int, held: int, budget: int) -> tuple[_Option, ...] | None:

@@ -7,6 +7,7 @@ ones (memoised on the cards left). Nothing from the solver is reused.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -261,6 +262,16 @@ def test_two_jokers_per_meld_house_rule_matches_reference(hand: tuple[Card, ...]
     check_against_reference(hand, TWO_JOKERS_PER_MELD)
 
 
+def _cleared(rules: Variant) -> solver._Rules:
+    """The variant's search rules, their meld caches emptied."""
+    found = solver._rules(rules)
+    for caches in (found.melds, found.near, found.fresh):
+        for kept in caches:
+            kept.clear()
+    found.settle_at[:] = [solver._FRESH_LIMIT] * len(found.settle_at)
+    return found
+
+
 @settings(max_examples=60)
 @given(st.one_of(crowded_hands(13), two_deck_hands(13, 2)))
 def test_meld_candidates_narrowed_from_a_wider_context_are_those_built(
@@ -280,14 +291,55 @@ def test_meld_candidates_narrowed_from_a_wider_context_are_those_built(
     solver._Search._narrowed = checked  # type: ignore[method-assign,assignment]
     try:
         for rules in (HUNGARIAN, TWO_JOKERS_PER_MELD):
-            for caches in (solver._rules(rules).melds, solver._rules(rules).near):
-                for cache in caches:
-                    cache.clear()
+            _cleared(rules)
             min_deadwood(hand, rules, discard=True)
             best_arrangement(hand, rules)
     finally:
         solver._Search._narrowed = narrowed  # type: ignore[method-assign]
     assert all(seen)
+
+
+def _deal_hands(count: int, seed: int) -> list[list[Card]]:
+    deck = [*TWO_DECK_CARDS, JOKER, JOKER]
+    rng = random.Random(seed)
+    return [rng.sample(deck, 14) for _ in range(count)]
+
+
+def test_the_meld_caches_stay_out_of_the_garbage_collectors_walk() -> None:
+    # The big meld caches take only entries the collector no longer tracks, so once a full
+    # collection has dropped them from tracking they stay dropped however many hands are
+    # searched after it (a full collection in a decision then doesn't walk them), and the
+    # fresh entries waiting are never many; the answers are those of a cold search.
+    found = _cleared(HUNGARIAN)
+    for hand in _deal_hands(4000, 1):
+        min_deadwood(hand, HUNGARIAN, discard=True)
+    gc.collect()
+    big = [*found.melds, *found.near]
+    assert sum(map(len, big)) > 3 * solver._FRESH_LIMIT
+    assert not any(map(gc.is_tracked, big))
+    later = _deal_hands(3000, 2)
+    warm, waiting = [], []
+    for hand in later:
+        warm.append(min_deadwood(hand, HUNGARIAN, discard=True))
+        waiting.append(max(map(len, found.fresh)))
+    assert not any(map(gc.is_tracked, big))
+    assert max(waiting) <= 2 * solver._FRESH_LIMIT + 2
+    _cleared(HUNGARIAN)
+    assert warm == [min_deadwood(hand, HUNGARIAN, discard=True) for hand in later]
+
+
+def test_the_meld_caches_settle_with_the_garbage_collector_off() -> None:
+    # nothing drops the fresh entries from tracking then: they move anyway, never piling up
+    found = _cleared(HUNGARIAN)
+    gc.disable()
+    try:
+        sizes = []
+        for hand in _deal_hands(3000, 3):
+            min_deadwood(hand, HUNGARIAN, discard=True)
+            sizes.append(max(map(len, found.fresh)))
+    finally:
+        gc.enable()
+    assert max(sizes) <= solver._FRESH_LIMIT + 2 and sum(map(len, found.melds)) > 0
 
 
 @settings(max_examples=25, deadline=None)
