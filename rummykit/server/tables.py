@@ -129,6 +129,13 @@ def seat_position(game: Game, seat: int) -> dict[str, Any] | None:
         state["stock"] = [next(cards) for _ in state["stock"]]
         return next(cards, None) is None
 
+    turn = snap["turn"]
+    if turn is not None and game.current != seat and not (turn["taken"] or turn["cut_taken"]):
+        # the turn's undo history is the acting player's: a seat that waits gets the position
+        # without it (its earlier states hold cards that seat can't see, such as the cards
+        # melded since, in the hand). A take from the discard pile or of the cut card is a
+        # step the position must keep (H7, H10).
+        turn["steps"] = []
     states = [snap, *(step["state"] for step in snap["turn"]["steps"])]
     if not all(mask(state) for state in states):
         return None  # not a position whose hidden cards stay the same through the turn
