@@ -163,13 +163,15 @@ async def join(
     code: str,
     name: str,
     *,
+    token: str | None = None,
     timeout: float = 20.0,
     language: str | None = None,
     four_colour: bool | None = None,
 ) -> RemoteTable:
     """The learner's seat at the served table ``code``, as the card table: connected to the
     table server at ``url`` (``ws://SERVER:8765/ws``; ``wss://…`` from a page served over
-    https), its messages read in the background. In a browser page (the JupyterLite site)
+    https), its messages read in the background; with the seat ``token`` of an earlier
+    join (``table.client.token``), that seat back. In a browser page (the JupyterLite site)
     the browser's WebSocket carries it, elsewhere tornado's client; either way a refusal
     (no such table, every seat taken, no server there) is a
     :class:`~rummykit.server.seat.TableClosed` with the server's or the browser's sentence."""
@@ -180,11 +182,11 @@ async def join(
     if in_browser():
         from rummykit.server.browser import BrowserTableClient
 
-        client = BrowserTableClient(url, code, name=name, mirror=True)
+        client = BrowserTableClient(url, code, name=name, token=token, mirror=True)
     else:
         from rummykit.server.client import TableClient
 
-        client = TableClient(url, code, name=name, mirror=True)
+        client = TableClient(url, code, name=name, token=token, mirror=True)
     await join_seat(client, timeout)
     table = RemoteTable(client, language=language, four_colour=four_colour)
     listening = asyncio.ensure_future(client.listen())

@@ -271,6 +271,11 @@ def test_a_closed_connection_refuses_to_send_and_a_reader_waiting_ends(
         await asyncio.wait_for(reader, 5)  # the reader was waiting: it ends
         with pytest.raises(TableClosed):
             await client.send({"type": "bye"})
+        # the seat back with its token, through join as a notebook would (after a reload)
+        back = await join(server.ws, code, "Ana", token=client.token)
+        assert back.seat == client.seat and back.client.seat == client.seat
+        assert isinstance(back.client, BrowserTableClient)
+        await back.client.close()
         # the server closes a connection (the teacher closes the table): the client says so
         again = await join_seat(BrowserTableClient(server.ws, code, name="Ana", token=client.token))
         assert server.api(f"/api/tables/{code}/close", {})[0] == 200
