@@ -9,12 +9,23 @@ tests/browser/test_lite.py checks) and Chromium opens it with every request that
 ``await join(URL, CODE, NAME)``; the card table draws the seat the server gave, a click on
 the stock and a discard are the server's, in its record. Screenshots go to
 ``test-output/browser/lite-tables-*.png``.
+
+A site served over https may open only ``wss://`` connections: the same site served over
+https (a certificate made here with ``openssl``, Chromium told to accept it) as
+``school.test``, a name resolved to 127.0.0.1 (a loopback address would count as secure and
+hide the block), refuses ``ws://``, and ``join`` says so in rummykit's sentence.
 """
 
 from __future__ import annotations
 
+import functools
+import http.server
+import importlib.util
 import json
 import re
+import ssl
+import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,12 +42,23 @@ from .test_lite import (  # noqa: F401 (fixtures)
     site,
     site_url,
 )
-from .test_table_browser import OUTPUT, hand, playwright_api, wait_for_my_turn  # noqa: F401
+from .test_table_browser import (  # noqa: F401
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    OUTPUT,
+    ROOT,
+    hand,
+    playwright_api,
+    wait_for_my_turn,
+)
 
 pytest.importorskip("tornado")
 pytest.importorskip("sqlalchemy")
 
-from tests.tables.conftest import Served  # after the skips: it needs both
+from rummykit.messages import render
+from tests.tables.conftest import Served
+
+SCHOOL = "school.test"
 
 
 @pytest.fixture
@@ -126,3 +148,73 @@ def test_a_learner_joins_a_served_table_from_the_lite_site(
     assert not errors_shown(page)
     assert sockets == [tables.ws], sockets  # one connection, straight to the table server
     print(json.dumps({"actions": len(record["actions"]), "console": messages[-5:]}))
+
+
+@pytest.fixture
+def https_site(site: Path, tmp_path: Path) -> Iterator[int]:  # noqa: F811
+    """``lite/serve.py``'s handler serving the site over https as ``school.test``; the port."""
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", key, "-out", cert, "-subj", f"/CN={SCHOOL}",
+         "-addext", f"subjectAltName=DNS:{SCHOOL}"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    spec = importlib.util.spec_from_file_location("lite_serve", ROOT / "lite" / "serve.py")
+    assert spec is not None and spec.loader is not None
+    serve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(serve)
+    handler = functools.partial(serve.SiteHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_site_served_over_https_is_told_to_ask_for_wss(
+    https_site: int,
+    tables: Served,
+    offline_browser: Any,  # noqa: F811
+) -> None:
+    code = tables.create(variant="rommi", seats=["human", "easy"])
+    rules = f"--host-resolver-rules=MAP {SCHOOL} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+    chromium = offline_browser.browser_type.launch(
+        executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, rules]
+    )
+    try:
+        context = chromium.new_context(
+            ignore_https_errors=True, viewport={"width": 1280, "height": 1000}
+        )
+        page = context.new_page()
+        page.set_default_timeout(BOOT)
+        page.goto(
+            f"https://{SCHOOL}:{https_site}/lab/index.html?path=notebooks/04_play.ipynb",
+            wait_until="domcontentloaded",
+        )
+        page.wait_for_selector(".jp-Notebook .jp-CodeCell")
+        page.get_by_text(re.compile(r"Python \(Pyodide\) \| Idle")).wait_for(timeout=BOOT)
+        assert page.evaluate("window.isSecureContext") is True
+        url = f"ws://{SCHOOL}:{tables.http.split(':')[1]}/ws"
+        cell = type_and_run(
+            page,
+            0,
+            "from rummykit.widgets.remote import join\n"
+            "try:\n"
+            f'    await join("{url}", "{code}", "Ana")\n'
+            "except ConnectionError as refused:\n"
+            "    print(type(refused).__name__, refused)\n",
+        )
+        said = cell.locator(".jp-OutputArea-output").first.inner_text().strip()
+        shot(page, "tables-https")
+        assert said == "TableClosed " + render("tables_client_needs_wss", url=url), said
+        assert tables.api(f"/api/tables/{code}")[1]["seats"][0]["name"] is None  # no seat taken
+        context.close()
+    finally:
+        chromium.close()
