@@ -122,12 +122,17 @@ def seat_position(game: Game, seat: int) -> dict[str, Any] | None:
     canonical = [str(c) for c in sort_cards(parse_card(t) for t in unseen)]
 
     def mask(state: dict[str, Any]) -> bool:
+        """Deal the canonical cards into ``state``'s hidden places: False when they don't
+        fill them exactly (an earlier state of the turn hid other cards)."""
+        hands = (hand for other, hand in enumerate(state["hands"]) if other != seat)
+        if sum(map(len, hands)) + len(state["stock"]) != len(canonical):
+            return False
         cards = iter(canonical)
         for other, hand in enumerate(state["hands"]):
             if other != seat:
                 state["hands"][other] = [next(cards) for _ in hand]
         state["stock"] = [next(cards) for _ in state["stock"]]
-        return next(cards, None) is None
+        return True
 
     turn = snap["turn"]
     if turn is not None and game.current != seat and not (turn["taken"] or turn["cut_taken"]):

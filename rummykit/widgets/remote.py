@@ -143,9 +143,11 @@ class RemoteTable(Table):
             self._events_seen = len(history)
             if message.get("position") is not None:
                 self.game = Game.load(json.dumps(message["position"]))
-            else:
+            elif message["observation"]["phase"] == "over":
                 self.over = True
                 self._guide("tables_widget_over")
+            # else another seat's turn the server can't mirror for this seat yet: the table
+            # as it was until that turn ends, the log up to date
             self._refresh()
         elif kind in ("verdict", "error"):
             self.remote_pending = False

@@ -215,7 +215,7 @@ def test_classroom_tables_passes_the_trusted_proxy_on(monkeypatch: Any) -> None:
 
     monkeypatch.setattr(beside.subprocess, "Popen", Process)
     monkeypatch.setattr(classroom, "classroom_command", lambda settings: 0)
-    monkeypatch.delenv(beside.URL_VARIABLE, raising=False)
+    monkeypatch.setenv(beside.URL_VARIABLE, "")  # tables_beside sets it: put back after
     assert cli.main(["classroom", "--tables", "--trusted-proxy", "10.0.0.2,10.0.0.3"]) == 0
     assert started and started[0][-2:] == ["--trusted-proxy", "10.0.0.2,10.0.0.3"]
     started.clear()
