@@ -580,6 +580,12 @@ def add_classroom(commands: Subcommands) -> None:
         help=render("classroom_cli_cards_help"),
     )
     parser.add_argument("--tables", action="store_true", help=render("tables_classroom_help"))
+    parser.add_argument(
+        "--trusted-proxy",
+        default="",
+        metavar="ADDRESS[,ADDRESS]",
+        help=render("tables_cli_trusted_proxy_help"),
+    )
 
     def run(args: argparse.Namespace) -> int:
         texts = {
@@ -602,7 +608,8 @@ def add_classroom(commands: Subcommands) -> None:
         if getattr(args, "tables", False):  # w32: the table server beside the class page
             from rummykit.server.beside import tables_beside
 
-            with tables_beside(settings.ip, int(settings.port) + 1):
+            proxy = ["--trusted-proxy", args.trusted_proxy] if args.trusted_proxy else []
+            with tables_beside(settings.ip, int(settings.port) + 1, options=proxy):
                 return classroom.classroom_command(settings)
         return classroom.classroom_command(settings)
 
@@ -614,7 +621,8 @@ def add_classroom(commands: Subcommands) -> None:
 
 def add_tables(commands: Subcommands) -> None:
     """Add ``rummykit tables [--ip ADDRESS] [--port N] [--db PATH|URL] [--teacher-code CODE]
-    [--records DIR] [--pace S] [--server-id NAME] [--lease S] [--max-per-address N]``."""
+    [--records DIR] [--pace S] [--server-id NAME] [--lease S] [--max-per-address N]
+    [--trusted-proxy ADDRESS[,ADDRESS]]``."""
     from rummykit.server import DEFAULT_DB, DEFAULT_PORT
 
     parser = _subcommand(
@@ -647,6 +655,12 @@ def add_tables(commands: Subcommands) -> None:
         default=100,
         help=render("tables_cli_per_address_help", default=100),
     )
+    parser.add_argument(
+        "--trusted-proxy",
+        default="",
+        metavar="ADDRESS[,ADDRESS]",
+        help=render("tables_cli_trusted_proxy_help"),
+    )
 
 
 def _run_tables(args: argparse.Namespace) -> int:
@@ -670,6 +684,7 @@ def _run_tables(args: argparse.Namespace) -> int:
         server_id=args.server_id,
         lease=args.lease,
         per_address=args.max_per_address,
+        trusted_proxy=args.trusted_proxy,
     )
 
 

@@ -2681,6 +2681,24 @@ TEMPLATES: dict[str, str] = {
         "again"
     ),
     "tables_client_unreachable": "the table server at {url} can't be reached: {error}",
+    # --- w32: joining from the JupyterLite site; the reverse proxy (X-Forwarded-For) -----
+    "tables_client_needs_wss": (
+        "this page came over https, and the browser opens only secure connections from it: "
+        "ask for the table server's wss:// address instead of {url}"
+    ),
+    "tables_cli_trusted_proxy_help": (
+        "the reverse proxy in front of this server, ADDRESS[,ADDRESS]: a learner's address is "
+        "read from the X-Real-IP or X-Forwarded-For header of a connection from these "
+        "addresses only (default: none; every connection counts as its own address)"
+    ),
+    "tables_cli_bad_proxy": (
+        "--trusted-proxy '{value}' is not an IP address: give the proxy's address, e.g. "
+        "10.0.0.2 (several separated by commas)"
+    ),
+    "tables_trusting_proxy": (
+        "Learners' addresses are read from X-Real-IP / X-Forwarded-For on connections from "
+        "{proxies} only."
+    ),
     # --- w32: the table-code box of the classroom page (rummykit classroom --tables) -----
     "class_table_code": "Table code",
     "class_table_name": "Your name",

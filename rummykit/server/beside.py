@@ -12,7 +12,7 @@ import os
 import secrets
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from rummykit.messages import render
@@ -25,11 +25,26 @@ URL_VARIABLE = "RUMMYKIT_TABLES_URL"
 
 
 @contextmanager
-def tables_beside(ip: str, port: int, db: str = DEFAULT_DB) -> Iterator[str]:
-    """Run ``rummykit tables`` on ``ip``:``port`` for the block; its WebSocket address."""
+def tables_beside(
+    ip: str, port: int, db: str = DEFAULT_DB, options: Sequence[str] = ()
+) -> Iterator[str]:
+    """Run ``rummykit tables`` on ``ip``:``port`` for the block, with ``options`` (those of
+    ``rummykit classroom`` it takes on: ``--trusted-proxy``); its WebSocket address."""
     code = os.environ.get("RUMMYKIT_TEACHER_CODE") or secrets.token_urlsafe(12)
     process = subprocess.Popen(
-        [sys.executable, "-m", "rummykit", "tables", "--ip", ip, "--port", str(port), "--db", db],
+        [
+            sys.executable,
+            "-m",
+            "rummykit",
+            "tables",
+            "--ip",
+            ip,
+            "--port",
+            str(port),
+            "--db",
+            db,
+            *options,
+        ],
         env={**os.environ, "RUMMYKIT_TEACHER_CODE": code},
         stdout=subprocess.PIPE,
         text=True,

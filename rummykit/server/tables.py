@@ -122,13 +122,25 @@ def seat_position(game: Game, seat: int) -> dict[str, Any] | None:
     canonical = [str(c) for c in sort_cards(parse_card(t) for t in unseen)]
 
     def mask(state: dict[str, Any]) -> bool:
+        """Deal the canonical cards into ``state``'s hidden places: False when they don't
+        fill them exactly (an earlier state of the turn hid other cards)."""
+        hands = (hand for other, hand in enumerate(state["hands"]) if other != seat)
+        if sum(map(len, hands)) + len(state["stock"]) != len(canonical):
+            return False
         cards = iter(canonical)
         for other, hand in enumerate(state["hands"]):
             if other != seat:
                 state["hands"][other] = [next(cards) for _ in hand]
         state["stock"] = [next(cards) for _ in state["stock"]]
-        return next(cards, None) is None
+        return True
 
+    turn = snap["turn"]
+    if turn is not None and game.current != seat and not (turn["taken"] or turn["cut_taken"]):
+        # the turn's undo history is the acting player's: a seat that waits gets the position
+        # without it (its earlier states hold cards that seat can't see, such as the cards
+        # melded since, in the hand). A take from the discard pile or of the cut card is a
+        # step the position must keep (H7, H10).
+        turn["steps"] = []
     states = [snap, *(step["state"] for step in snap["turn"]["steps"])]
     if not all(mask(state) for state in states):
         return None  # not a position whose hidden cards stay the same through the turn

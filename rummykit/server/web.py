@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import ipaddress
 import json
 import logging
 import secrets
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import tornado.httpserver
+import tornado.httputil
 import tornado.ioloop
 import tornado.netutil
 import tornado.web
@@ -56,7 +58,14 @@ from rummykit.server.page import page_context, page_language
 from rummykit.server.store import DEFAULT_LEASE, SCHEMA_VERSION, Store, StoreError
 from rummykit.server.tables import NEXT_ROUND, Hub, Refused, Table, TableSettings
 
-__all__ = ["DEFAULT_PORT", "Limits", "TablesServer", "make_app", "tables_command"]
+__all__ = [
+    "DEFAULT_PORT",
+    "Limits",
+    "TablesServer",
+    "make_app",
+    "tables_command",
+    "trusted_proxies",
+]
 
 LOG = logging.getLogger("rummykit.tables")
 
@@ -125,6 +134,7 @@ class TablesServer:
         limits: Limits | None = None,
         pace: float = 0.5,
         language: str | None = None,
+        proxies: frozenset[str] = frozenset(),
     ) -> None:
         self.hub = hub
         self.teacher_code = teacher_code
@@ -140,6 +150,25 @@ class TablesServer:
         self.addresses: dict[str, int] = {}  # open WebSocket connections per address
         self.leasing = False
         self.last_lease = time.monotonic()
+        self.proxies = proxies
+        """The reverse proxies whose X-Real-IP / X-Forwarded-For are believed (``--trusted-proxy``)."""
+
+    def client_address(self, request: tornado.httputil.HTTPServerRequest) -> str:
+        """The address a request counts as: the learner's, as tornado read it from the
+        X-Real-IP or X-Forwarded-For header (``xheaders``), when the connection comes from a
+        trusted proxy; otherwise the connection's own address, whatever headers it sent."""
+        peer = _peer(request)
+        if peer is not None and peer in self.proxies:
+            return request.remote_ip or peer
+        return peer or request.remote_ip or "?"
+
+    def settle(self, request: tornado.httputil.HTTPServerRequest) -> None:
+        """Make ``request.remote_ip`` the address the request counts as (before a handler
+        reads it): a client that is no trusted proxy gets nothing from its X- headers."""
+        trusted = _peer(request) in self.proxies
+        request.remote_ip = self.client_address(request)
+        if self.proxies and not trusted:
+            request.protocol = "http"  # the server speaks no TLS itself: its X-Scheme is ignored
 
     def lock(self, table: Table) -> asyncio.Lock:
         found = self.locks.get(table.code)
@@ -340,6 +369,35 @@ class TablesServer:
         return good
 
 
+def _peer(request: tornado.httputil.HTTPServerRequest) -> str | None:
+    """The address of the connection itself (tornado's connection context keeps it, whatever
+    ``xheaders`` made of ``remote_ip``)."""
+    context = getattr(request.connection, "context", None)
+    address = getattr(context, "address", None)
+    return str(address[0]) if isinstance(address, tuple) and address else None
+
+
+def trusted_proxies(text: str) -> frozenset[str]:
+    """The addresses of ``--trusted-proxy`` (``ADDRESS[,ADDRESS]``), each as tornado writes a
+    connection's address; ValueError (its sentence) for one that is not an IP address.
+
+    >>> sorted(trusted_proxies(" 10.0.0.2, ::1 ,"))
+    ['10.0.0.2', '::1']
+    >>> trusted_proxies("proxy.school")
+    Traceback (most recent call last):
+    ...
+    ValueError: --trusted-proxy 'proxy.school' is not an IP address: give the proxy's address, e.g. 10.0.0.2 (several separated by commas)
+    """
+    found = set()
+    for part in text.split(","):
+        if part.strip():
+            try:
+                found.add(str(ipaddress.ip_address(part.strip())))
+            except ValueError:
+                raise ValueError(render("tables_cli_bad_proxy", value=part.strip()[:60])) from None
+    return frozenset(found)
+
+
 def _send(connection: object, data: str) -> None:
     assert isinstance(connection, SeatSocket)
     connection.send_text(data)
@@ -359,6 +417,9 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         self.mirror = False  # the page asked for its own position with every message
         self.address = "?"
         self.counted = False  # whether this connection counts against its address's cap
+
+    def prepare(self) -> None:
+        self.server.settle(self.request)
 
     def check_origin(self, origin: str) -> bool:
         # A seat is claimed with its token, never with a cookie: a page of another origin
@@ -512,6 +573,9 @@ class _Api(tornado.web.RequestHandler):
     def initialize(self, server: TablesServer) -> None:
         self.server = server
 
+    def prepare(self) -> None:
+        self.server.settle(self.request)
+
     def set_default_headers(self) -> None:
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
@@ -630,6 +694,9 @@ class TeacherPage(tornado.web.RequestHandler):
     def initialize(self, server: TablesServer) -> None:
         self.server = server
 
+    def prepare(self) -> None:
+        self.server.settle(self.request)
+
     def set_default_headers(self) -> None:
         self.set_header("Cache-Control", "no-store")
         self.set_header("X-Content-Type-Options", "nosniff")
@@ -652,10 +719,20 @@ class HealthHandler(_Api):
         )
 
 
+class _Application(tornado.web.Application):
+    server: TablesServer | None = None
+
+    def log_request(self, handler: tornado.web.RequestHandler) -> None:
+        """tornado's access log, with the address the request counts as (any handler's)."""
+        if self.server is not None:
+            self.server.settle(handler.request)
+        super().log_request(handler)
+
+
 def make_app(server: TablesServer) -> tornado.web.Application:
     """The tornado application: the seats' WebSocket, the teacher's API and page."""
     args = {"server": server}
-    return tornado.web.Application(
+    app = _Application(
         [
             (r"/ws", SeatSocket, args),
             (r"/api/tables", TablesHandler, args),
@@ -672,6 +749,8 @@ def make_app(server: TablesServer) -> tornado.web.Application:
         websocket_ping_interval=20,
         websocket_ping_timeout=20,
     )
+    app.server = server
+    return app
 
 
 def tables_command(
@@ -686,13 +765,16 @@ def tables_command(
     server_id: str | None = None,
     lease: float = DEFAULT_LEASE,
     per_address: int = MAX_PER_ADDRESS,
+    trusted_proxy: str = "",
 ) -> int:
     """``rummykit tables``: restore the stored tables and serve until stopped (SIGINT, SIGTERM).
 
     ``server_id`` names this server in the database (default: the host's name and the port),
     so that the same server restarted gets its tables back at once; another server on the
     same database takes them over when this one has not renewed its lease for ``lease``
-    seconds."""
+    seconds. ``trusted_proxy`` (``ADDRESS[,ADDRESS]``) names the reverse proxies whose
+    X-Real-IP / X-Forwarded-For headers give a learner's address (tornado's ``xheaders``),
+    believed on connections from those addresses only."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
@@ -701,6 +783,11 @@ def tables_command(
             message = render("tables_cli_bad_number", option=option, value=value)
             print(render("cli_error", command="tables", message=message), file=sys.stderr)
             return 2
+    try:
+        proxies = trusted_proxies(trusted_proxy)
+    except ValueError as exc:
+        print(render("cli_error", command="tables", message=str(exc)), file=sys.stderr)
+        return 2
     sockets = tornado.netutil.bind_sockets(port, ip)
     bound = sockets[0].getsockname()[1]
     try:
@@ -714,10 +801,14 @@ def tables_command(
     restored = hub.restore()
     code = teacher_code or secrets.token_urlsafe(12)
     limits = Limits(per_address=per_address)
-    server = TablesServer(hub, code, pace=pace, language=language, limits=limits)
+    server = TablesServer(hub, code, pace=pace, language=language, limits=limits, proxies=proxies)
 
     async def main() -> None:
-        http = tornado.httpserver.HTTPServer(make_app(server), xheaders=False)
+        # tornado reads X-Real-IP / X-Forwarded-For (skipping the proxies' own addresses in
+        # a chain of them); TablesServer.settle believes it only from a trusted proxy
+        http = tornado.httpserver.HTTPServer(
+            make_app(server), xheaders=bool(proxies), trusted_downstream=sorted(proxies)
+        )
         http.add_sockets(sockets)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -739,6 +830,8 @@ def tables_command(
         )
         if teacher_code is None:
             print(render("tables_teacher_code", code=code), flush=True)
+        if proxies:
+            LOG.info("%s", render("tables_trusting_proxy", proxies=", ".join(sorted(proxies))))
         await stop.wait()
         ticker.stop()
         http.stop()

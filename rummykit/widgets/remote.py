@@ -9,13 +9,19 @@ not, in the referee's words, before anything is sent. An allowed move is sent to
 the table changes when the server's update comes back; a refusal from the server is shown
 as the server's verdict.
 
-The widget imports nothing of the server: it is given a client — an object with ``seat``,
-``welcome``, ``last``, ``on_message`` and an ``act`` coroutine, as
+A learner joins in one call, in JupyterLab and in the JupyterLite site alike (:func:`join`
+picks the connection the runtime has: tornado's client on a desktop Python, the browser's
+WebSocket in Pyodide)::
+
+    from rummykit.widgets.remote import join
+
+    table = await join("ws://SERVER:8765/ws", "K7QXM2PA", "Ana")
+    table
+
+The widget itself imports nothing of the server: it is given a client — an object with
+``seat``, ``welcome``, ``last``, ``on_message`` and an ``act`` coroutine, as
 :class:`rummykit.server.client.TableClient` made with ``mirror=True`` — whose messages
 are read in the background (``client.listen()``)::
-
-    from rummykit.server.client import TableClient
-    from rummykit.widgets.remote import RemoteTable
 
     client = TableClient("ws://SERVER:8765/ws", "K7QXM2PA", name="Ana", mirror=True)
     await client.connect()
@@ -39,7 +45,7 @@ from rummykit.messages import render
 from rummykit.voice import event_text
 from rummykit.widgets.table import Table
 
-__all__ = ["RemoteTable", "SeatClient"]
+__all__ = ["RemoteTable", "SeatClient", "join"]
 
 
 class SeatClient(Protocol):
@@ -137,9 +143,11 @@ class RemoteTable(Table):
             self._events_seen = len(history)
             if message.get("position") is not None:
                 self.game = Game.load(json.dumps(message["position"]))
-            else:
+            elif message["observation"]["phase"] == "over":
                 self.over = True
                 self._guide("tables_widget_over")
+            # else another seat's turn the server can't mirror for this seat yet: the table
+            # as it was until that turn ends, the log up to date
             self._refresh()
         elif kind in ("verdict", "error"):
             self.remote_pending = False
@@ -150,3 +158,40 @@ class RemoteTable(Table):
             self.announcement = str(message.get("message", ""))
             self._logged(int(message.get("seat", self.seat)), self.announcement)
             self._refresh()
+
+
+async def join(
+    url: str,
+    code: str,
+    name: str,
+    *,
+    token: str | None = None,
+    timeout: float = 20.0,
+    language: str | None = None,
+    four_colour: bool | None = None,
+) -> RemoteTable:
+    """The learner's seat at the served table ``code``, as the card table: connected to the
+    table server at ``url`` (``ws://SERVER:8765/ws``; ``wss://…`` from a page served over
+    https), its messages read in the background; with the seat ``token`` of an earlier
+    join (``table.client.token``), that seat back. In a browser page (the JupyterLite site)
+    the browser's WebSocket carries it, elsewhere tornado's client; either way a refusal
+    (no such table, every seat taken, no server there) is a
+    :class:`~rummykit.server.seat.TableClosed` with the server's or the browser's sentence."""
+    from rummykit.runtime import in_browser
+    from rummykit.server.seat import SeatConnection, join_seat
+
+    client: SeatConnection
+    if in_browser():
+        from rummykit.server.browser import BrowserTableClient
+
+        client = BrowserTableClient(url, code, name=name, token=token, mirror=True)
+    else:
+        from rummykit.server.client import TableClient
+
+        client = TableClient(url, code, name=name, token=token, mirror=True)
+    await join_seat(client, timeout)
+    table = RemoteTable(client, language=language, four_colour=four_colour)
+    listening = asyncio.ensure_future(client.listen())
+    table.tasks.add(listening)
+    listening.add_done_callback(table.tasks.discard)
+    return table

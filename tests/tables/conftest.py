@@ -3,6 +3,7 @@ a private PostgreSQL when there is one, and the helpers every table test uses.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
@@ -228,6 +229,31 @@ def schema_validators() -> tuple[Any, Any]:
         {"$ref": f"{tables['$id']}#/$defs/{name}"}, registry=registry
     )
     return make("to_server"), make("to_seat")
+
+
+async def settle(table: Any) -> None:
+    """Until a RemoteTable has the server's answer to the move it sent."""
+    for _ in range(400):
+        if not table.remote_pending:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("no answer from the server")
+
+
+async def play_out(table: Any, level: str = "easy") -> None:
+    """Click through a RemoteTable's round as the computer player ``level`` would, each move
+    through the widget (checked on the mirror, sent, the server's update awaited)."""
+    from rummykit.ai import make_agent
+
+    agent = make_agent(level)
+    for _ in range(2000):
+        if table.over:
+            return
+        if table.view["my_turn"] and not table.remote_pending:
+            assert table.act(agent.decide(table.game.observation(table.seat)).action)
+            await settle(table)
+        else:
+            await asyncio.sleep(0.01)
 
 
 def wait_until(predicate: Any, timeout: float = 20.0) -> None:

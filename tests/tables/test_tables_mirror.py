@@ -62,3 +62,74 @@ def test_the_mirror_answers_like_the_game_and_hides_what_the_seat_cannot_see(
         game.play(pick.choice(legal), seat)
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("hungarian", 2), ("hungarian", 5), ("rommi", 3)])
+def test_a_waiting_seat_gets_a_position_it_can_load_or_none_while_another_plays(
+    variant: str, seed: int
+) -> None:
+    """While another seat plays a turn of several moves (melds, lay-offs, a take from the
+    discard pile), a waiting seat's position loads, with its own hand and the table as they
+    are, or is None (a turn whose earlier states hid other cards) — never an error, and
+    never a position the loader refuses, as the earlier states once gave. In Rommi it is
+    always there."""
+    from rummykit.ai import make_agent
+
+    agent = make_agent("easy")
+    game = Game.new(variant, players=2, seed=seed)
+    loaded = missing = 0
+    while not game.is_over:
+        for seat in range(2):
+            if seat == game.current:
+                continue
+            record = seat_position(game, seat)
+            if record is None:
+                missing += 1
+                continue
+            mirror = Game.load(json.dumps(record))
+            assert mirror.hand(seat) == game.hand(seat) and mirror.table == game.table
+            assert mirror.current == game.current and mirror.phase == game.phase
+            loaded += 1
+        game.play(agent.decide(game.observation(game.current)).action)
+    assert loaded > 20
+    if variant == "rommi":
+        assert missing == 0
+
+
+def test_the_card_table_keeps_following_when_a_position_is_missing() -> None:
+    """The page's side: an update without a position while another seat plays is not the
+    end of the round (the card table waits for the next position); one whose observation is
+    over is."""
+    from rummykit.agents.protocol import decide_message
+    from rummykit.ai import make_agent
+    from rummykit.widgets.remote import RemoteTable
+
+    game = Game.new("rommi", players=2, seed=4)
+    seat = 1 - game.current
+
+    def update(position: bool = True) -> dict[str, object]:
+        message = decide_message(game.observation(seat), 1)
+        message.update(type="update", position=seat_position(game, seat) if position else None)
+        return message
+
+    class Client:
+        on_message = None
+
+        def __init__(self) -> None:
+            self.seat, self.last = seat, update()
+            self.welcome = {"table": "K7QXM2PA", "seats": ["human", "easy"]}
+
+        async def act(self, action: object, trace: object = None) -> None: ...
+
+    table = RemoteTable(Client())  # type: ignore[arg-type]
+    game.play(game.legal_actions()[0])  # the other seat moves
+    table.receive(update(position=False))
+    assert not table.over and table.alert != "The round is over."
+    assert table.game.hand(seat) == game.hand(seat)
+    table.receive(update())
+    assert not table.over
+    agent = make_agent("easy")
+    while not game.is_over:
+        game.play(agent.decide(game.observation(game.current)).action)
+    table.receive(update())  # the round is over: no position, an observation that says so
+    assert table.over and table.alert == "The round is over."

@@ -8,19 +8,10 @@ import asyncio
 import socket
 from typing import Any
 
-from rummykit.ai import make_agent
 from rummykit.game import PlayMeld
 from rummykit.server.client import TableClient
 from rummykit.widgets.remote import RemoteTable
-from tests.tables.conftest import Served
-
-
-async def _settle(table: RemoteTable) -> None:
-    for _ in range(400):
-        if not table.remote_pending:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("no answer from the server")
+from tests.tables.conftest import Served, play_out, settle
 
 
 def test_the_table_widget_plays_a_served_round(serve: Any) -> None:
@@ -43,15 +34,7 @@ def test_the_table_widget_plays_a_served_round(serve: Any) -> None:
         hand = table.hand_order
         assert not table.act(PlayMeld(tuple(hand[:2])))
         assert table.alert and server.api(f"/api/tables/{code}")[1]["position"] == position
-        agent = make_agent("easy")
-        for _ in range(2000):
-            if table.over:
-                break
-            if table.view["my_turn"] and not table.remote_pending:
-                assert table.act(agent.decide(table.game.observation(table.seat)).action)
-                await _settle(table)
-            else:
-                await asyncio.sleep(0.01)
+        await play_out(table)
         assert table.over and table.alert == "The round is over."
         await client.close()
         await listening
@@ -106,7 +89,7 @@ def test_the_class_page_joins_a_served_table_by_its_code(serve: Any, monkeypatch
             await asyncio.sleep(0.01)
         position = server.api(f"/api/tables/{code}")[1]["position"]
         assert table.act(table.game.legal_actions()[0])
-        await _settle(table)
+        await settle(table)
         assert server.api(f"/api/tables/{code}")[1]["position"] > position
         # the table's one learner seat is taken: a second page is told so
         other = ClassTable.from_environment()
