@@ -102,7 +102,8 @@ def seat_position(game: Game, seat: int) -> dict[str, Any] | None:
     see (the other hands, the stock) the same cards sorted and dealt in order — a function of
     what the seat sees alone — with no seed and no random state. A mirror game loaded from it
     answers :meth:`Game.check` and :meth:`Game.legal_actions` for that seat as the real one
-    does, so a page can say "why not" before it asks the server. None once the round is over.
+    does, so a page can say "why not" before it asks the server; a seat waiting while another
+    plays gets the table as it stands. None once the round is over.
 
     >>> game = Game.new("rommi", players=2, seed=3)
     >>> me, other = game.current, 1 - game.current
@@ -115,35 +116,48 @@ def seat_position(game: Game, seat: int) -> dict[str, Any] | None:
     if game.is_over:
         return None
     snap = game.snapshot()
-    unseen: list[str] = list(snap["stock"])
-    for other, hand in enumerate(snap["hands"]):
-        if other != seat:
-            unseen.extend(hand)
-    canonical = [str(c) for c in sort_cards(parse_card(t) for t in unseen)]
+    turn = snap["turn"]
+    # a card the acting player took from the discard pile, or the cut card, this turn: every
+    # seat saw it go into that hand, and the position must show it there (H7, H10)
+    seen_taken = (
+        []
+        if turn is None or game.current == seat
+        else [card for card in (turn["taken"], turn["cut_taken"]) if card is not None]
+    )
 
-    def mask(state: dict[str, Any]) -> bool:
-        """Deal the canonical cards into ``state``'s hidden places: False when they don't
-        fill them exactly (an earlier state of the turn hid other cards)."""
-        hands = (hand for other, hand in enumerate(state["hands"]) if other != seat)
-        if sum(map(len, hands)) + len(state["stock"]) != len(canonical):
-            return False
-        cards = iter(canonical)
+    def mask(state: dict[str, Any]) -> None:
+        """Deal the cards ``state`` hides from the seat (the other hands, the stock), sorted,
+        back into their places: which cards they are is what the seat can work out (the deck
+        less what it saw then), and where each goes depends on nothing else."""
+        shown: dict[int, list[str]] = {n: [] for n in range(len(state["hands"]))}
+        hidden = list(state["stock"])
+        for other, hand in enumerate(state["hands"]):
+            if other == seat:
+                continue
+            hand = list(hand)
+            if other == game.current:
+                for card in seen_taken:
+                    if card in hand:
+                        hand.remove(card)
+                        shown[other].append(card)
+            hidden.extend(hand)
+        cards = iter([str(c) for c in sort_cards(parse_card(t) for t in hidden)])
         for other, hand in enumerate(state["hands"]):
             if other != seat:
-                state["hands"][other] = [next(cards) for _ in hand]
+                state["hands"][other] = [
+                    *shown[other],
+                    *(next(cards) for _ in range(len(hand) - len(shown[other]))),
+                ]
         state["stock"] = [next(cards) for _ in state["stock"]]
-        return True
 
-    turn = snap["turn"]
     if turn is not None and game.current != seat and not (turn["taken"] or turn["cut_taken"]):
         # the turn's undo history is the acting player's: a seat that waits gets the position
-        # without it (its earlier states hold cards that seat can't see, such as the cards
-        # melded since, in the hand). A take from the discard pile or of the cut card is a
-        # step the position must keep (H7, H10).
+        # without it. A take from the discard pile or of the cut card is a step the position
+        # must keep (H7, H10): its earlier states are masked each as it was (the cards
+        # melded since were in the acting hand then, hidden).
         turn["steps"] = []
-    states = [snap, *(step["state"] for step in snap["turn"]["steps"])]
-    if not all(mask(state) for state in states):
-        return None  # not a position whose hidden cards stay the same through the turn
+    for state in [snap, *(step["state"] for step in (turn or {}).get("steps", []))]:
+        mask(state)
     snap.update(seed=0, rng=None, result=None)
     return {"format": POSITION_FORMAT, "version": FORMAT_VERSION, "position": snap, "actions": []}
 

@@ -117,19 +117,21 @@ function render({ model, el }) {
     if (entry.mine) {
       return h("div", { class: "rk-my-move", "data-testid": `my-move-${entry.number}` }, entry.text);
     }
+    // a served table's other seats: one sentence a move, no action of their own
+    const head = entry.action === undefined ? entry.name : `${entry.name}: ${entry.action}`;
     if (entry.trace_html === undefined) {
       // show_reasoning=False: only what every player saw
       return h(
         "div",
         { class: "rk-ai-move", "data-testid": `ai-move-${entry.number}` },
-        h("div", {}, `${entry.name}: ${entry.action}`),
+        h("div", {}, head),
         h("div", { class: "rk-ai-said" }, entry.text),
       );
     }
     return h(
       "details",
       { class: "rk-ai-move", "data-testid": `ai-move-${entry.number}` },
-      h("summary", {}, `${entry.name}: ${entry.action}`),
+      h("summary", {}, head),
       h("div", { class: "rk-ai-said" }, entry.text),
       h("div", { html: entry.trace_html }),
     );
