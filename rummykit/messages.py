@@ -2660,6 +2660,11 @@ TEMPLATES: dict[str, str] = {
     "tables_page_closed": "Table {table} is closed; its record is kept.",
     "tables_page_lost": "The table server does not answer: trying again.",
     "tables_page_hidden": "hidden",
+    "tables_page_elsewhere": "played by another server of the school: watched from here",
+    "tables_played_elsewhere": (
+        "table {table} is played by another server of the school: close it from that server's "
+        "teacher page"
+    ),
     # --- w32: several servers on one database, the per-address cap --------------------
     "tables_cli_server_id_help": (
         "this server's name in the database (default: the computer's name and the port): "

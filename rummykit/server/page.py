@@ -78,6 +78,7 @@ SCRIPT_TEXTS = (
     "tables_page_log",
     "tables_page_record",
     "tables_page_close",
+    "tables_page_elsewhere",
     "tables_page_closed",
     "tables_page_lost",
     "tables_page_hidden",

@@ -373,6 +373,11 @@ class Store:
         """Every table not closed, with its seats, actions and log, to play on after a restart."""
         return self._read(TABLES.c.status != "closed")
 
+    def open_tables_except(self, codes: set[str]) -> list[StoredTable]:
+        """The tables not closed whose codes aren't in ``codes``: those other servers of the
+        school play, for the teacher's page (read only: nothing is claimed)."""
+        return self._read(sa.and_(TABLES.c.status != "closed", TABLES.c.code.not_in(codes)))
+
     def table(self, code: str) -> StoredTable | None:
         """One table, closed or not (None when there is none of that code)."""
         found = self._read(TABLES.c.code == code)

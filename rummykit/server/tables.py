@@ -392,6 +392,8 @@ class Hub:
         self.now = now
         self.records = records
         self.tables: dict[str, Table] = {}
+        self.watched: dict[str, Table] = {}
+        """The tables other servers play, as the teacher last looked (:meth:`elsewhere`)."""
 
     # --- creating and restoring --------------------------------------------------------
 
@@ -462,22 +464,38 @@ class Hub:
         return lost, came
 
     def _restored(self, stored: StoredTable) -> Table:
-        settings = TableSettings.from_dict(stored.settings)
-        table = self._table(stored.code, settings, stored.created)
+        table = self._replayed(stored)
+        table.round_over_at = self.now()
+        self._turn_clock(table)
+        LOG.info("table %s restored at action %d", stored.code, table.position - 1)
+        return table
+
+    def _replayed(self, stored: StoredTable, table: Table | None = None) -> Table:
+        """The table at its stored position: ``table`` (the same table at an earlier one)
+        brought on by the actions it hasn't played, or a new one dealt and played."""
+        if table is None or table.stored > len(stored.actions):
+            settings = TableSettings.from_dict(stored.settings)
+            table = self._table(stored.code, settings, stored.created)
         for n, (kind, hashed, name) in enumerate(stored.seats):
             table.seats[n].kind, table.seats[n].token_hash, table.seats[n].name = kind, hashed, name
-        for seat, form in stored.actions:
+        for seat, form in stored.actions[table.stored :]:
             if form.get("type") == NEXT_ROUND:
                 table.game = table.match.new_round()
             else:
                 table.game.play(Action.from_dict(form), seat)
             table.stored += 1
-        table.round_over_at = self.now()
         table.notices = list(stored.notices)
         table.status = stored.status
-        self._turn_clock(table)
-        LOG.info("table %s restored at action %d", stored.code, table.position - 1)
         return table
+
+    def elsewhere(self, stored: list[StoredTable]) -> list[Table]:
+        """The tables other servers of the school play (``stored``: as the database holds
+        them, :meth:`Store.open_tables_except` this hub's), each at its stored position, for
+        the teacher to watch: this hub plays none of them (they are kept apart from
+        :attr:`tables`, and brought on from where they were at the last look)."""
+        tables = [self._replayed(s, self.watched.get(s.code)) for s in stored]
+        self.watched = {t.code: t for t in tables}
+        return tables
 
     # --- seats -------------------------------------------------------------------------
 
@@ -737,14 +755,19 @@ class Hub:
             message["position"] = seat_position(game, seat)
         return message
 
-    def public_view(self, table: Table, open_cards: bool = False) -> dict[str, Any]:
+    def public_view(
+        self, table: Table, open_cards: bool = False, *, here: bool = True
+    ) -> dict[str, Any]:
         """What anyone watching the table may see (no hand); with ``open_cards`` (the
-        teacher code only) every seat's hand too."""
+        teacher code only) every seat's hand too. A table another server plays
+        (:meth:`elsewhere`) is ``here: false``, and who is connected to it is that
+        server's to know (``connected``: None)."""
         obs = table.game.observation(0).to_dict()
         for private in ("seat", "hand", "legal_actions", "status"):
             obs.pop(private, None)
         view: dict[str, Any] = {
             "code": table.code,
+            "here": here,
             "status": table.status,
             "settings": {k: v for k, v in table.settings.to_dict().items() if k != "seed"},
             "position": table.position,
@@ -755,9 +778,12 @@ class Hub:
                     "kind": s.kind,
                     "name": s.name,
                     "taken": s.token_hash is not None,
-                    "connected": s.connected,
-                    "computer_playing": n in table.away
-                    or (table.computer_turn is not None and table.computer_turn[0] == n),
+                    "connected": s.connected if here else None,
+                    "computer_playing": here
+                    and (
+                        n in table.away
+                        or (table.computer_turn is not None and table.computer_turn[0] == n)
+                    ),
                 }
                 for n, s in enumerate(table.seats)
             ],

@@ -55,7 +55,7 @@ from rummykit.agents.protocol import (
 from rummykit.messages import render
 from rummykit.server import DEFAULT_PORT
 from rummykit.server.page import page_context, page_language
-from rummykit.server.store import DEFAULT_LEASE, SCHEMA_VERSION, Store, StoreError
+from rummykit.server.store import DEFAULT_LEASE, SCHEMA_VERSION, Store, StoredTable, StoreError
 from rummykit.server.tables import NEXT_ROUND, Hub, Refused, Table, TableSettings
 
 __all__ = [
@@ -352,6 +352,15 @@ class TablesServer:
 
     # --- the teacher -------------------------------------------------------------------
 
+    async def elsewhere(self, code: str) -> StoredTable | None:
+        """Table ``code`` as the database holds it when it is open and this server doesn't
+        play it (another server of the school does, on the same database); else None."""
+        if code in self.hub.tables:
+            return None
+        loop = asyncio.get_running_loop()
+        stored = await loop.run_in_executor(self.db, self.hub.store.table, code)
+        return stored if stored is not None and stored.status != "closed" else None
+
     def is_teacher(self, handler: tornado.web.RequestHandler) -> bool:
         said = handler.request.headers.get("Authorization", "")
         ip = handler.request.remote_ip or "?"
@@ -604,11 +613,20 @@ class TablesHandler(_Api):
     """``GET /api/tables``: every table's public view (``?open=1``: with its hands);
     ``POST``: new tables (teacher only)."""
 
-    def get(self) -> None:
-        if self.teacher():
-            hub = self.server.hub
-            open_cards = self.get_argument("open", "") in ("1", "true", "yes")
-            self.reply({"tables": [hub.public_view(t, open_cards) for t in hub.tables.values()]})
+    async def get(self) -> None:
+        if not self.teacher():
+            return
+        hub = self.server.hub
+        open_cards = self.get_argument("open", "") in ("1", "true", "yes")
+        here = [hub.public_view(t, open_cards) for t in hub.tables.values()]
+        # and the tables the school's other servers play on the same database (none when
+        # this server is the only one): watched, never played, from what the store holds
+        loop = asyncio.get_running_loop()
+        stored = await loop.run_in_executor(
+            self.server.db, hub.store.open_tables_except, set(hub.tables)
+        )
+        elsewhere = [hub.public_view(t, open_cards, here=False) for t in hub.elsewhere(stored)]
+        self.reply({"tables": here + elsewhere})
 
     def post(self) -> None:
         if not self.teacher():
@@ -636,9 +654,13 @@ class TablesHandler(_Api):
 class TableHandler(_Api):
     """``GET /api/tables/CODE``: a table's public view (``?open=1``: its hands, teacher only)."""
 
-    def get(self, code: str) -> None:
+    async def get(self, code: str) -> None:
         hub = self.server.hub
         table = hub.tables.get(code)
+        here = table is not None
+        if table is None:  # another server of the school may play it
+            stored = await self.server.elsewhere(code)
+            table = hub.elsewhere([stored])[0] if stored is not None else None
         if table is None:
             LOG.warning(
                 "refused from %s: %s",
@@ -649,7 +671,7 @@ class TableHandler(_Api):
         open_cards = self.get_argument("open", "") in ("1", "true", "yes")
         if open_cards and not self.teacher():
             return
-        self.reply(hub.public_view(table, open_cards))
+        self.reply(hub.public_view(table, open_cards, here=here))
 
 
 class RecordHandler(_Api):
@@ -672,11 +694,13 @@ class RecordHandler(_Api):
 class CloseHandler(_Api):
     """``POST /api/tables/CODE/close``: close a table now, its record kept (teacher only)."""
 
-    def post(self, code: str) -> None:
+    async def post(self, code: str) -> None:
         if not self.teacher():
             return
         table = self.server.hub.tables.get(code)
         if table is None:
+            if await self.server.elsewhere(code) is not None:
+                return self.refuse(409, "tables_played_elsewhere", table=code[:16])
             return self.refuse(404, "tables_no_such_table", table=code[:16])
         for seat in table.seats:
             for connection in list(seat.connections):

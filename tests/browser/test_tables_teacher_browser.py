@@ -151,3 +151,26 @@ def test_the_page_s_script_runs_under_its_own_policy(server: Served, browser: An
     page.get_by_role("heading", name="New tables").wait_for()  # the script ran
     context.close()
     assert not errors, errors
+
+
+def test_a_table_another_server_plays_is_watched_not_closed(server: Served, page: Any) -> None:
+    """A second server on the same database: its table is on this server's page too, said
+    to be played there (who is connected is that server's to know), with no Close button;
+    a move made there shows here."""
+    other = Served(server.db)
+    try:
+        code = other.create(variant="rommi", seats=["human", "human"])
+        page.goto(f"http://{server.http}/teacher")
+        page.get_by_role("textbox", name="Teacher code").fill(TEACHER)
+        page.get_by_role("button", name="Use this code").click()
+        article = page.locator(f'article[data-table="{code}"]')
+        article.get_by_text("played by another server of the school: watched from here").wait_for()
+        assert article.get_by_role("button", name="Close the table").is_hidden()
+        assert article.get_by_role("button", name="Save the record").is_visible()
+        seat, _hand = _sit(other, code, "Ana")
+        row = article.get_by_role("row").filter(has=page.get_by_role("rowheader", name=str(seat)))
+        row.get_by_role("cell", name="Ana").wait_for()
+        assert "not connected" not in row.inner_text()  # not this server's to say
+        axe.check(page, "the teacher's page watching another server's table")
+    finally:
+        other.stop()

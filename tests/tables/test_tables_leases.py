@@ -138,8 +138,31 @@ def test_two_servers_on_one_database_and_a_take_over_after_sigkill(serve: Any, d
     b: Served = serve(db_url, "--lease", "1.5", server_id="server-b")
     code = a.create(variant="hungarian", seats=["human", "easy"])
     mine = b.create(variant="rommi", seats=["human", "human"])
-    assert [t["code"] for t in a.api("/api/tables")[1]["tables"]] == [code]
-    assert [t["code"] for t in b.api("/api/tables")[1]["tables"]] == [mine]
+    # (the learner's turn: the computer seat has played, nothing moves until she does)
+    wait_until(lambda: a.api(f"/api/tables/{code}")[1]["game"]["current"] == 0, 20)
+    # each lists its own tables, then the other's: watched, as the other server shows them
+    assert [(t["code"], t["here"]) for t in a.api("/api/tables")[1]["tables"]] == [
+        (code, True),
+        (mine, False),
+    ]
+    assert [(t["code"], t["here"]) for t in b.api("/api/tables")[1]["tables"]] == [
+        (mine, True),
+        (code, False),
+    ]
+    for table, server, other in ((code, a, b), (mine, b, a)):
+        own, watched = (s.api(f"/api/tables/{table}?open=1")[1] for s in (server, other))
+        assert watched["here"] is False and {s["connected"] for s in watched["seats"]} == {None}
+        for view in (own, watched):
+            del view["here"]
+            for seat in view["seats"]:
+                del seat["connected"], seat["computer_playing"]
+        assert watched == own
+    status, refused = a.api(f"/api/tables/{mine}/close", {})
+    assert status == 409 and refused["message"] == (
+        f"table {mine} is played by another server of the school: close it from that "
+        "server's teacher page"
+    )
+    assert b.api(f"/api/tables/{mine}")[1]["status"] == "open"
 
     async def sit(server: Served, token: str | None = None) -> TableClient:
         client = TableClient(server.ws, code, name="Ana", token=token)
@@ -167,7 +190,10 @@ def test_two_servers_on_one_database_and_a_take_over_after_sigkill(serve: Any, d
     token, position = asyncio.run(first_moves())
     assert a.api(f"/api/tables/{code}")[1]["position"] == position
     a.kill()
-    wait_until(lambda: any(t["code"] == code for t in b.api("/api/tables")[1]["tables"]), 20)
+    wait_until(
+        lambda: any(t["code"] == code and t["here"] for t in b.api("/api/tables")[1]["tables"]),
+        20,
+    )
     view = b.api(f"/api/tables/{code}")[1]
     assert view["position"] == position and view["seats"][0]["name"] == "Ana"
 
@@ -183,4 +209,8 @@ def test_two_servers_on_one_database_and_a_take_over_after_sigkill(serve: Any, d
     assert b.api(f"/api/tables/{code}")[1]["position"] > position
     # a restarted under its own name finds its table played by b, and takes nothing
     a.start()
-    assert a.api("/api/tables")[1]["tables"] == []
+    listed = a.api("/api/tables")[1]["tables"]
+    assert {t["code"] for t in listed} == {code, mine} and not any(t["here"] for t in listed)
+    assert [t["position"] for t in listed if t["code"] == code] == [
+        b.api(f"/api/tables/{code}")[1]["position"]
+    ]

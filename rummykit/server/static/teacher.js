@@ -143,6 +143,7 @@
       const text = JSON.stringify(view);
       if (entry.last !== text) {
         entry.last = text;
+        entry.close.hidden = view.here === false; // closed by the server that plays it
         entry.body.replaceChildren(...tableBody(view));
       }
     }
@@ -166,7 +167,7 @@
     close.addEventListener('click', () => closeTable(name));
     buttons.append(record, ' ', close);
     article.appendChild(buttons);
-    return { article, body, last: '' };
+    return { article, body, close, last: '' };
   }
 
   // a choice's words as the page's own menus say them (the server said them in the page's language)
@@ -181,7 +182,8 @@
     const game = view.game;
     const parts = [];
     const status = say('tables_page_status_' + view.status);
-    const head = el('p', optionText('rk-variant', view.settings.variant) + ' · ' + status, { class: 'rk-summary' });
+    const where = view.here === false ? ' · ' + say('tables_page_elsewhere') : '';
+    const head = el('p', optionText('rk-variant', view.settings.variant) + ' · ' + status + where, { class: 'rk-summary' });
     parts.push(head);
     parts.push(el('p', say('tables_page_round', { round: view.round, position: view.position - 1, current: game.current })));
     if (view.totals.some((n) => n !== 0)) parts.push(el('p', say('tables_page_totals', { totals: view.totals.join(' · ') })));
@@ -197,7 +199,7 @@
       const who = seat.kind === 'human' ? (seat.name || say('tables_page_free')) : optionText('rk-seat-0', seat.kind);
       row.appendChild(el('td', who));
       let connection = '—';
-      if (seat.kind === 'human') connection = say(seat.connected ? 'tables_page_connected' : 'tables_page_not_connected');
+      if (seat.kind === 'human' && seat.connected !== null) connection = say(seat.connected ? 'tables_page_connected' : 'tables_page_not_connected');
       if (seat.computer_playing) connection += ' · ' + say('tables_page_computer_playing');
       row.appendChild(el('td', connection));
       row.appendChild(el('td', String(game.hand_sizes[n])));
