@@ -122,7 +122,8 @@ function render({ model, el }) {
       return h(
         "div",
         { class: "rk-ai-move", "data-testid": `ai-move-${entry.number}` },
-        h("div", {}, `${entry.name}: ${entry.action}`),
+        // a served table's other seats: their move is said in the line below, no action apart
+        h("div", {}, entry.action === undefined ? entry.name : `${entry.name}: ${entry.action}`),
         h("div", { class: "rk-ai-said" }, entry.text),
       );
     }
