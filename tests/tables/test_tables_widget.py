@@ -8,7 +8,7 @@ import asyncio
 import socket
 from typing import Any
 
-from rummykit.game import PlayMeld
+from rummykit.game import Draw, PlayMeld
 from rummykit.server.client import TableClient
 from rummykit.widgets.remote import RemoteTable
 from tests.tables.conftest import Served, play_out, settle
@@ -46,7 +46,8 @@ def test_the_table_widget_plays_a_served_round(serve: Any) -> None:
         assert view["discard_count"] == len(final["game"]["discard_pile"])
         assert not [n for n, c in view["can"].items() if c], view["can"]  # every control done
         assert all(not m["layoff"]["enabled"] for m in view["melds"])
-        assert not table.act(agent.decide(table.game.observation(table.seat)).action)
+        for move in (Draw("stock"), table.game.legal_actions()[0]):  # nothing goes out
+            assert not table.act(move) and table.alert == "The round is over."
         table.handle({"type": "hint"})
         assert table.view["hint"] == "The round is over."
         # the other seat's moves are logged as their own sentences, no computer's reasoning
