@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hmac
 import html
+import logging
 import math
 import os
 import re
@@ -341,10 +342,29 @@ def _full_page(most: int) -> str:
     )
 
 
+class QuietPingWarning(logging.Filter):
+    """Leaves out tornado's warning that ``websocket_ping_timeout`` is longer than
+    ``websocket_ping_interval``. jupyter_server's websocket handlers give tornado their own
+    ping settings, in milliseconds, under the names tornado reads in seconds (jupyter_server
+    issue 1612): tornado's own pings then come every 30,000 seconds, and its warning is about
+    those. The pings that keep a page's connection alive are jupyter_server's, every 30 s,
+    and a connection is closed when no answer came for 90 s.
+
+    >>> record = logging.LogRecord("tornado.general", logging.WARNING, "", 0,
+    ...     "The websocket_ping_timeout (90000) cannot be longer than the "
+    ...     "websocket_ping_interval (30000).", None, None)
+    >>> QuietPingWarning().filter(record)
+    False
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("The websocket_ping_timeout (")
+
+
 def classroom_app() -> type[Any]:
     """Voilà's application with :func:`door_handler` for its page, the class notebook trusted
-    (signed in memory, so the server doesn't warn it isn't), and the websocket ping timeout
-    no longer than its interval (tornado warned at every page otherwise)."""
+    (signed in memory, so the server doesn't warn it isn't), and tornado's warning about the
+    websocket ping settings left out of the teacher's terminal (:class:`QuietPingWarning`)."""
     from voila.app import Voila  # type: ignore[import-untyped]
     from voila.shutdown_kernel_handler import (  # type: ignore[import-untyped]
         VoilaShutdownKernelHandler,
@@ -354,7 +374,10 @@ def classroom_app() -> type[Any]:
     class Classroom(Voila):  # type: ignore[misc]
         def init_settings(self) -> dict[str, Any]:
             settings: dict[str, Any] = super().init_settings()
-            settings["ws_ping_timeout"] = 30_000  # jupyter_server's ping interval
+            # jupyter_server's default ping timeout (3 pings) is kept: one no longer than the
+            # interval closed every page's kernel connection at its first ping, 30 s after
+            # it opened (a click sent just then was lost)
+            logging.getLogger("tornado.general").addFilter(QuietPingWarning())
             notary = self.contents_manager.notary
             if self.notebook_path:
                 import nbformat

@@ -37,15 +37,23 @@ import json
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
+from rummykit.agents.protocol import read_observation
 from rummykit.ai import Agent
+from rummykit.cards import Card
 from rummykit.game import Game
 from rummykit.game.actions import Action
 from rummykit.game.facts import Event
+from rummykit.game.observation import Observation
 from rummykit.messages import render
 from rummykit.voice import event_text
 from rummykit.widgets.table import Table
+from rummykit.widgets.view import Control, sorted_hand
 
 __all__ = ["RemoteTable", "SeatClient", "join"]
+
+_CONTROLS: tuple[str, ...] = ("draw", "take_discard", "take_cut", "undo", "return_cut")
+_CONTROLS += ("discard", "meld", "hint", "clear", "next_round")
+"""The controls a table has (``Table._controls``): once the round is over, each says so."""
 
 
 class SeatClient(Protocol):
@@ -75,6 +83,9 @@ class RemoteTable(Table):
         self.client = client
         self.remote_pending = False
         self.over = False
+        self.final: Observation | None = None
+        """The seat's view of the table once the round is over (the server sends no position
+        then): the page is drawn from it, the mirror game being the position before the end."""
         self.tasks: set[asyncio.Future[None]] = set()
         self._events_seen = len(client.last["observation"]["history"])
         welcome = client.welcome
@@ -89,6 +100,7 @@ class RemoteTable(Table):
             seat=client.seat,
             ai_delay=0,
             names=names or None,
+            show_reasoning=False,  # the other seats are the server's: no reasoning to show
             language=language,
             four_colour=four_colour,
         )
@@ -121,6 +133,45 @@ class RemoteTable(Table):
         self._refresh()
         return True
 
+    # --- once the round is over: the server's last view, every control said to be done ------
+
+    def _seen(self) -> Observation:
+        return self.final if self.final is not None else super()._seen()
+
+    @property
+    def hand_order(self) -> list[Card]:
+        if self.final is not None:
+            return sorted_hand(self.final.hand, self.sort_by)
+        return super().hand_order
+
+    def _status(self) -> str:
+        return render("tables_widget_over") if self.final is not None else super()._status()
+
+    def _over(self) -> Control:
+        return Control(False, render("tables_widget_over"))
+
+    def _controls(self, chosen: list[Card]) -> dict[str, Control]:
+        if self.final is None:
+            return super()._controls(chosen)
+        return {name: self._over() for name in _CONTROLS}
+
+    def _meld_controls(self, chosen: list[Card], index: int) -> dict[str, Control]:
+        if self.final is None:
+            return super()._meld_controls(chosen, index)
+        out = {"layoff": self._over()}
+        if any(c.is_joker for c in self.final.table[index].meld.cards):
+            out["exchange"] = self._over()
+        return out
+
+    def _cut_range(self) -> dict[str, int] | None:
+        return None if self.final is not None else super()._cut_range()
+
+    def _hint(self) -> None:
+        if self.final is not None:
+            self.hint_text = render("tables_widget_over")
+            return
+        super()._hint()
+
     def step_ai(self) -> bool:
         return False  # the server plays the computer seats
 
@@ -143,8 +194,10 @@ class RemoteTable(Table):
             self._events_seen = len(history)
             if message.get("position") is not None:
                 self.game = Game.load(json.dumps(message["position"]))
-            elif message["observation"]["phase"] == "over":
+            elif message["observation"]["phase"] == "over":  # the server sends none then
                 self.over = True
+                self.final = read_observation(message)
+                self.selected = []
                 self._guide("tables_widget_over")
             # else another seat's turn the server can't mirror for this seat yet: the table
             # as it was until that turn ends, the log up to date

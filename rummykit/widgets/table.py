@@ -60,6 +60,7 @@ from rummykit.game.actions import (
     ReturnCutCard,
     Undo,
 )
+from rummykit.game.observation import Observation
 from rummykit.game.record import from_position, loads
 from rummykit.language import check_language, get_language, speaks_own_language
 from rummykit.messages import render
@@ -282,10 +283,14 @@ class Table(anywidget.AnyWidget):
         ``trace_html``) unless the table was made with ``show_reasoning=False``."""
         return [entry for entry in self.moves if not entry["mine"]]
 
+    def _seen(self) -> Observation:
+        """What the learner's seat sees now: the page is drawn from it."""
+        return self.game.observation(self.seat)
+
     @speaks_own_language
     def _refresh(self) -> None:
         game = self.game
-        obs = game.observation(self.seat)
+        obs = self._seen()
         order = self.hand_order
         chosen = [order[i] for i in sorted(self.selected) if 0 <= i < len(order)]
         if self.drawn is not None and (not obs.my_turn or self.drawn not in order):
@@ -304,7 +309,7 @@ class Table(anywidget.AnyWidget):
             result_lines=self._result_lines(),
             scores=self._scores(),
             controls=self._controls(chosen),
-            melds=[self._meld_controls(chosen, i) for i in range(len(game.table))],
+            melds=[self._meld_controls(chosen, i) for i in range(len(obs.table))],
             hint=self.hint_text,
             match_over=self.match.is_over if self.match is not None else game.is_over,
             cut=self._cut_range(),

@@ -8,7 +8,7 @@ import asyncio
 import socket
 from typing import Any
 
-from rummykit.game import PlayMeld
+from rummykit.game import Draw, PlayMeld
 from rummykit.server.client import TableClient
 from rummykit.widgets.remote import RemoteTable
 from tests.tables.conftest import Served, play_out, settle
@@ -36,6 +36,24 @@ def test_the_table_widget_plays_a_served_round(serve: Any) -> None:
         assert table.alert and server.api(f"/api/tables/{code}")[1]["position"] == position
         await play_out(table)
         assert table.over and table.alert == "The round is over."
+        # the page shows the table as it ended, not the position before the last move
+        final = server.api(f"/api/tables/{code}?open=1")[1]
+        assert final["game"]["phase"] == "over"
+        view = table.view
+        assert not view["my_turn"] and view["status"].startswith("The round is over.")
+        assert sorted(c["text"] for c in table.view_hand) == sorted(final["hands"][0])
+        assert [m["cards"] for m in view["melds"]] == [m["cards"] for m in final["game"]["table"]]
+        assert view["discard_count"] == len(final["game"]["discard_pile"])
+        assert not [n for n, c in view["can"].items() if c], view["can"]  # every control done
+        assert all(not m["layoff"]["enabled"] for m in view["melds"])
+        for move in (Draw("stock"), table.game.legal_actions()[0]):  # nothing goes out
+            assert not table.act(move) and table.alert == "The round is over."
+        table.handle({"type": "hint"})
+        assert table.view["hint"] == "The round is over."
+        # the other seat's moves are logged as their own sentences, no computer's reasoning
+        theirs = [m for m in table.moves if not m["mine"]]
+        assert theirs and all("action" not in m and m["text"] for m in theirs)
+        assert not view["show_reasoning"]
         await client.close()
         await listening
         return table
