@@ -2660,6 +2660,10 @@ TEMPLATES: dict[str, str] = {
     "tables_page_closed": "Table {table} is closed; its record is kept.",
     "tables_page_lost": "The table server does not answer: trying again.",
     "tables_page_hidden": "hidden",
+    "round_result_bad_ending": (
+        "'{value}' is not how a round ends: went_out, stock_exhausted, nothing_to_reshuffle, "
+        "empty_stock or no_progress"
+    ),
     "tables_page_elsewhere": "played by another server of the school: watched from here",
     "tables_played_elsewhere": (
         "table {table} is played by another server of the school: close it from that server's "

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from rummykit.cards import Card, sort_cards
+from rummykit.cards import Card, parse_card, sort_cards
 from rummykit.explain import Reason
+from rummykit.messages import render
 from rummykit.variants import Variant
 
 __all__ = ["Ending", "RoundResult", "hand_value", "score_round"]
@@ -45,6 +46,55 @@ class RoundResult:
             "points": list(self.points),
             "lines": [r.to_dict() for r in self.lines],
         }
+
+    def to_wire(self) -> dict[str, Any]:
+        """A JSON form :meth:`from_wire` reads back whole: each line's code, rule and
+        parameters (cards as text), so a page can say it in its own language and person.
+
+        >>> import json
+        >>> from rummykit import HUNGARIAN, parse_cards
+        >>> result = score_round(HUNGARIAN, [(), parse_cards("K♠ 7♥")], [True, True], 0, "went_out")
+        >>> back = RoundResult.from_wire(json.loads(json.dumps(result.to_wire())))
+        >>> back == result, str(back) == str(result)
+        (True, True)
+        """
+        return {
+            "winner": self.winner,
+            "how": self.how,
+            "points": list(self.points),
+            "lines": [
+                {
+                    "code": r.code,
+                    "rule": r.rule,
+                    "params": {
+                        k: [str(c) for c in v] if isinstance(v, (tuple, list)) else v
+                        for k, v in r.params.items()
+                    },
+                }
+                for r in self.lines
+            ],
+        }
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> RoundResult:
+        """The result :meth:`to_wire` wrote (a list of texts in a line's parameters is
+        cards)."""
+        lines = tuple(
+            Reason(
+                str(line["code"]),
+                line.get("rule"),
+                params={
+                    k: tuple(parse_card(c) for c in v) if isinstance(v, list) else v
+                    for k, v in dict(line.get("params", {})).items()
+                },
+                failing=False,
+            )
+            for line in data["lines"]
+        )
+        how = data["how"]
+        if how not in get_args(Ending):
+            raise ValueError(render("round_result_bad_ending", value=str(how)[:40]))
+        return cls(data["winner"], how, tuple(int(p) for p in data["points"]), lines)
 
 
 def hand_value(cards: tuple[Card, ...] | list[Card], variant: Variant) -> int:

@@ -753,6 +753,8 @@ class Hub:
         message["round"] = table.match.round_number
         if mirror:
             message["position"] = seat_position(game, seat)
+        if game.result is not None:  # who won, and what each seat scores (H12, H13, R8, R10)
+            message["result"] = game.result.to_wire()
         return message
 
     def public_view(

@@ -44,6 +44,7 @@ from rummykit.game import Game
 from rummykit.game.actions import Action
 from rummykit.game.facts import Event
 from rummykit.game.observation import Observation
+from rummykit.game.scoring import RoundResult
 from rummykit.messages import render
 from rummykit.voice import event_text
 from rummykit.widgets.table import Table
@@ -84,6 +85,8 @@ class RemoteTable(Table):
         self.remote_pending = False
         self.over = False
         self.final: Observation | None = None
+        self.round_result: RoundResult | None = None
+        """How the round ended, as the server said at its end."""
         """The seat's view of the table once the round is over (the server sends no position
         then): the page is drawn from it, the mirror game being the position before the end."""
         self.tasks: set[asyncio.Future[None]] = set()
@@ -145,7 +148,14 @@ class RemoteTable(Table):
         return super().hand_order
 
     def _status(self) -> str:
-        return render("tables_widget_over") if self.final is not None else super()._status()
+        if self.final is None:
+            return super()._status()
+        if self.round_result is None:  # a server that sends no result
+            return render("tables_widget_over")
+        return f"{self._round_winner(self.round_result)} {render('tables_widget_one_round')}"
+
+    def _result(self) -> RoundResult | None:
+        return self.round_result if self.final is not None else super()._result()
 
     def _over(self) -> Control:
         return Control(False, render("tables_widget_over"))
@@ -197,6 +207,8 @@ class RemoteTable(Table):
             elif message["observation"]["phase"] == "over":  # the server sends none then
                 self.over = True
                 self.final = read_observation(message)
+                result = message.get("result")
+                self.round_result = RoundResult.from_wire(result) if result else None
                 self.selected = []
                 self._guide("tables_widget_over")
             # else another seat's turn the server can't mirror for this seat yet: the table

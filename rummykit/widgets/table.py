@@ -62,6 +62,7 @@ from rummykit.game.actions import (
 )
 from rummykit.game.observation import Observation
 from rummykit.game.record import from_position, loads
+from rummykit.game.scoring import RoundResult
 from rummykit.language import check_language, get_language, speaks_own_language
 from rummykit.messages import render
 from rummykit.mistakes import Review, review
@@ -383,17 +384,24 @@ class Table(anywidget.AnyWidget):
             return status_text(game.turn_status())
         return render("widget_waiting", seat=game.current, name=self.names[game.current])
 
-    def _round_over(self) -> str:
-        """Who won the round and how, and what to press next."""
-        result = self.game.result
-        assert result is not None
+    def _result(self) -> RoundResult | None:
+        """How the round ended (None while it is played)."""
+        return self.game.result
+
+    def _round_winner(self, result: RoundResult) -> str:
+        """Who won the round and how."""
         how = "out" if result.how == "went_out" else "lowest"
         if result.winner is None:
-            parts = [render("widget_round_no_winner")]
-        elif result.winner == self.seat:
-            parts = [render(f"widget_round_you_won_{how}")]
-        else:
-            parts = [render(f"widget_round_won_{how}", name=self.names[result.winner])]
+            return render("widget_round_no_winner")
+        if result.winner == self.seat:
+            return render(f"widget_round_you_won_{how}")
+        return render(f"widget_round_won_{how}", name=self.names[result.winner])
+
+    def _round_over(self) -> str:
+        """Who won the round and how, and what to press next."""
+        result = self._result()
+        assert result is not None
+        parts = [self._round_winner(result)]
         if self.match is None:
             parts.append(render("widget_round_single"))
         elif not self.match.is_over:
@@ -411,13 +419,13 @@ class Table(anywidget.AnyWidget):
         if self.match is not None:
             rounds = tuple(g.result.points for g in self.match.rounds if g.result is not None)
             return Scores(self.match.totals, rounds)
-        base, result = self.game.match_scores, self.game.result
+        base, result = self.game.match_scores, self._result()
         if result is None:
             return Scores(base, ())
         return Scores(tuple(a + b for a, b in zip(base, result.points)), (result.points,))
 
     def _result_lines(self) -> list[str]:
-        result = self.game.result
+        result = self._result()
         if result is None:
             return []
         lines = [str(in_second_person(r, self.seat, self.names)) for r in result.lines]

@@ -400,9 +400,27 @@ def _play(
         assert Game.load(json.dumps(record)).is_over
         assert {a["seat"] for a in record["actions"]} == set(range(len(settings["seats"])))
         final = room.api(f"/api/tables/{code}?open=1")
+        ended = Game.load(json.dumps(record)).result
+        assert ended is not None
         for learner in learners.values():
             page = learner.page
-            expect(page.get_by_test_id("status")).to_contain_text("The round is over.")
+            # who won, in the learner's own person, and every seat's points (H12, H13, R8)
+            status = page.get_by_test_id("status")
+            if ended.winner is None:
+                expect(status).to_contain_text("No one")
+            elif ended.winner == learner.seat:
+                expect(status).to_contain_text("You ")
+            else:  # another learner is "Seat N", a computer its level
+                kind = settings["seats"][ended.winner]
+                expect(status).to_contain_text(
+                    f"Seat {ended.winner} " if kind == "human" else f"{kind} "
+                )
+            expect(status).to_contain_text("ask your teacher for the next table")
+            lines = page.get_by_test_id("result").get_by_role("listitem")
+            expect(lines).to_have_count(len(ended.lines))
+            for n, reason in enumerate(ended.lines):
+                if "points" in reason.params:
+                    expect(lines.nth(n)).to_contain_text(str(reason.params["points"]))
             expect(page.get_by_test_id("verdict")).to_contain_text("The round is over.")
             expect(page.get_by_test_id("your-turn")).to_have_count(0)
             # the table as it ended: the seat's last hand, every meld, the discard pile's top

@@ -5,10 +5,11 @@ the server), sends allowed moves, and plays a whole round against a computer sea
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from typing import Any
 
-from rummykit.game import Draw, PlayMeld
+from rummykit.game import Draw, Game, PlayMeld
 from rummykit.server.client import TableClient
 from rummykit.widgets.remote import RemoteTable
 from tests.tables.conftest import Served, play_out, settle
@@ -40,7 +41,18 @@ def test_the_table_widget_plays_a_served_round(serve: Any) -> None:
         final = server.api(f"/api/tables/{code}?open=1")[1]
         assert final["game"]["phase"] == "over"
         view = table.view
-        assert not view["my_turn"] and view["status"].startswith("The round is over.")
+        assert not view["my_turn"]
+        # who won and what each seat scores, as the round the server recorded ended
+        ended = Game.load(json.dumps(server.api(f"/api/tables/{code}/record")[1])).result
+        assert ended is not None
+        winner = "You " if ended.winner == 0 else f"{table.names[1]} "
+        assert view["status"].startswith(winner if ended.winner is not None else "No one")
+        assert view["status"].endswith("ask your teacher for the next table.")
+        assert len(view["result"]) == len(ended.lines)
+        for line, reason in zip(view["result"], ended.lines, strict=True):
+            assert str(reason.params.get("points", "")) in line
+            assert ("You" in line or "Your" in line) == (reason.params.get("seat") == 0)
+        assert view["scores"] == list(ended.points)
         assert sorted(c["text"] for c in table.view_hand) == sorted(final["hands"][0])
         assert [m["cards"] for m in view["melds"]] == [m["cards"] for m in final["game"]["table"]]
         assert view["discard_count"] == len(final["game"]["discard_pile"])
