@@ -2600,6 +2600,7 @@ TEMPLATES: dict[str, str] = {
     "tables_widget_waiting": "Your move is on its way to the table: wait for its answer.",
     "tables_widget_one_round": "A served table plays one round: ask your teacher for the next table.",
     "tables_widget_over": "The round is over.",
+    "tables_widget_other_moves": "The other players' moves",
     "tables_classroom_help": (
         "also serve tables where the students play each other (rummykit tables, on the next "
         "port; the teacher code is printed)"

@@ -751,6 +751,8 @@ class Hub:
             message["type"] = "update"
         message["table"] = table.code
         message["round"] = table.match.round_number
+        # the learners' names, as they gave them (a computer seat's is its level: null)
+        message["names"] = [s.name if s.human else None for s in table.seats]
         if mirror:
             message["position"] = seat_position(game, seat)
         if game.result is not None:  # who won, and what each seat scores (H12, H13, R8, R10)

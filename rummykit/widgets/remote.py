@@ -85,19 +85,15 @@ class RemoteTable(Table):
         self.remote_pending = False
         self.over = False
         self.final: Observation | None = None
-        self.round_result: RoundResult | None = None
-        """How the round ended, as the server said at its end."""
         """The seat's view of the table once the round is over (the server sends no position
         then): the page is drawn from it, the mirror game being the position before the end."""
+        self.round_result: RoundResult | None = None
+        """How the round ended, as the server said at its end."""
         self.tasks: set[asyncio.Future[None]] = set()
         self._events_seen = len(client.last["observation"]["history"])
         welcome = client.welcome
-        names = [
-            render("widget_you")
-            if n == client.seat
-            else str(kind if kind != "human" else render("tables_seat_name", seat=n))
-            for n, kind in enumerate(welcome.get("seats", []))
-        ]
+        self.kinds = [str(kind) for kind in welcome.get("seats", [])]
+        names = self._named(client.seat, client.last.get("names"))
         super().__init__(
             game=Game.load(json.dumps(position)),
             seat=client.seat,
@@ -108,7 +104,25 @@ class RemoteTable(Table):
             four_colour=four_colour,
         )
         self.code = str(welcome.get("table", ""))
+        # the log's other column: learners as well as computers play the other seats
+        other = render("tables_widget_other_moves", None, self.language)
+        self.labels = {**self.labels, "ai_moves_plain": str(other)}
         client.on_message = self.receive
+
+    def _named(self, seat: int, names: object) -> list[str]:
+        """Each seat's name on the page: "You", a learner's own name as the server says it
+        (``names``), else "Seat N", a computer its level."""
+        given = names if isinstance(names, list) else []
+        out = []
+        for n, kind in enumerate(self.kinds):
+            name = given[n] if n < len(given) and isinstance(given[n], str) else ""
+            if n == seat:
+                out.append(str(render("widget_you")))
+            elif kind != "human":
+                out.append(kind)
+            else:
+                out.append(name.strip()[:40] or str(render("tables_seat_name", seat=n)))
+        return out
 
     def _agents(self, ai: Any) -> list[Agent | None]:
         return [None] * self.players  # every other seat is the server's
@@ -195,6 +209,8 @@ class RemoteTable(Table):
         kind = message.get("type")
         if kind in ("decide", "update"):
             self.remote_pending = False
+            if self.kinds and message.get("names") is not None:  # a learner sat down
+                self.names = self._named(self.seat, message["names"])
             history = message["observation"]["history"]
             for event in history[self._events_seen :]:
                 said = event_text(Event(event["seat"], event["code"], event["params"]), self.seat)

@@ -138,6 +138,13 @@ def test_a_learner_joins_a_served_table_from_the_lite_site(
     # a discard: the turn ends at the server, the computer plays, the learner's turn again
     dropped = hand(page)[0]
     page.get_by_test_id("hand-0").drag_to(page.get_by_test_id("discard-pile"))
+    # (the page says "your turn" until the server's update comes back: wait for the server)
+    for _ in range(600):
+        record = tables.api(f"/api/tables/{code}/record")[1]
+        mine = [a for a in record["actions"] if a["seat"] == 0]
+        if mine[-1]["type"] != "draw" and record["actions"][-1]["seat"] != 0:
+            break
+        time.sleep(0.1)
     wait_for_my_turn(page, expect)
     record = tables.api(f"/api/tables/{code}/record")[1]
     mine = [a for a in record["actions"] if a["seat"] == 0]

@@ -410,10 +410,10 @@ def _play(
                 expect(status).to_contain_text("No one")
             elif ended.winner == learner.seat:
                 expect(status).to_contain_text("You ")
-            else:  # another learner is "Seat N", a computer its level
+            else:  # another learner by the name they gave, a computer by its level
                 kind = settings["seats"][ended.winner]
                 expect(status).to_contain_text(
-                    f"Seat {ended.winner} " if kind == "human" else f"{kind} "
+                    f"{learners[ended.winner].name} " if kind == "human" else f"{kind} "
                 )
             expect(status).to_contain_text("ask your teacher for the next table")
             lines = page.get_by_test_id("result").get_by_role("listitem")

@@ -141,3 +141,42 @@ def test_the_class_page_joins_a_served_table_by_its_code(serve: Any, monkeypatch
         )
 
     asyncio.run(asyncio.wait_for(join(), 60))
+
+
+def test_the_served_card_table_names_the_other_learners(serve: Any) -> None:
+    """Learners at one table see each other by the names they gave (a seat still free is
+    "Seat N"), in the table's words and its log, from the first update after they sat."""
+    server: Served = serve()
+    code = server.create(variant="rommi", seats=["human", "human", "easy"])
+
+    async def meet() -> None:
+        ana = TableClient(server.ws, code, name="Ana", mirror=True)
+        await ana.connect()
+        while ana.last is None:
+            await ana.receive(5)
+        table = RemoteTable(ana)
+        listening = asyncio.ensure_future(ana.listen())
+        others = {n: name for n, name in enumerate(table.names) if n != ana.seat}
+        assert set(others.values()) == {"Seat 1" if ana.seat == 0 else "Seat 0", "easy"}
+        bob = TableClient(server.ws, code, name="  Bob  ", mirror=True)
+        await bob.connect()
+        while bob.last is None:
+            await bob.receive(5)
+        assert bob.seat is not None and bob.seat != ana.seat
+        # a move by whoever is to act: Ana's page is updated, with Bob's name
+        mover = ana if ana.my_turn else bob
+        seen = len(ana.received)
+        await mover.act(mover.observation.legal_actions[0])  # type: ignore[union-attr]
+        for _ in range(500):
+            if any(m["type"] == "update" for m in ana.received[seen:]) or table.remote_pending:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert table.names[bob.seat] == "Bob" and table.names[ana.seat] == "You"
+        assert table.names[2] == "easy"
+        assert table.labels["ai_moves_plain"] == "The other players' moves"
+        await bob.close()
+        await ana.close()
+        await listening
+
+    asyncio.run(asyncio.wait_for(meet(), 60))
