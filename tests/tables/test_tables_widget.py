@@ -10,7 +10,7 @@ import socket
 from typing import Any
 
 from rummykit.game import Draw, Game, PlayMeld
-from rummykit.server.client import TableClient
+from rummykit.server.client import join_table
 from rummykit.widgets.remote import RemoteTable
 from tests.tables.conftest import Served, play_out, settle
 
@@ -20,10 +20,7 @@ def test_the_table_widget_plays_a_served_round(serve: Any) -> None:
     code = server.create(variant="hungarian", seats=["human", "easy"])
 
     async def play() -> RemoteTable:
-        client = TableClient(server.ws, code, name="Ana", mirror=True)
-        await client.connect()
-        while client.last is None:
-            await client.receive(5)
+        client = await join_table(server.ws, code, "Ana")
         table = RemoteTable(client)
         listening = asyncio.ensure_future(client.listen())
         assert repr(table).startswith("RemoteTable('hungarian', players=2, seat=0")
@@ -150,18 +147,12 @@ def test_the_served_card_table_names_the_other_learners(serve: Any) -> None:
     code = server.create(variant="rommi", seats=["human", "human", "easy"])
 
     async def meet() -> None:
-        ana = TableClient(server.ws, code, name="Ana", mirror=True)
-        await ana.connect()
-        while ana.last is None:
-            await ana.receive(5)
+        ana = await join_table(server.ws, code, "Ana")
         table = RemoteTable(ana)
         listening = asyncio.ensure_future(ana.listen())
         others = {n: name for n, name in enumerate(table.names) if n != ana.seat}
         assert set(others.values()) == {"Seat 1" if ana.seat == 0 else "Seat 0", "easy"}
-        bob = TableClient(server.ws, code, name="  Bob  ", mirror=True)
-        await bob.connect()
-        while bob.last is None:
-            await bob.receive(5)
+        bob = await join_table(server.ws, code, "  Bob  ")
         assert bob.seat is not None and bob.seat != ana.seat
         # a move by whoever is to act: Ana's page is updated, with Bob's name
         mover = ana if ana.my_turn else bob
