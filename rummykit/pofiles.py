@@ -546,9 +546,9 @@ def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
     return written
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m rummykit.pofiles pot|update|init LANG|compile``."""
-    args = list(sys.argv[1:] if argv is None else argv)
+def main(args: Sequence[str]) -> int:
+    """``python -m rummykit.pofiles pot|update|init LANG|compile``: ``args`` are the words
+    after the module's name (read from the command line only where the module is run)."""
     command = args[0] if args else ""
     if command == "pot":
         print(write_pot())
@@ -569,4 +569,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

@@ -135,6 +135,45 @@ def test_cli_only_parses_arguments_and_dispatches() -> None:
     assert classes == []  # the terminal game lives in rummykit.terminal
 
 
+def _reads_the_command_line(source: str) -> list[int]:
+    """The lines that read ``sys.argv`` outside an ``if __name__ == "__main__":`` block."""
+    tree = ast.parse(source)
+    main_blocks = [
+        n
+        for n in tree.body
+        if isinstance(n, ast.If)
+        and "__name__" in ast.unparse(n.test)
+        and "__main__" in ast.unparse(n.test)
+    ]
+    inside = {id(m) for block in main_blocks for m in ast.walk(block)}
+    return [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Attribute)
+        and n.attr == "argv"
+        and ast.unparse(n.value) == "sys"
+        and id(n) not in inside
+    ]
+
+
+def test_the_command_line_reader_finds_argv_outside_the_main_block_only() -> None:
+    assert _reads_the_command_line("import sys\nx = sys.argv[1:]\n") == [2]
+    assert (
+        _reads_the_command_line(
+            "import sys\ndef main(a): ...\nif __name__ == '__main__':\n    main(sys.argv[1:])\n"
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize("name", sorted(set(MODULES) - {"rummykit.cli"}))
+def test_no_library_module_reads_the_command_line(name: str) -> None:
+    # arguments are given to a module's functions; only the command line's own module
+    # (rummykit.cli, the ``rummykit`` command's entry point) and a module's ``__main__``
+    # block read them
+    assert _reads_the_command_line(MODULES[name].read_text(encoding="utf-8")) == []
+
+
 _SENTENCE_BREAK = re.compile(r"(?<!e\.g)(?<!i\.e)(?<!etc)[.!?]\s+[A-Z`]")
 
 
