@@ -315,7 +315,7 @@ def test_the_meld_caches_stay_out_of_the_garbage_collectors_walk() -> None:
         min_deadwood(hand, HUNGARIAN, discard=True)
     gc.collect()
     big = [*found.melds, *found.near]
-    assert sum(map(len, big)) > 3 * solver._FRESH_LIMIT
+    assert sum(map(len, big)) > solver._FRESH_LIMIT  # settled at least once
     assert not any(map(gc.is_tracked, big))
     later = _deal_hands(3000, 2)
     warm, waiting = [], []
