@@ -89,6 +89,17 @@ PYODIDE_MARKERS = {
 
 KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
 
+# What a kernel imports when it starts (pyodide-kernel: IPython, jedi, comm, micropip) and what
+# lesson 01's first cell imports (rummykit's melds and variants): these modules, and the
+# standard library's they import, are compiled to bytecode at build time (compile_bytecode).
+# The widget libraries are not: a lesson imports them later, and their bytecode would take the
+# first visit past 12 MB.
+STARTUP_PACKAGES = ("micropip", "ipython", "jedi", "comm", "rummykit")
+STARTUP_MODULES = (
+    *("micropip", "IPython", "jedi", "comm"),
+    *("rummykit", "rummykit.melds", "rummykit.variants", "rummykit.explain"),
+)
+
 
 def canonical(name: str) -> str:
     """A distribution name as the lock keys it (PEP 503): ``Prompt_Toolkit`` -> ``prompt-toolkit``."""
@@ -305,6 +316,25 @@ def stage_pyodide(
     (into / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
 
 
+def compile_bytecode(pyodide: Path, lock: dict[str, object]) -> dict[str, object]:
+    """Compile, with the site's own Python (Pyodide in Node: ``lite/py_compile.mjs``), the
+    modules of :data:`STARTUP_MODULES` and all they import into bytecode beside their sources,
+    inside the wheels and the standard library's zip (``lite/py_compile_zips.py``): every
+    visit's kernel imports them without compiling them first. Returns the lock with the
+    wheels' new sha256 (and writes it)."""
+    packages = lock["packages"]
+    assert isinstance(packages, dict)
+    wheels = [pyodide / str(entry["file_name"]) for entry in packages.values()]
+    run(
+        "node", ROOT / "lite" / "py_compile.mjs", pyodide, ",".join(STARTUP_PACKAGES),
+        ",".join(STARTUP_MODULES), *wheels, pyodide / "python_stdlib.zip",
+    )  # fmt: skip
+    for entry in packages.values():
+        entry["sha256"] = sha256(pyodide / str(entry["file_name"]))
+    (pyodide / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    return lock
+
+
 def referenced_docs(sources: list[Path]) -> list[Path]:
     """The pages of docs/ the notebooks name or link to (``docs/rules.md``,
     ``../../docs/pt/rules.md``), and that exist, and the pages of docs/ those link to, and so
@@ -440,6 +470,7 @@ def build(output: Path, cache: Path, zips: str = "stored") -> None:
             tarball, [*boot.values(), *extra.values(), rummykit], new_lock,
             lite_dir / "static" / "pyodide", zips,
         )  # fmt: skip
+        compile_bytecode(lite_dir / "static" / "pyodide", new_lock)
         files = stage_files(lite_dir / "files")
         (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(lite_config(output)))
         (lite_dir / "jupyter-lite.json").write_text(json.dumps(site_settings(), indent=1))
