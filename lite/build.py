@@ -57,14 +57,14 @@ BOOT = ("micropip", "packaging", "ipython", "jedi", "typing-extensions")
 EXTRA = {
     "comm": "0.2.3",
     "ipywidgets": "8.1.9",
-    "jupyterlab-widgets": "3.0.17",
     "anywidget": "0.11.0",
     "psygnal": "0.16.1",
     "ipython-pygments-lexers": "1.1.1",  # IPython 9 needs it; Pyodide's lock leaves it out
 }
 # Requirements a wheel declares that the browser does without: the kernel ships its own
-# widgetsnbextension shim, and the front-end half comes from the build's labextensions.
-NOT_IN_BROWSER = {"widgetsnbextension"}
+# widgetsnbextension shim, and the front-end half comes from the build's labextensions
+# (jupyterlab_widgets' wheel is that labextension's files, 0.17 MB a first visit would fetch).
+NOT_IN_BROWSER = {"widgetsnbextension", "jupyterlab-widgets"}
 # rummykit's core needs nothing; its widgets (imported lazily by the notebooks) need these,
 # so importing rummykit loads them too.
 RUMMYKIT_DEPENDS = ["ipywidgets", "anywidget"]
@@ -89,16 +89,13 @@ PYODIDE_MARKERS = {
 
 KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
 
-# What a kernel imports when it starts (pyodide-kernel: IPython, jedi, comm, micropip) and what
-# lesson 01's first cell imports (rummykit's melds and variants): these modules, and the
-# standard library's they import, are compiled to bytecode at build time (compile_bytecode).
-# The widget libraries are not: a lesson imports them later, and their bytecode would take the
-# first visit past 12 MB.
-STARTUP_PACKAGES = ("micropip", "ipython", "jedi", "comm", "rummykit")
-STARTUP_MODULES = (
-    *("micropip", "IPython", "jedi", "comm"),
-    *("rummykit", "rummykit.melds", "rummykit.variants", "rummykit.explain"),
-)
+# What a kernel imports when it starts (pyodide-kernel: IPython, jedi, comm, micropip): these
+# modules, and the standard library's they import, are compiled to bytecode at build time
+# (compile_bytecode). rummykit and the widget libraries are not: a lesson's cells import them
+# (rummykit's modules lazily), compiling them takes a fraction of the kernel's start, and
+# their bytecode would take a first visit past 12 MB.
+STARTUP_PACKAGES = ("micropip", "ipython", "jedi", "comm")
+STARTUP_MODULES = ("micropip", "IPython", "jedi", "comm")
 
 
 def canonical(name: str) -> str:

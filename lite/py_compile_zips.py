@@ -1,20 +1,16 @@
 """Run by lite/py_compile.mjs inside Pyodide (Python 3.14 in WebAssembly, in Node): each zip
-given gets, beside each ``.py`` it holds that a kernel imports when it starts, that module's
-bytecode, compiled by this very Python, so the browser's Python imports it without compiling
-the source again on every visit. Which: those this Python has imported after importing the
-modules it is given (IPython, rummykit, …) from the site's own wheels; the other modules stay
-sources only, so the site grows by the bytecode that saves time and no more.
+given gets, for each ``.py`` it holds that a kernel imports when it starts, that module's
+bytecode (``py_compile``), compiled by this very Python, so the browser's Python imports it
+without compiling the source again on every visit. Which: those this Python has imported after
+importing the modules it is given (IPython, jedi, …) from the site's own wheels; the other
+modules stay sources, so the site grows by the bytecode that saves time and no more.
 
 - in place of the source, as Pyodide's own distribution ships its standard library and
   packages: ``NAME.pyc`` for ``NAME.py`` (a wheel's ``RECORD`` says so), which Python imports
   from a folder or from the standard library's zip with no source beside it. Beside the
-  source (``__pycache__/NAME.cpython-314.pyc`` in a wheel, ``NAME.pyc`` in the zip) the
-  bytecode would make the site a first visit downloads a third larger (13.6 MB instead of
-  10.0 MB, brotli); in place of it, tracebacks through these modules show no source line.
-- rummykit's own modules keep their source (``KEEP_SOURCE``): a learner reads its tracebacks,
-  and ``inspect.getsource`` of a rule's code; its bytecode goes beside the source, as an
-  installer writes it, *unchecked-hash* (PEP 552): Python loads it without comparing it with
-  the source's date (an unpacked wheel's files are dated when they were unpacked).
+  source (``__pycache__/NAME.cpython-314.pyc``) the bytecode would take a first visit from
+  10.0 MB to 13.6 MB (brotli); in place of it, about 2 MB more, and tracebacks through these
+  modules (IPython's, the standard library's; not rummykit's) show no source line.
 
 The same bytes every build: no date inside, the members in the zip's own order and dated as
 their source.
@@ -22,27 +18,35 @@ their source.
 
 import base64
 import hashlib
-import importlib.util
+import importlib
+import py_compile
 import site
 import sys
+import tempfile
 import warnings
 import zipfile
-from importlib._bootstrap_external import _code_to_hash_pyc  # type: ignore[attr-defined]
+from pathlib import Path
 
 STDLIB = "/lib/python314.zip"  # where Pyodide puts python_stdlib.zip on sys.path
 SITE = site.getsitepackages()[0]  # where it unpacks the wheels
-KEEP_SOURCE = ("rummykit/",)
+UNCHECKED = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
 
 def bytecode(source: bytes, where: str) -> bytes | None:
-    """The module's unchecked-hash .pyc, or None when this Python can't compile it."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            code = compile(source, where, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return None  # a file for another Python (a test, a template): imported by nobody here
-    return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), False))
+    """The module's .pyc (named ``where`` in tracebacks), or None when this Python can't
+    compile it. Unchecked-hash (PEP 552): no date inside, the same bytes every build."""
+    with tempfile.TemporaryDirectory() as folder:
+        py, pyc = Path(folder) / "module.py", Path(folder) / "module.pyc"
+        py.write_bytes(source)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                py_compile.compile(
+                    str(py), str(pyc), where, doraise=True, invalidation_mode=UNCHECKED
+                )
+        except py_compile.PyCompileError:
+            return None  # a file for another Python (a test, a template): imported by nobody
+        return pyc.read_bytes()
 
 
 def record_line(name: str, data: bytes) -> bytes:
@@ -63,20 +67,18 @@ def imported() -> set[str]:
 
 
 def record(text: bytes, lines: dict[str, bytes]) -> bytes:
-    """A wheel's RECORD with each source compiled in its place named by its bytecode's line,
-    and each bytecode kept beside its source added."""
+    """A wheel's RECORD with the line of each source compiled in its place replaced by its
+    bytecode's."""
     out = []
     for line in text.decode().splitlines(keepends=True):
-        name = line.rsplit(",", 2)[0]
-        out.append(lines.pop(name, line.encode()) if name.endswith(".py") else line.encode())
-        if not out[-1].endswith(b"\n"):
-            out[-1] += b"\n"
-    return b"".join(out) + b"".join(lines[name] for name in sorted(lines))
+        new = lines.get(line.rsplit(",", 2)[0], line.encode())
+        out.append(new if new.endswith(b"\n") else new + b"\n")
+    return b"".join(out)
 
 
 def compile_zip(path: str, wanted: set[str]) -> int:
-    """Rewrite the zip at ``path`` with the bytecode beside those of its sources ``wanted``
-    names; how many modules."""
+    """Rewrite the zip at ``path`` with the bytecode in place of those of its sources
+    ``wanted`` names; how many modules."""
     wheel = path.endswith(".whl")
     with zipfile.ZipFile(path) as source:
         members = [(info, source.read(info)) for info in source.infolist()]
@@ -87,17 +89,11 @@ def compile_zip(path: str, wanted: set[str]) -> int:
     for info, data in members:
         where = f"{SITE if wheel else STDLIB}/{info.filename}"
         pyc = bytecode(data, where) if info.filename in wanted else None
-        beside = info.filename.startswith(KEEP_SOURCE)
-        if pyc is None or beside:
-            out.append((info, data))
         if pyc is None:
+            out.append((info, data))
             continue
-        if beside:
-            name = importlib.util.cache_from_source(info.filename)
-            records[name] = record_line(name, pyc)
-        else:
-            name = info.filename + "c"
-            records[info.filename] = record_line(name, pyc)
+        name = info.filename + "c"
+        records[info.filename] = record_line(name, pyc)
         compiled = zipfile.ZipInfo(name, info.date_time)
         compiled.external_attr = info.external_attr
         compiled.create_system = info.create_system
