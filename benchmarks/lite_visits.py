@@ -7,9 +7,15 @@ notebook 01 in a fresh browser context (nothing cached), runs its first cell (th
 Pyodide, IPython, rummykit's wheels) and its first ``check_meld`` cell: the **first visit**.
 Then the page is closed and the same notebook opened again in the same context, as a student
 does the next lesson: the **second visit**, with what the browser kept. For each: seconds from
-the page's request to the verdict shown, and the bytes the server sent, and where the seconds went: the page's shell (JupyterLab drawn),
-the kernel idle (Pyodide and IPython started in the worker), the imports cell done (rummykit's
-wheels loaded), the verdict. Runs ``--runs`` times.
+the page's request to the verdict shown, and the bytes the server sent, and where the seconds
+went: the page's shell (JupyterLab drawn), Python started in the kernel's worker (Pyodide's
+runtime and standard library: its first "Loading" message), the kernel's packages loading
+(piplite's install of IPython, jedi, …), the kernel idle (IPython imported), the imports cell
+done (rummykit's wheels loaded), the verdict. Runs ``--runs`` times.
+
+The browser keeps what it fetched in a profile on disk, as a student's does (a fresh one each
+run): Chromium keeps compiled JavaScript and WebAssembly only there, not in an in-memory
+("incognito") context; ``--incognito`` measures in such a context instead.
 
 ``--mbit N`` gives the student a link of N Mbit/s (school wifi shared by a class: 300 Mbit/s
 for 30 students is 10 each): the server is then ``lite/serve.py``'s handler in this process,
@@ -18,7 +24,9 @@ network would (the browser's six connections together). Without it, 127.0.0.1 at
 
 The machine may be shared: read the load average printed with it.
 
-Run:  .venv/bin/python benchmarks/lite_visits.py [--runs 2] [--mbit 10]
+Run:  .venv/bin/python benchmarks/lite_visits.py [--runs 2] [--mbit 10] [--site DIR] [--incognito]
+
+``--site`` compares two builds: run it for each, one after the other, several times.
 """
 
 from __future__ import annotations
@@ -52,6 +60,7 @@ from tests.browser.test_table_browser import (  # noqa: E402
 SITE = ROOT / "build" / "lite"
 NOTEBOOK = "notebooks/01_melds.ipynb"
 BOOT = 600_000  # ms
+VIEW = {"width": 1280, "height": 1000}
 
 
 def sent(log: Path) -> int:
@@ -64,6 +73,13 @@ def visit(context: Any, url: str, log: Path) -> tuple[float, int, str]:
     before = sent(log)
     page = context.new_page()
     page.set_default_timeout(BOOT)
+    loading: list[float] = []  # when the worker's Pyodide said "Loading …" (packages)
+    page.on(
+        "console",
+        lambda m: (
+            loading.append(time.monotonic() - started) if m.text.startswith("Loading ") else None
+        ),
+    )
     started = time.monotonic()
     page.goto(f"{url}lab/index.html?path={NOTEBOOK}", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook .jp-CodeCell")
@@ -77,7 +93,9 @@ def visit(context: Any, url: str, log: Path) -> tuple[float, int, str]:
     run_cell(page, first)
     seconds = time.monotonic() - started
     page.close()
-    steps = f"shell {shell:.1f}, kernel idle {idle:.1f}, imports {imports:.1f}"
+    python = f"Python started {loading[0]:.1f}, " if loading else ""
+    packages = f"packages loading {loading[1]:.1f}, " if len(loading) > 1 else ""
+    steps = f"shell {shell:.1f}, {python}{packages}kernel idle {idle:.1f}, imports {imports:.1f}"
     return seconds, sent(log) - before, steps
 
 
@@ -147,12 +165,18 @@ def full_speed_server(log: Path) -> Iterator[str]:
 
 
 def main() -> int:
+    global SITE  # what the servers serve: --site
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--mbit", type=float, help="the student's link, Mbit/s (default: none)")
+    parser.add_argument("--site", type=Path, default=SITE, help="the site (default: build/lite)")
+    parser.add_argument(
+        "--incognito", action="store_true", help="an in-memory browser context, not a profile"
+    )
     args = parser.parse_args()
+    SITE = args.site
     if not (SITE / "index.html").is_file():
-        raise SystemExit("no site in build/lite: run make lite first")
+        raise SystemExit(f"no site in {SITE}: run make lite first")
     from playwright.sync_api import sync_playwright
 
     print(f"uptime: {os.getloadavg()}")
@@ -164,7 +188,16 @@ def main() -> int:
         with serving as url, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             for run in range(args.runs):
-                context = browser.new_context(viewport={"width": 1280, "height": 1000})
+                context = (
+                    browser.new_context(viewport=VIEW)
+                    if args.incognito
+                    else p.chromium.launch_persistent_context(
+                        Path(tmp) / f"profile-{run}",
+                        executable_path=str(CHROMIUM),
+                        args=CHROMIUM_ARGS,
+                        viewport=VIEW,
+                    )
+                )
                 first = visit(context, url, log)
                 second = visit(context, url, log)
                 context.close()

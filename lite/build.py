@@ -57,14 +57,14 @@ BOOT = ("micropip", "packaging", "ipython", "jedi", "typing-extensions")
 EXTRA = {
     "comm": "0.2.3",
     "ipywidgets": "8.1.9",
-    "jupyterlab-widgets": "3.0.17",
     "anywidget": "0.11.0",
     "psygnal": "0.16.1",
     "ipython-pygments-lexers": "1.1.1",  # IPython 9 needs it; Pyodide's lock leaves it out
 }
 # Requirements a wheel declares that the browser does without: the kernel ships its own
-# widgetsnbextension shim, and the front-end half comes from the build's labextensions.
-NOT_IN_BROWSER = {"widgetsnbextension"}
+# widgetsnbextension shim, and the front-end half comes from the build's labextensions
+# (jupyterlab_widgets' wheel is that labextension's files, 0.17 MB a first visit would fetch).
+NOT_IN_BROWSER = {"widgetsnbextension", "jupyterlab-widgets"}
 # rummykit's core needs nothing; its widgets (imported lazily by the notebooks) need these,
 # so importing rummykit loads them too.
 RUMMYKIT_DEPENDS = ["ipywidgets", "anywidget"]
@@ -88,6 +88,14 @@ PYODIDE_MARKERS = {
 }
 
 KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
+
+# What a kernel imports when it starts (pyodide-kernel: IPython, jedi, comm, micropip): these
+# modules, and the standard library's they import, are compiled to bytecode at build time
+# (compile_bytecode). rummykit and the widget libraries are not: a lesson's cells import them
+# (rummykit's modules lazily), compiling them takes a fraction of the kernel's start, and
+# their bytecode would take a first visit past 12 MB.
+STARTUP_PACKAGES = ("micropip", "ipython", "jedi", "comm")
+STARTUP_MODULES = ("micropip", "IPython", "jedi", "comm")
 
 
 def canonical(name: str) -> str:
@@ -305,6 +313,25 @@ def stage_pyodide(
     (into / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
 
 
+def compile_bytecode(pyodide: Path, lock: dict[str, object]) -> dict[str, object]:
+    """Compile, with the site's own Python (Pyodide in Node: ``lite/py_compile.mjs``), the
+    modules of :data:`STARTUP_MODULES` and all they import into bytecode beside their sources,
+    inside the wheels and the standard library's zip (``lite/py_compile_zips.py``): every
+    visit's kernel imports them without compiling them first. Returns the lock with the
+    wheels' new sha256 (and writes it)."""
+    packages = lock["packages"]
+    assert isinstance(packages, dict)
+    wheels = [pyodide / str(entry["file_name"]) for entry in packages.values()]
+    run(
+        "node", ROOT / "lite" / "py_compile.mjs", pyodide, ",".join(STARTUP_PACKAGES),
+        ",".join(STARTUP_MODULES), *wheels, pyodide / "python_stdlib.zip",
+    )  # fmt: skip
+    for entry in packages.values():
+        entry["sha256"] = sha256(pyodide / str(entry["file_name"]))
+    (pyodide / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    return lock
+
+
 def referenced_docs(sources: list[Path]) -> list[Path]:
     """The pages of docs/ the notebooks name or link to (``docs/rules.md``,
     ``../../docs/pt/rules.md``), and that exist, and the pages of docs/ those link to, and so
@@ -440,6 +467,7 @@ def build(output: Path, cache: Path, zips: str = "stored") -> None:
             tarball, [*boot.values(), *extra.values(), rummykit], new_lock,
             lite_dir / "static" / "pyodide", zips,
         )  # fmt: skip
+        compile_bytecode(lite_dir / "static" / "pyodide", new_lock)
         files = stage_files(lite_dir / "files")
         (lite_dir / "jupyter_lite_config.json").write_text(json.dumps(lite_config(output)))
         (lite_dir / "jupyter-lite.json").write_text(json.dumps(site_settings(), indent=1))

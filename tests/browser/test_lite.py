@@ -15,6 +15,7 @@ printed, not asserted: the machine is shared.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -202,6 +203,27 @@ def test_lite_site_holds_everything_and_points_nowhere_else(site: Path) -> None:
             smaller = archive.with_name(archive.name + suffix)
             assert smaller.stat().st_size < archive.stat().st_size / 2, smaller.name
     assert {"ipywidgets", "anywidget"} <= set(packages["rummykit"]["depends"])
+    # what the kernel imports when it starts is bytecode in place of its source
+    # (lite/py_compile_zips.py), each wheel's RECORD listing exactly its files, with their hashes
+    compiled = 0
+    for archive in sorted(pyodide.glob("*.whl")):
+        with zipfile.ZipFile(archive) as wheel:
+            names = set(wheel.namelist())
+            record = next(n for n in names if n.endswith(".dist-info/RECORD"))
+            lines = [line.rsplit(",", 2) for line in wheel.read(record).decode().splitlines()]
+            assert {name for name, _, _ in lines} == names, archive.name
+            for name, digest, size in lines:
+                if name.endswith(".pyc"):
+                    data = wheel.read(name)
+                    assert name.removesuffix("c") not in names, name
+                    assert (digest, size) == (wheel_hash(data), str(len(data))), name
+                    compiled += 1
+    with zipfile.ZipFile(pyodide / packages["ipython"]["file_name"]) as wheel:
+        assert "IPython/core/interactiveshell.pyc" in wheel.namelist()
+    with zipfile.ZipFile(pyodide / "python_stdlib.zip") as stdlib:
+        names = set(stdlib.namelist())
+    assert "asyncio/base_events.pyc" in names and "asyncio/base_events.py" not in names
+    assert compiled > 300
     with zipfile.ZipFile(pyodide / packages["rummykit"]["file_name"]) as wheel:
         for module in sorted((ROOT / "rummykit").rglob("*.py")):
             name = module.relative_to(ROOT).as_posix()
@@ -219,6 +241,12 @@ def test_lite_site_holds_everything_and_points_nowhere_else(site: Path) -> None:
             f"{copy} is not this tree's student edition: run make lite"
         )
     assert (site / "files" / "docs" / "rules.md").is_file()
+
+
+def wheel_hash(data: bytes) -> str:
+    """A file's hash as a wheel's RECORD writes it."""
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"sha256={digest}"
 
 
 def sent() -> int:
