@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, Protocol
 
 from rummykit.agents.protocol import read_observation
@@ -50,7 +51,7 @@ from rummykit.voice import event_text
 from rummykit.widgets.table import Table
 from rummykit.widgets.view import Control, sorted_hand
 
-__all__ = ["RemoteTable", "SeatClient", "join"]
+__all__ = ["SEATS_FILE", "RemoteTable", "SeatClient", "join", "keep_token", "kept_token"]
 
 _CONTROLS: tuple[str, ...] = ("draw", "take_discard", "take_cut", "undo", "return_cut")
 _CONTROLS += ("discard", "meld", "hint", "clear", "next_round")
@@ -241,6 +242,43 @@ class RemoteTable(Table):
             self._refresh()
 
 
+SEATS_FILE = ".rummykit-seats.json"
+"""Where a page in the JupyterLite site keeps its seat tokens, beside the notebook: Python
+runs in a worker there, which a reload ends, and the site's own storage keeps this file."""
+
+
+def kept_token(url: str, code: str, folder: Path | None = None) -> str | None:
+    """The seat token kept for table ``code`` at ``url`` (:func:`keep_token`), if any.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> keep_token("ws://s/ws", "k7qxm2pa", "t0k3n", folder)
+    >>> kept_token("ws://s/ws", " K7QXM2PA ", folder), kept_token("ws://t/ws", "K7QXM2PA", folder)
+    ('t0k3n', None)
+    """
+    path = (folder or Path.cwd()) / SEATS_FILE
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # none yet, or not ours to read
+        return None
+    found = kept.get(f"{url} {code.strip().upper()}") if isinstance(kept, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def keep_token(url: str, code: str, token: str, folder: Path | None = None) -> None:
+    """Keep ``token`` as this page's seat at table ``code`` (a file that can't be written
+    keeps nothing: the learner can still pass ``token=``)."""
+    path = (folder or Path.cwd()) / SEATS_FILE
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        if not isinstance(kept, dict):
+            kept = {}
+        kept[f"{url} {code.strip().upper()}"] = token
+        path.write_text(json.dumps(kept, indent=1), encoding="utf-8")
+    except (OSError, ValueError):
+        return
+
+
 async def join(
     url: str,
     code: str,
@@ -257,20 +295,36 @@ async def join(
     join (``table.client.token``), that seat back. In a browser page (the JupyterLite site)
     the browser's WebSocket carries it, elsewhere tornado's client; either way a refusal
     (no such table, every seat taken, no server there) is a
-    :class:`~rummykit.server.seat.TableClosed` with the server's or the browser's sentence."""
+    :class:`~rummykit.server.seat.TableClosed` with the server's or the browser's sentence.
+
+    In the browser the page keeps its seat's token beside the notebook (:data:`SEATS_FILE`),
+    so the same call after a reload gets the same seat back (a kept token the table no
+    longer knows is dropped, and the seat asked for anew)."""
     from rummykit.runtime import in_browser
-    from rummykit.server.seat import SeatConnection, join_seat
+    from rummykit.server.seat import SeatConnection, TableClosed, join_seat
 
-    client: SeatConnection
-    if in_browser():
-        from rummykit.server.browser import BrowserTableClient
+    browser = in_browser()
+    kept = kept_token(url, code) if browser and token is None else None
 
-        client = BrowserTableClient(url, code, name=name, token=token, mirror=True)
-    else:
+    def connection(given: str | None) -> SeatConnection:
+        if browser:
+            from rummykit.server.browser import BrowserTableClient
+
+            return BrowserTableClient(url, code, name=name, token=given, mirror=True)
         from rummykit.server.client import TableClient
 
-        client = TableClient(url, code, name=name, token=token, mirror=True)
-    await join_seat(client, timeout)
+        return TableClient(url, code, name=name, token=given, mirror=True)
+
+    client = connection(token or kept)
+    try:
+        await join_seat(client, timeout)
+    except TableClosed:
+        if kept is None:
+            raise
+        client = connection(None)  # the kept token is of a closed or another table
+        await join_seat(client, timeout)
+    if browser and client.token is not None:
+        keep_token(url, code, client.token)
     table = RemoteTable(client, language=language, four_colour=four_colour)
     listening = asyncio.ensure_future(client.listen())
     table.tasks.add(listening)

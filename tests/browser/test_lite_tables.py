@@ -156,6 +156,24 @@ def test_a_learner_joins_a_served_table_from_the_lite_site(
     assert sockets == [tables.ws], sockets  # one connection, straight to the table server
     print(json.dumps({"actions": len(record["actions"]), "console": messages[-5:]}))
 
+    # the page is reloaded (a new worker: Python starts again, nothing in memory); the same
+    # cell sits in the same seat, from the token the page kept beside the notebook (the
+    # table's one learner's seat: without it, the join would be refused as full)
+    page.reload(wait_until="domcontentloaded")
+    page.get_by_text(re.compile(r"Python \(Pyodide\) \| Idle")).wait_for(timeout=BOOT)
+    cell = type_and_run(
+        page,
+        0,
+        "from rummykit.widgets.remote import join\n"
+        f'table = await join("{tables.ws}", "{code}", "Ana")\n'
+        "print(table.client.seat, len(table.view_hand))\n",
+    )
+    said = cell.locator(".jp-OutputArea-output").first.inner_text()
+    assert not errors_shown(page), errors_shown(page)
+    view = tables.api(f"/api/tables/{code}?open=1")[1]
+    assert said.split() == ["0", str(len(view["hands"][0]))], said
+    assert view["seats"][0]["connected"] is True and view["seats"][0]["name"] == "Ana"
+
 
 @pytest.fixture
 def https_site(site: Path, tmp_path: Path) -> Iterator[int]:  # noqa: F811

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -299,3 +300,38 @@ def test_the_browser_path_imports_no_tornado() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_a_reloaded_page_gets_its_seat_back_from_the_token_it_kept(
+    serve: Any, browser: type[WebSocket], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the browser ``join`` keeps the seat's token beside the notebook: the same call
+    after a reload (a new interpreter: nothing in memory) sits in the same seat, not a
+    second one; a kept token the table doesn't know (garbled, or another table's) is dropped
+    and the seat asked for anew."""
+    from rummykit.widgets.remote import SEATS_FILE, kept_token
+
+    monkeypatch.chdir(tmp_path)
+    server: Served = serve()
+    code = server.create(variant="rommi", seats=["human", "human"])
+    other = server.create(variant="rommi", seats=["human", "easy"])
+
+    async def visits() -> None:
+        first = await join(server.ws, code, "Ana")
+        seat, token = first.client.seat, first.client.token
+        assert kept_token(server.ws, code) == token and (tmp_path / SEATS_FILE).exists()
+        await first.client.close()  # the page is reloaded
+        again = await join(server.ws, code.lower(), "Ana")
+        assert again.client.seat == seat and again.client.token == token
+        view = server.api(f"/api/tables/{code}")[1]
+        assert [s["taken"] for s in view["seats"]] == [True, False]  # no second seat taken
+        await again.client.close()
+        # a kept token the other table doesn't know: dropped, a seat asked for anew
+        saved = json.loads((tmp_path / SEATS_FILE).read_text())
+        saved[f"{server.ws} {other}"] = "not-a-token"
+        (tmp_path / SEATS_FILE).write_text(json.dumps(saved))
+        fresh = await join(server.ws, other, "Ana")
+        assert fresh.client.seat == 0 and kept_token(server.ws, other) == fresh.client.token
+        await fresh.client.close()
+
+    asyncio.run(asyncio.wait_for(visits(), 60))
