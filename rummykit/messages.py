@@ -2563,6 +2563,7 @@ TEMPLATES: dict[str, str] = {
     "tables_bad_token": "that seat token is not one of table {table}'s",
     "tables_full": "every learner's seat at table {table} is taken: ask your teacher for another table",
     "tables_seat_name": "Seat {seat}",
+    "tables_seat_learner": "Seat {seat} ({name})",
     "tables_round_over": "the round at table {table} is over",
     "tables_stale": (
         "that answer is for question {got}, but the table is at question {position}: "

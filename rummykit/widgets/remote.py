@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 from rummykit.agents.protocol import read_observation
 from rummykit.ai import Agent
+from rummykit.ai.trace import agent_name
 from rummykit.cards import Card
 from rummykit.game import Game
 from rummykit.game.actions import Action
@@ -111,18 +112,22 @@ class RemoteTable(Table):
         client.on_message = self.receive
 
     def _named(self, seat: int, names: object) -> list[str]:
-        """Each seat's name on the page: "You", a learner's own name as the server says it
-        (``names``), else "Seat N", a computer its level."""
+        """Each seat's name on the page: "You"; "Seat N (Ana)", a learner by the name the
+        server says they gave (``names``; "Seat N" while the seat is free); a computer
+        "Seat N (easy AI)", as the local Table names it. The seat's number stays in every
+        name: the log's and the scoring's sentences say "Seat N"."""
         given = names if isinstance(names, list) else []
         out = []
         for n, kind in enumerate(self.kinds):
-            name = given[n] if n < len(given) and isinstance(given[n], str) else ""
+            name = given[n].strip()[:40] if n < len(given) and isinstance(given[n], str) else ""
             if n == seat:
                 out.append(str(render("widget_you")))
             elif kind != "human":
-                out.append(kind)
+                out.append(str(render("widget_ai_name", seat=n, level=agent_name(kind))))
+            elif name:
+                out.append(str(render("tables_seat_learner", seat=n, name=name)))
             else:
-                out.append(name.strip()[:40] or str(render("tables_seat_name", seat=n)))
+                out.append(str(render("tables_seat_name", seat=n)))
         return out
 
     def _agents(self, ai: Any) -> list[Agent | None]:

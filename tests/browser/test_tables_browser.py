@@ -413,7 +413,9 @@ def _play(
             else:  # another learner by the name they gave, a computer by its level
                 kind = settings["seats"][ended.winner]
                 expect(status).to_contain_text(
-                    f"{learners[ended.winner].name} " if kind == "human" else f"{kind} "
+                    f"Seat {ended.winner} ({learners[ended.winner].name}) "
+                    if kind == "human"
+                    else f"Seat {ended.winner} ({kind} AI) "
                 )
             expect(status).to_contain_text("ask your teacher for the next table")
             lines = page.get_by_test_id("result").get_by_role("listitem")

@@ -151,7 +151,7 @@ def test_the_served_card_table_names_the_other_learners(serve: Any) -> None:
         table = RemoteTable(ana)
         listening = asyncio.ensure_future(ana.listen())
         others = {n: name for n, name in enumerate(table.names) if n != ana.seat}
-        assert set(others.values()) == {"Seat 1" if ana.seat == 0 else "Seat 0", "easy"}
+        assert set(others.values()) == {f"Seat {1 - ana.seat}", "Seat 2 (easy AI)"}
         bob = await join_table(server.ws, code, "  Bob  ")
         assert bob.seat is not None and bob.seat != ana.seat
         # a move by whoever is to act: Ana's page is updated, with Bob's name
@@ -163,8 +163,8 @@ def test_the_served_card_table_names_the_other_learners(serve: Any) -> None:
                 break
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.1)
-        assert table.names[bob.seat] == "Bob" and table.names[ana.seat] == "You"
-        assert table.names[2] == "easy"
+        assert table.names[bob.seat] == f"Seat {bob.seat} (Bob)"
+        assert table.names[ana.seat] == "You" and table.names[2] == "Seat 2 (easy AI)"
         assert table.labels["ai_moves_plain"] == "The other players' moves"
         await bob.close()
         await ana.close()
