@@ -283,11 +283,16 @@ class _Rules:
         every collection, and only this small dict is visited."""
         fresh, melds, near = self.fresh[mode], self.melds[mode], self.near[mode]
         collecting = gc.isenabled()
-        if collecting and sum(map(gc.is_tracked, fresh.values())) > len(fresh) // 2:
+        tracked = [key for key, options in fresh.items() if gc.is_tracked(options)]
+        if collecting and tracked:
             # The collector looks at new objects only when more are made than freed, which
-            # a search seldom does: most of the fresh melds may still wait for that look.
-            # Ask for it, of the younger generations alone (a few thousand objects at
-            # most, well under a millisecond).
+            # a search seldom does: most of the fresh melds may still wait for that look, and
+            # one it looked at too early (a meld whose numbers were not all in yet) stays
+            # tracked until a full collection. Each is made anew, its melds too (equal
+            # tuples of numbers), and the younger generations looked at (a few thousand
+            # objects at most, well under a millisecond): the copies are dropped at once.
+            for key in tracked:
+                fresh[key] = tuple([tuple([*meld]) for meld in fresh[key]])
             gc.collect(1)
         for key, options in list(fresh.items()):
             if not collecting or not gc.is_tracked(options):  # (off: nothing would drop it)
