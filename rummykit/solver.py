@@ -292,7 +292,7 @@ class _Rules:
             # tuples of numbers), and the younger generations looked at (a few thousand
             # objects at most, well under a millisecond): the copies are dropped at once.
             for key in tracked:
-                fresh[key] = tuple([tuple([*meld]) for meld in fresh[key]])
+                fresh[key] = tuple([(a, b, c, d, e) for a, b, c, d, e in fresh[key]])
             gc.collect(1)
         for key, options in list(fresh.items()):
             if not collecting or not gc.is_tracked(options):  # (off: nothing would drop it)
