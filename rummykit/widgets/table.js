@@ -61,7 +61,16 @@ function render({ model, el }) {
   };
   const L = () => model.get("labels") || {};
   const svg = (card) => card.svg || (model.get("deck") || {})[card.text] || "";
-  const send = (message) => model.send({ ...message, seen: view().seq });
+  // a message to the kernel; none once the page is going away (a reload or a closed tab
+  // ends the kernel's connection before the page: a timer's message would throw)
+  const post = (message) => {
+    try {
+      model.send(message);
+    } catch (error) {
+      if (!String(error && error.message).includes("Cannot send")) throw error;
+    }
+  };
+  const send = (message) => post({ ...message, seen: view().seq });
 
   function dropZone(node, onDrop) {
     node.addEventListener("dragover", (event) => {
@@ -166,7 +175,7 @@ function render({ model, el }) {
     const key = `${round}:${have}`;
     if (v.log_count > have && asked !== key) {
       asked = key;
-      model.send({ type: "log", since: have });
+      post({ type: "log", since: have });
     }
   }
 
