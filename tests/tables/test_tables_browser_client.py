@@ -124,8 +124,10 @@ class WebSocket:
 
 
 @pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> type[WebSocket]:
-    """A browser page: ``sys.platform`` as Pyodide's, its ``js`` and ``pyodide.ffi``."""
+def browser(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> type[WebSocket]:
+    """A browser page: ``sys.platform`` as Pyodide's, its ``js`` and ``pyodide.ffi``; its
+    notebook's folder (where ``join`` keeps seat tokens) a temporary one."""
+    monkeypatch.chdir(tmp_path)
     location = types.SimpleNamespace(protocol="http:")
     js = types.ModuleType("js")
     js.WebSocket = WebSocket  # type: ignore[attr-defined]
@@ -303,7 +305,7 @@ def test_the_browser_path_imports_no_tornado() -> None:
 
 
 def test_a_reloaded_page_gets_its_seat_back_from_the_token_it_kept(
-    serve: Any, browser: type[WebSocket], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    serve: Any, browser: type[WebSocket], tmp_path: Path
 ) -> None:
     """In the browser ``join`` keeps the seat's token beside the notebook: the same call
     after a reload (a new interpreter: nothing in memory) sits in the same seat, not a
@@ -311,7 +313,6 @@ def test_a_reloaded_page_gets_its_seat_back_from_the_token_it_kept(
     and the seat asked for anew."""
     from rummykit.widgets.remote import SEATS_FILE, kept_token
 
-    monkeypatch.chdir(tmp_path)
     server: Served = serve()
     code = server.create(variant="rommi", seats=["human", "human"])
     other = server.create(variant="rommi", seats=["human", "easy"])
